@@ -1,1 +1,75 @@
-// placeholder
+// LevelIndex tables: binomials and per-cell prefix counts for lexicographic ranking.
+#include "index.hpp"
+
+#include <stdexcept>
+
+namespace kalah {
+
+LevelIndex::LevelIndex(int m, int max_stones)
+    : m_(m), cells_(2 * m), max_stones_(max_stones), stride_(max_stones + 1) {
+  if (m < 1 || m > kMaxPits || max_stones < 0 || max_stones > 255)
+    throw std::invalid_argument("LevelIndex: m must be 1..12 and max_stones 0..255");
+  plane_ = stride_ * stride_;
+  bstride_ = cells_;
+  const int rows = max_stones + cells_;
+  binom_.assign(std::size_t(rows) * bstride_, 0);
+  for (int a = 0; a < rows; ++a) {
+    for (int b = 0; b < bstride_ && b <= a; ++b) {
+      binom_[a * bstride_ + b] =
+          (b == 0 || b == a) ? 1 : binom_[(a - 1) * bstride_ + b - 1] + (b < a ? binom_[(a - 1) * bstride_ + b] : 0);
+    }
+  }
+  below_.assign(std::size_t(cells_) * plane_, 0);
+  for (int i = 0; i + 1 < cells_; ++i) {
+    const int rest = cells_ - i - 1;  // cells after i
+    for (int n = 0; n <= max_stones; ++n) {
+      // Arrangements with cell i = v leave n - v stones for `rest` cells. Larger v ranks higher.
+      std::uint64_t acc = 0;
+      for (int v = 0; v <= n; ++v) {
+        below_[i * plane_ + n * stride_ + v] = acc;
+        acc += count(rest, n - v);
+      }
+    }
+  }
+}
+
+std::uint64_t LevelIndex::rank(const Position& p, int n) const {
+  Stones x[2 * kMaxPits];
+  for (int i = 0; i < m_; ++i) {
+    x[i] = p.own_pit(i);
+    x[m_ + i] = p.opp_pit(i);
+  }
+  return rank(x, n);
+}
+
+void LevelIndex::unrank(std::uint64_t r, int n, Stones* x) const {
+  for (int i = 0; i + 1 < cells_; ++i) {
+    const std::uint64_t* row = &below_[i * plane_ + n * stride_];
+    int v = 0;
+    while (v < n && row[v + 1] <= r) ++v;
+    x[i] = Stones(v);
+    r -= row[v];
+    n -= v;
+  }
+  x[cells_ - 1] = Stones(n);
+}
+
+bool LevelIndex::next(Stones* x) const {
+  // The successor raises the rightmost cell i-1 that has stones after it by one and leaves the
+  // smallest arrangement of the remaining tail-1 stones (all in the last cell) behind it.
+  const int c = cells_;
+  int tail = 0;
+  for (int i = c - 1; i >= 1; --i) {
+    tail += x[i];
+    if (tail > 0) {
+      // Increment cell i-1, put tail-1 stones into the last cell, clear cells i..c-2.
+      x[i - 1] += 1;
+      for (int k = i; k < c; ++k) x[k] = 0;
+      x[c - 1] = Stones(tail - 1);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace kalah

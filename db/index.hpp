@@ -1,0 +1,54 @@
+// Dense rank/unrank of "n stones in the 2m pits, side to move first": the database's index.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "position.hpp"
+
+namespace kalah {
+
+// Level n holds every arrangement of n stones in c = 2m cells (the side to move's pits 1..m, then
+// the opponent's pits 1..m), C(n+c-1, c-1) of them. rank() is a bijection onto [0, size(n)) in
+// lexicographic order with cell 0 most significant: (n,0,..,0) has the last rank, (0,..,0,n) rank 0.
+class LevelIndex {
+ public:
+  // Supports levels 0..max_stones for m pits per side.
+  LevelIndex(int m, int max_stones);
+
+  int m() const { return m_; }
+  int cells() const { return cells_; }
+  int max_stones() const { return max_stones_; }
+  std::uint64_t size(int n) const { return count(cells_, n); }
+
+  // Rank of the arrangement x[0..2m) whose cells sum to n.
+  std::uint64_t rank(const Stones* x, int n) const {
+    std::uint64_t r = 0;
+    const std::uint64_t* row = below_.data();
+    for (int i = 0; i + 1 < cells_; ++i) {
+      r += row[n * stride_ + x[i]];
+      n -= x[i];
+      row += plane_;
+    }
+    return r;
+  }
+  // Rank of a position's pits (side to move first); n = p.pit_stones().
+  std::uint64_t rank(const Position& p, int n) const;
+
+  // Inverse of rank(): writes the 2m cells of arrangement r of level n.
+  void unrank(std::uint64_t r, int n, Stones* x) const;
+
+  // Steps x (level n) to the arrangement of rank+1; false after the last one.
+  bool next(Stones* x) const;
+
+  // Number of arrangements of n stones in c cells: C(n+c-1, c-1).
+  std::uint64_t count(int c, int n) const { return c == 0 ? (n == 0) : binom_[(n + c - 1) * bstride_ + (c - 1)]; }
+
+ private:
+  int m_, cells_, max_stones_, stride_, plane_, bstride_;
+  std::vector<std::uint64_t> binom_;  // binom_[a*bstride_ + b] = C(a, b)
+  // below_[i*plane_ + n*stride_ + v]: arrangements of n stones in cells i.. whose cell i holds < v.
+  std::vector<std::uint64_t> below_;
+};
+
+}  // namespace kalah

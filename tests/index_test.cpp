@@ -1,0 +1,49 @@
+// LevelIndex: rank is a bijection onto [0, size) in lexicographic order, unrank inverts it.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "index.hpp"
+
+namespace kalah {
+namespace {
+
+TEST(LevelIndex, SizesAreBinomials) {
+  const LevelIndex idx(6, 24);
+  EXPECT_EQ(idx.size(0), 1u);
+  EXPECT_EQ(idx.size(1), 12u);
+  EXPECT_EQ(idx.size(20), 84672315u);    // C(31, 11)
+  EXPECT_EQ(idx.size(24), 417225900u);  // C(35, 11)
+}
+
+// Walks every level of small boards in order: next() visits ranks 0, 1, 2, ... and unrank agrees.
+TEST(LevelIndex, ExhaustiveBijectionOnSmallBoards) {
+  for (int m = 1; m <= 3; ++m) {
+    const LevelIndex idx(m, 7);
+    for (int n = 0; n <= 7; ++n) {
+      std::vector<Stones> x(2 * m, 0), y(2 * m);
+      x[2 * m - 1] = Stones(n);  // rank 0
+      std::uint64_t expected = 0;
+      do {
+        int sum = 0;
+        for (Stones v : x) sum += v;
+        ASSERT_EQ(sum, n);
+        ASSERT_EQ(idx.rank(x.data(), n), expected) << "m=" << m << " n=" << n;
+        idx.unrank(expected, n, y.data());
+        ASSERT_EQ(x, y);
+        ++expected;
+      } while (idx.next(x.data()));
+      EXPECT_EQ(expected, idx.size(n)) << "m=" << m << " n=" << n;
+    }
+  }
+}
+
+TEST(LevelIndex, RankOfPositionUsesSideToMoveFirst) {
+  const LevelIndex idx(2, 10);
+  const Position p = parse_position("1,2,9/3,0,4 N");  // N to move: cells are 3,0 then 1,2
+  const Stones x[] = {3, 0, 1, 2};
+  EXPECT_EQ(idx.rank(p, 6), idx.rank(x, 6));
+}
+
+}  // namespace
+}  // namespace kalah

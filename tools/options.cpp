@@ -1,0 +1,46 @@
+// Shared option parsing for the subcommands.
+#include "options.hpp"
+
+#include <iostream>
+
+namespace kalah::cli {
+
+Rules GameOptions::parsed_rules() const {
+  if (auto r = parse_rules(rules)) return *r;
+  throw InputError("unknown rule set '" + rules + "' (wetherell, kalah, kalah-empty-capture)");
+}
+
+void GameOptions::check() const {
+  parsed_rules();
+  check_range("pits", pits, 1, kMaxPits);
+  check_range("stones", stones, 0, kMaxTotalStones / (2 * pits));
+}
+
+void add_game_options(po::options_description& desc, GameOptions& game) {
+  desc.add_options()
+      ("rules", po::value(&game.rules)->default_value(game.rules),
+       "rule set: wetherell, kalah or kalah-empty-capture")
+      ("pits", po::value(&game.pits)->default_value(game.pits), "pits per side, 1..12")
+      ("stones", po::value(&game.stones)->default_value(game.stones), "stones per pit at the start");
+}
+
+bool parse_command(int argc, char** argv, const std::string& usage, const std::string& description,
+                   po::options_description& desc, const po::positional_options_description& pos,
+                   po::variables_map& vm) {
+  desc.add_options()("help,h", "show this help");
+  po::store(po::command_line_parser(argc - 1, argv + 1).options(desc).positional(pos).run(), vm);
+  if (vm.count("help")) {
+    std::cout << "usage: kalah " << usage << "\n\n" << description << "\n\n" << desc << "\n";
+    return false;
+  }
+  po::notify(vm);
+  return true;
+}
+
+void check_range(const char* name, long long v, long long lo, long long hi) {
+  if (v < lo || v > hi)
+    throw InputError(std::string("--") + name + " must be " + std::to_string(lo) + ".." +
+                     std::to_string(hi) + ", got " + std::to_string(v));
+}
+
+}  // namespace kalah::cli

@@ -1,0 +1,36 @@
+// Option parsing shared by the subcommands: --help, the common game options, value checks.
+#pragma once
+
+#include <string>
+
+#include <boost/program_options.hpp>
+
+#include "position.hpp"
+#include "rules.hpp"
+
+namespace kalah::cli {
+
+namespace po = boost::program_options;
+
+// --rules, --pits, --stones: the game every subcommand talks about.
+struct GameOptions {
+  std::string rules = "wetherell";
+  int pits = 6;
+  int stones = 3;
+
+  Rules parsed_rules() const;  // throws InputError naming the bad value
+  void check() const;          // pits 1..12, stones in range; throws InputError
+  Position start(Side first = Side::kSouth) const { return start_position(pits, stones, first); }
+};
+void add_game_options(po::options_description& desc, GameOptions& game);
+
+// Parses argv (argv[0] is the subcommand) into vm. With --help prints "usage: kalah USAGE",
+// the description and desc to stdout and returns false: the caller then exits 0.
+bool parse_command(int argc, char** argv, const std::string& usage, const std::string& description,
+                   po::options_description& desc, const po::positional_options_description& pos,
+                   po::variables_map& vm);
+
+// Throws InputError "--NAME must be LO..HI" unless lo <= v <= hi.
+void check_range(const char* name, long long v, long long lo, long long hi);
+
+}  // namespace kalah::cli

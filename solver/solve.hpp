@@ -1,0 +1,45 @@
+// Exhaustive solver: the exact margin of a position, its best moves and a principal variation.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "oracle.hpp"
+#include "position.hpp"
+#include "rules.hpp"
+
+namespace kalah {
+
+struct SolveOptions {
+  // Probed at every node with at most oracle->max_stones() stones in pits; an answer is taken as
+  // exact. Must answer for the same rule set and board size as the solved position.
+  ExactOracle* oracle = nullptr;
+  // Transposition table size; rounded down to a power of two of 64-byte buckets (at least one).
+  std::size_t tt_bytes = std::size_t(256) << 20;
+  double max_seconds = 0;  // 0: unlimited; otherwise the solve stops with complete = false
+  bool progress = false;   // report bounds, nodes and rate on stderr, at most about once a second
+};
+
+struct SolveResult {
+  // True when margin, best_moves and pv are all proven. When false, only lower/upper hold (the
+  // time ran out); lower == upper means the margin is known but the moves are not.
+  bool complete = false;
+  int margin = 0;  // RULES.md margin for the side to move; meaningful only when complete
+  int lower = 0;   // proven: lower <= margin <= upper (equal when complete)
+  int upper = 0;
+  std::vector<int> best_moves;  // every 1-based pit that achieves the margin, ascending
+  // 1-based pits from the position to the end of the game; after an extra turn (kalah rules) the
+  // same side moves again. Starts with one of best_moves; every move in it is optimal.
+  std::vector<int> pv;
+  std::uint64_t nodes = 0;        // search nodes, verification of best moves and pv included
+  std::uint64_t oracle_hits = 0;  // nodes answered by the oracle
+  double seconds = 0;
+};
+
+// Solves p under `rules` by MTD(f) null-window searches over future margins (see solve_search.hpp).
+// Single-threaded; with the same options and no time limit, node counts are deterministic.
+// A position whose game is over has its final margin and no moves.
+SolveResult solve(Rules rules, const Position& p, const SolveOptions& opt = {});
+
+}  // namespace kalah

@@ -1,0 +1,116 @@
+// The alpha-beta engine returns plain minimax values at the same depth, and exact values when it can.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "random_positions.hpp"
+#include "search.hpp"
+
+namespace kalah {
+namespace {
+
+// Plain depth-limited minimax, no pruning: the reference the engine must agree with.
+int naive_minimax(Rules rules, const Position& p, int depth) {
+  if (is_over(rules, p)) return final_margin(p);
+  if (depth == 0) return p.kalah_difference();
+  int best = -1000000;
+  for (int pit = 1; pit <= p.m; ++pit) {
+    if (p.own_pit(pit - 1) == 0) continue;
+    Position c = p;
+    const bool again = play_move(rules, c, pit);
+    const int v = again ? naive_minimax(rules, c, depth - 1) : -naive_minimax(rules, c, depth - 1);
+    best = std::max(best, v);
+  }
+  return best;
+}
+
+// Exact margin by exhaustive minimax (small boards only).
+int naive_margin(Rules rules, const Position& p) { return naive_minimax(rules, p, 1 << 20); }
+
+class SearchVsMinimax : public ::testing::TestWithParam<Rules> {};
+
+TEST_P(SearchVsMinimax, SameValueAndBestMovesAtSameDepth) {
+  const Rules rules = GetParam();
+  std::mt19937_64 rng(12345);
+  SearchOptions opt;
+  opt.randomize = false;
+  opt.tt_bytes = 1 << 20;
+  Searcher searcher(rules, opt);
+  int checked = 0;
+  for (int i = 0; i < 300; ++i) {
+    const int m = 3 + int(rng() % 4);
+    const Position p = test::random_position(rules, m, 2 + int(rng() % 3), int(rng() % 12), rng);
+    if (is_over(rules, p)) continue;
+    const int depth = 1 + int(rng() % 5);
+    if (i % 3 == 0) searcher.clear();  // also exercise a TT carried over from other positions
+    const SearchResult r = searcher.search(p, {depth, 0, 0});
+    ASSERT_EQ(r.value, naive_minimax(rules, p, depth)) << to_string(p) << " depth " << depth;
+    // Every reported best move has the best value; every other move is worse.
+    for (int pit = 1; pit <= p.m; ++pit) {
+      if (p.own_pit(pit - 1) == 0) continue;
+      Position c = p;
+      const bool again = play_move(rules, c, pit);
+      const int v = again ? naive_minimax(rules, c, depth - 1) : -naive_minimax(rules, c, depth - 1);
+      const bool listed =
+          std::find(r.best_pits.begin(), r.best_pits.end(), pit) != r.best_pits.end();
+      EXPECT_EQ(listed, v == r.value) << to_string(p) << " pit " << pit;
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 200);
+}
+
+TEST_P(SearchVsMinimax, ExactFlagMeansExactMargin) {
+  const Rules rules = GetParam();
+  std::mt19937_64 rng(777);
+  SearchOptions opt;
+  opt.randomize = false;
+  Searcher searcher(rules, opt);
+  int exact_seen = 0;
+  for (int i = 0; i < 200; ++i) {
+    const Position p = test::random_position(rules, 2 + int(rng() % 2), 2, int(rng() % 6), rng);
+    const SearchResult r = searcher.search(p, {30, 0, 0});
+    if (!r.exact) continue;
+    ++exact_seen;
+    ASSERT_EQ(r.value, naive_margin(rules, p)) << to_string(p);
+  }
+  EXPECT_GT(exact_seen, 150);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllRules, SearchVsMinimax,
+                         ::testing::Values(Rules::kWetherell, Rules::kKalah,
+                                           Rules::kKalahEmptyCapture),
+                         [](const auto& info) {
+                           std::string n(rules_name(info.param));
+                           std::erase(n, '-');
+                           return n;
+                         });
+
+TEST(Search, BudgetsStopDeepeningButKeepACompletedIteration) {
+  SearchOptions opt;
+  opt.randomize = false;
+  Searcher s(Rules::kWetherell, opt);
+  const Position p = start_position(6, 6);
+  const SearchResult r = s.search(p, {60, 20000, 0});
+  EXPECT_TRUE(r.budget_ran_out);
+  EXPECT_GE(r.depth, 1);
+  EXPECT_LT(r.depth, 60);
+  EXPECT_GE(r.pit, 1);
+  EXPECT_FALSE(r.exact);
+}
+
+TEST(Search, SeededRandomChoiceIsReproducibleAndAmongTies) {
+  const Position p = start_position(6, 3);
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    SearchOptions opt;
+    opt.seed = seed;
+    Searcher a(Rules::kWetherell, opt), b(Rules::kWetherell, opt);
+    const SearchResult ra = a.search(p, {4, 0, 0});
+    const SearchResult rb = b.search(p, {4, 0, 0});
+    EXPECT_EQ(ra.pit, rb.pit);
+    EXPECT_NE(std::find(ra.best_pits.begin(), ra.best_pits.end(), ra.pit), ra.best_pits.end());
+  }
+}
+
+}  // namespace
+}  // namespace kalah

@@ -9,8 +9,10 @@
 namespace kalah {
 
 // Level n holds every arrangement of n stones in c = 2m cells (the side to move's pits 1..m, then
-// the opponent's pits 1..m), C(n+c-1, c-1) of them. rank() is a bijection onto [0, size(n)) in
-// lexicographic order with cell 0 most significant: (n,0,..,0) has the last rank, (0,..,0,n) rank 0.
+// the opponent's pits 1..m), C(n+c-1, c-1) of them. rank() is a bijection onto [0, size(n)): the
+// lexicographic rank of the cells read in significance order own pit m, opponent's pit m, own pit
+// m-1, opponent's pit m-1, ..., own pit 1, opponent's pit 1 (most significant first), where a larger
+// count ranks higher. So all stones in own pit m is the last rank, all in opponent's pit 1 rank 0.
 class LevelIndex {
  public:
   // Supports levels 0..max_stones for m pits per side.
@@ -26,8 +28,9 @@ class LevelIndex {
     std::uint64_t r = 0;
     const std::uint64_t* row = below_.data();
     for (int i = 0; i + 1 < cells_; ++i) {
-      r += row[n * stride_ + x[i]];
-      n -= x[i];
+      const int v = x[order_[i]];
+      r += row[n * stride_ + v];
+      n -= v;
       row += plane_;
     }
     return r;
@@ -49,6 +52,8 @@ class LevelIndex {
   std::vector<std::uint64_t> binom_;  // binom_[a*bstride_ + b] = C(a, b)
   // below_[i*plane_ + n*stride_ + v]: arrangements of n stones in cells i.. whose cell i holds < v.
   std::vector<std::uint64_t> below_;
+  // order_[k]: the cell of significance k (k = 0 most significant).
+  int order_[2 * kMaxPits];
 };
 
 }  // namespace kalah

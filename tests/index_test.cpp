@@ -22,7 +22,7 @@ TEST(LevelIndex, ExhaustiveBijectionOnSmallBoards) {
     const LevelIndex idx(m, 7);
     for (int n = 0; n <= 7; ++n) {
       std::vector<Stones> x(2 * m, 0), y(2 * m);
-      x[2 * m - 1] = Stones(n);  // rank 0
+      idx.unrank(0, n, x.data());
       std::uint64_t expected = 0;
       do {
         int sum = 0;
@@ -36,6 +36,17 @@ TEST(LevelIndex, ExhaustiveBijectionOnSmallBoards) {
       EXPECT_EQ(expected, idx.size(n)) << "m=" << m << " n=" << n;
     }
   }
+}
+
+TEST(LevelIndex, SignificanceOrderPutsPitsNearTheKalahsFirst) {
+  const LevelIndex idx(3, 5);
+  // Cells: own 1..3, opponent 1..3. Rank 0 keeps every stone in the opponent's pit 1, the last
+  // rank every stone in own pit 3; one stone moved from own pit 3 to opponent's pit 3 is next.
+  const Stones first[] = {0, 0, 0, 5, 0, 0}, last[] = {0, 0, 5, 0, 0, 0},
+               before_last[] = {0, 0, 4, 0, 0, 1};
+  EXPECT_EQ(idx.rank(first, 5), 0u);
+  EXPECT_EQ(idx.rank(last, 5), idx.size(5) - 1);
+  EXPECT_EQ(idx.rank(before_last, 5), idx.size(5) - 2);
 }
 
 TEST(LevelIndex, RankOfPositionUsesSideToMoveFirst) {

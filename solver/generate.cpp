@@ -1,0 +1,75 @@
+// Parallel solving of one level with TBB, and the memory estimate for a build.
+#include "generate.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <utility>
+
+#include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+namespace kalah {
+
+namespace {
+
+// Calls f(std::integral_constant<int, m>{}): the board size as a compile-time constant.
+template <class F, int... Ms>
+void with_pits_impl(int m, F&& f, std::integer_sequence<int, Ms...>) {
+  ((m == Ms + 1 ? (f(std::integral_constant<int, Ms + 1>{}), true) : false) || ...);
+}
+template <class F>
+void with_pits(int m, F&& f) {
+  with_pits_impl(m, f, std::make_integer_sequence<int, kMaxPits>{});
+}
+
+}  // namespace
+
+void solve_level(Rules rules, const LevelIndex& index, LevelTables& levels, int n, int threads,
+                 const LevelProgress& progress) {
+  if (int(levels.size()) <= n) levels.resize(n + 1);
+  const std::uint64_t total = index.size(n);
+  levels[n].assign(total, kUnknownValue);
+  std::atomic<std::uint64_t> done{0};
+  std::atomic<bool> finished{false};
+  std::thread reporter;
+  if (progress) {
+    reporter = std::thread([&] {
+      while (!finished.load()) {
+        progress(n, done.load(), total);
+        for (int i = 0; i < 10 && !finished.load(); ++i)
+          std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+    });
+  }
+  const std::uint64_t grain = 1 << 14;
+  with_rules(rules, [&](auto r) {
+    with_pits(index.m(), [&](auto pits) {
+      using Solver = LevelSolver<decltype(r), decltype(pits)::value>;
+      tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
+      arena.execute([&] {
+        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, total, grain),
+                          [&](const tbb::blocked_range<std::uint64_t>& range) {
+                            Solver solver(index, levels);
+                            solver.solve_range(n, range.begin(), range.end());
+                            done.fetch_add(range.size(), std::memory_order_relaxed);
+                          });
+      });
+    });
+  });
+  finished = true;
+  if (reporter.joinable()) reporter.join();
+  if (progress) progress(n, total, total);
+}
+
+std::uint64_t table_bytes(int m, int max_stones) {
+  const LevelIndex index(m, max_stones + 1);
+  // Levels 0..N of c cells hold C(N + c, c) arrangements: the level N+1 count with one more cell.
+  std::uint64_t sum = 0;
+  for (int n = 0; n <= max_stones; ++n) sum += index.size(n);
+  return sum;
+}
+
+}  // namespace kalah

@@ -1,0 +1,67 @@
+// The alpha-beta tree of a depth-limited search, recorded node by node for display (`kalah tree`).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "oracle.hpp"
+#include "position.hpp"
+#include "rules.hpp"
+
+namespace kalah {
+
+// How the recorded value of a move relates to the true depth-limited minimax value of that move,
+// for the player making it (fail-soft alpha-beta inside the window its parent searched it with).
+enum class TreeBound : std::uint8_t {
+  kExact,   // inside the window: the value itself
+  kLower,   // >= beta (fail-high): the move refutes the parent's alternatives; later moves cut off
+  kUpper,   // <= alpha (fail-low): the move is no better than one already found
+  kPruned,  // never searched: a cut-off at the parent made it irrelevant
+};
+
+// What decided a searched node's value.
+enum class TreeLeaf : std::uint8_t { kInner, kEvaluation, kGameOver, kOracle };
+
+struct TreeNode {
+  int parent = -1;             // index into SearchTree::nodes; -1 for the root
+  int pit = 0;                 // 1-based pit of the move into this node; 0 for the root
+  Side player = Side::kSouth;  // who made the move (for the root: the side to move)
+  int value = 0;               // for `player`; meaningless when pruned
+  int alpha = 0, beta = 0;     // the parent's window for this move, for `player` (+-kTreeInf: none)
+  TreeBound bound = TreeBound::kExact;
+  TreeLeaf leaf = TreeLeaf::kInner;
+  bool extra_turn = false;    // the move gave `player` another move (kalah rules)
+  std::vector<int> children;  // in search order, pruned ones included
+};
+
+constexpr int kTreeInf = 1 << 20;
+
+struct SearchTree {
+  Position root_position;
+  int depth = 0;
+  std::vector<TreeNode> nodes;  // nodes[0] is the root
+  int value = 0;                // root value for the side to move
+  bool exact = false;           // no evaluation leaf was searched: value is the exact game margin
+  std::uint64_t searched = 0;   // nodes searched (the root included)
+  std::uint64_t pruned = 0;     // moves shown as pruned
+};
+
+// Thrown by trace_search when the tree would exceed its node limit.
+struct TreeTooLarge : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Negamax fail-soft alpha-beta from `p` (not over) to `depth` plies, full window at the root, no
+// transposition table, children in the engine's order (ordered_children, no hint move). Leaves are
+// ends of game, oracle answers, or the kalah difference at depth 0 (as in the engine). Throws
+// TreeTooLarge when more than max_nodes nodes (searched + pruned) would be recorded.
+SearchTree trace_search(Rules rules, const Position& p, int depth, std::size_t max_nodes,
+                        ExactOracle* oracle = nullptr);
+
+// Indented text, one line per node; a header explains the notation.
+std::string tree_to_text(const SearchTree& tree);
+// Graphviz DOT: `dot -Tpng` renders it.
+std::string tree_to_dot(const SearchTree& tree);
+
+}  // namespace kalah

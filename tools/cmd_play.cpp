@@ -1,0 +1,255 @@
+// `kalah play`: a game at the terminal, human against the engine or the engine against itself.
+#include <unistd.h>
+
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <random>
+
+#include "board_view.hpp"
+#include "command.hpp"
+#include "describe.hpp"
+#include "options.hpp"
+#include "search.hpp"
+
+namespace kalah::cli {
+namespace {
+
+struct PlayConfig {
+  Rules rules = Rules::kWetherell;
+  SearchLimits limits;
+  bool self = false;
+  Side human = Side::kSouth;  // the side a human plays (South, the bottom row); unused with --self
+};
+
+std::string signed_value(int v) {
+  std::string s = v > 0 ? "+" : "";
+  s += std::to_string(v);
+  return s;
+}
+
+// Why the game is over, in words (RULES.md end of game), for a position where game_finished().
+std::string end_reason(Rules rules, const Position& p) {
+  if (!is_over(rules, p)) {  // wetherell: a kalah holds more than half the stones
+    const Side leader = 2 * int(p.own_kalah()) > p.total_stones() ? p.mover : other(p.mover);
+    return std::string(1, side_letter(leader)) + "'s kalah holds " +
+           std::to_string(p.side_kalah(leader)) + " of the " + std::to_string(p.total_stones()) +
+           " stones, more than half: the game is decided";
+  }
+  std::string why;
+  for (Side s : {p.mover, other(p.mover)}) {
+    int n = 0;
+    for (int i = 0; i < p.m; ++i) n += p.side_pit(s, i);
+    if (n == 0 && why.empty()) why = std::string(1, side_letter(s)) + " has no stones in its pits";
+  }
+  for (Side s : {Side::kSouth, Side::kNorth}) {
+    int n = 0;
+    for (int i = 0; i < p.m; ++i) n += p.side_pit(s, i);
+    if (n > 0)
+      why += std::string("; ") + side_letter(s) + " puts its " + std::to_string(n) +
+             " remaining stone" + (n == 1 ? "" : "s") + " into its kalah";
+  }
+  return why;
+}
+
+// "S wins 25-11" / "N wins 20-16" / "draw 18-18"; the pits are swept only at the natural end.
+std::string result_line(Rules rules, const Position& p) {
+  int south = p.side_kalah(Side::kSouth), north = p.side_kalah(Side::kNorth);
+  const bool swept = is_over(rules, p);
+  if (swept) {
+    for (int i = 0; i < p.m; ++i) {
+      south += p.side_pit(Side::kSouth, i);
+      north += p.side_pit(Side::kNorth, i);
+    }
+  }
+  std::string out;
+  if (south == north) {
+    out = "draw " + std::to_string(south) + "-" + std::to_string(north);
+  } else {
+    const bool s_wins = south > north;
+    out = std::string(s_wins ? "S" : "N") + " wins " + std::to_string(s_wins ? south : north) +
+          "-" + std::to_string(s_wins ? north : south);
+  }
+  if (!swept)
+    out += " (kalahs as they stand; " + std::to_string(p.pit_stones()) + " stones left in pits)";
+  return out;
+}
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+void print_human_help(const Position& p) {
+  std::cout << "Type the number of one of your non-empty pits, 1.." << p.m
+            << " (your pits are the bottom row, numbered left to right;\n"
+               "stones are sown counter-clockwise towards your kalah at the right).\n"
+               "Other commands: board (draw the board again), help, quit.\n";
+}
+
+enum class HumanTurn { kMoved, kQuit, kEndOfInput };
+
+// Reads lines until a legal move, which it plays; re-prompts with the reason after bad input.
+HumanTurn human_move(const PlayConfig& cfg, Position& p) {
+  const bool echo = !isatty(STDIN_FILENO);  // show piped input so the transcript reads well
+  while (true) {
+    std::cout << side_letter(p.mover) << " to move (pit 1.." << p.m << ", help, quit)> "
+              << std::flush;
+    std::string line;
+    if (!std::getline(std::cin, line)) {
+      std::cout << "\nend of input: the game is abandoned without a result.\n";
+      return HumanTurn::kEndOfInput;
+    }
+    line = trim(line);
+    if (echo) std::cout << line << "\n";
+    if (line.empty()) continue;
+    if (line == "quit" || line == "q" || line == "exit") {
+      std::cout << "You quit: the game is abandoned without a result.\n";
+      return HumanTurn::kQuit;
+    }
+    if (line == "help" || line == "h" || line == "?") {
+      print_human_help(p);
+      continue;
+    }
+    if (line == "board") {
+      std::cout << draw_board(p);
+      continue;
+    }
+    int pit = 0;
+    auto [end, ec] = std::from_chars(line.data(), line.data() + line.size(), pit);
+    if (ec != std::errc() || end != line.data() + line.size()) {
+      std::cout << "'" << line << "' is not a pit number (1.." << p.m
+                << "), help or quit; try again.\n";
+      continue;
+    }
+    try {
+      const MoveStory story = play_and_describe(cfg.rules, p, pit);
+      std::cout << describe(story, p.m) << "\n";
+      return HumanTurn::kMoved;
+    } catch (const InputError& e) {
+      std::cout << e.what() << "; try again.\n";
+    }
+  }
+}
+
+void computer_move(const PlayConfig& cfg, Searcher& searcher, Position& p) {
+  const SearchResult r = searcher.search(p, cfg.limits);
+  const MoveStory story = play_and_describe(cfg.rules, p, r.pit);
+  char stats[128];
+  std::snprintf(stats, sizeof stats, "%llu nodes, %.2f s", static_cast<unsigned long long>(r.nodes),
+                r.seconds);
+  std::cout << describe(story, p.m) << "   [value " << signed_value(r.value) << " for "
+            << side_letter(story.mover) << ", "
+            << (r.exact ? std::string("exact") : "depth " + std::to_string(r.depth)) << "; "
+            << stats << "]\n";
+}
+
+int run_play(int argc, char** argv) {
+  po::options_description desc("options");
+  GameOptions game;
+  add_game_options(desc, game);
+  int depth = 10;
+  std::string first = "human";
+  std::uint64_t seed = 0;
+  std::uint64_t nodes = 0;
+  double seconds = 0;
+  std::string position;
+  int tt_mb = 64;
+  desc.add_options()("depth,d", po::value(&depth)->default_value(depth),
+                     "engine search depth in plies, 1..60 (60 when only --nodes/--time is given)")(
+      "first", po::value(&first)->default_value(first),
+      "who moves first from the start position: human or computer (not with --self/--position)")(
+      "self", "the computer plays both sides")(
+      "seed", po::value(&seed),
+      "seed for the random choice among equally good moves (reproducible)")(
+      "no-random", "among equally good moves always take the lowest pit")(
+      "nodes", po::value(&nodes), "node budget per engine move (0: none)")(
+      "time", po::value(&seconds), "time budget per engine move in seconds (0: none)")(
+      "position", po::value(&position),
+      "start from this position (\"s1,..,SK/n1,..,NK X\"); --pits/--stones are then ignored")(
+      "tt-mb", po::value(&tt_mb)->default_value(tt_mb),
+      "transposition table size in MiB, 1..65536");
+  po::variables_map vm;
+  if (!parse_command(
+          argc, argv, "play [OPTIONS]",
+          "Plays a game at the terminal. You play South: your pits are the bottom row, "
+          "numbered 1..m\nfrom left to right, your kalah is at the right; the computer "
+          "plays North (the top row).\nType a pit number to move, 'help' or 'quit'. "
+          "Input may be piped in; end of input quits.\nWith --self the computer plays "
+          "both sides. Each engine move shows its value for the mover\nand 'depth d' "
+          "(heuristic search) or 'exact' (the true game margin). Without --seed the\n"
+          "random choice among equal moves is seeded from the clock; the seed used is "
+          "printed.\nUnder wetherell the game ends when a kalah holds more than half the "
+          "stones or the side\nto move has none in its pits.",
+          desc, {}, vm))
+    return 0;
+  game.check();
+  PlayConfig cfg;
+  cfg.rules = game.parsed_rules();
+  cfg.self = vm.count("self") > 0;
+  check_range("depth", depth, 1, 60);
+  check_range("tt-mb", tt_mb, 1, 65536);
+  if (!(seconds >= 0 && seconds <= 1e6)) throw InputError("--time must be 0..1000000 seconds");
+  if (first != "human" && first != "computer")
+    throw InputError("--first must be human or computer, got '" + first + "'");
+  if (!vm["first"].defaulted() && (cfg.self || vm.count("position")))
+    throw InputError("--first applies only to a human game from the start position");
+  if (vm.count("seed") && vm.count("no-random"))
+    throw InputError("--seed and --no-random exclude each other");
+  const bool budget_only = vm["depth"].defaulted() && (nodes > 0 || seconds > 0);
+  cfg.limits = {budget_only ? 60 : depth, nodes, seconds};
+
+  Position p = vm.count("position") ? parse_position(position)
+                                    : game.start(first == "computer" ? Side::kNorth : Side::kSouth);
+  SearchOptions opt;
+  opt.tt_bytes = std::size_t(tt_mb) << 20;
+  opt.randomize = vm.count("no-random") == 0;
+  if (!vm.count("seed")) {
+    std::random_device rd;
+    seed = (std::uint64_t(rd()) << 32) ^ rd() ^
+           std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
+  }
+  opt.seed = seed;
+  Searcher searcher(cfg.rules, opt);
+
+  std::cout << "kalah play: " << rules_name(cfg.rules) << ", " << p.m << " pits, "
+            << p.total_stones() << " stones; "
+            << (cfg.self ? std::string("computer against itself")
+                         : std::string("you are S (bottom row), the computer is N (top row)"))
+            << "\nengine: "
+            << (cfg.limits.depth == 60 && budget_only
+                    ? std::string("deepening")
+                    : "depth " + std::to_string(cfg.limits.depth));
+  if (nodes) std::cout << ", at most " << nodes << " nodes";
+  if (seconds > 0) std::cout << ", at most " << seconds << " s";
+  std::cout << " per move; "
+            << (opt.randomize ? "random choice among equal moves, seed " + std::to_string(seed)
+                              : std::string("lowest pit among equal moves"))
+            << "\n\n"
+            << draw_board(p);
+  if (!cfg.self) print_human_help(p);
+  while (!game_finished(cfg.rules, p)) {
+    std::cout << "\n";
+    if (!cfg.self && p.mover == cfg.human) {
+      const HumanTurn t = human_move(cfg, p);
+      if (t != HumanTurn::kMoved) {
+        std::cout << "position: " << to_string(p) << "\n";
+        return 0;
+      }
+    } else {
+      computer_move(cfg, searcher, p);
+    }
+    std::cout << draw_board(p);
+  }
+  std::cout << "\nGame over: " << end_reason(cfg.rules, p)
+            << ".\nResult: " << result_line(cfg.rules, p) << "\nposition: " << to_string(p) << "\n";
+  return 0;
+}
+
+const RegisterCommand reg{
+    "play", "play against the engine at the terminal, or watch it play itself", &run_play};
+
+}  // namespace
+}  // namespace kalah::cli

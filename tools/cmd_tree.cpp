@@ -1,0 +1,74 @@
+// `kalah tree`: prints the alpha-beta tree of a depth-limited search as indented text or DOT.
+#include <iostream>
+
+#include "command.hpp"
+#include "options.hpp"
+#include "tree.hpp"
+
+namespace kalah::cli {
+namespace {
+
+int run_tree(int argc, char** argv) {
+  po::options_description desc("options");
+  GameOptions game;
+  add_game_options(desc, game);
+  int depth = 3;
+  std::string format = "text";
+  std::size_t max_nodes = 100000;
+  std::vector<std::string> args;
+  desc.add_options()("depth,d", po::value(&depth)->default_value(depth),
+                     "search depth in plies, 1..60")(
+      "format", po::value(&format)->default_value(format), "text (indented) or dot (Graphviz)")(
+      "max-nodes", po::value(&max_nodes)->default_value(max_nodes),
+      "refuse trees with more nodes than this (searched and pruned), 1..100000000")(
+      "position", po::value(&args)->multitoken(),
+      "the position (also the positional argument); default: the start position of "
+      "--pits/--stones");
+  po::positional_options_description pos;
+  pos.add("position", -1);
+  po::variables_map vm;
+  if (!parse_command(
+          argc, argv, "tree [POSITION] [--depth D] [--format text|dot] [OPTIONS]",
+          "Searches POSITION to depth D with plain fail-soft alpha-beta (full window at the root, "
+          "no\ntransposition table, the engine's move order) and prints every node: the move, its "
+          "value\nfor the player making it and whether that value is exact, a lower bound "
+          "(fail-high:\nthe moves after it are pruned) or an upper bound (fail-low), plus the "
+          "moves pruned by\neach cut-off. Leaves are ends of game or the kalah difference at "
+          "depth 0.\nPOSITION is one quoted argument or two (BOARD SIDE), as for kalah move. "
+          "Render DOT with\n`kalah tree ... --format dot | dot -Tpng -o tree.png`.",
+          desc, pos, vm))
+    return 0;
+  game.check();
+  const Rules rules = game.parsed_rules();
+  check_range("depth", depth, 1, 60);
+  check_range("max-nodes", static_cast<long long>(max_nodes), 1, 100000000);
+  if (format != "text" && format != "dot")
+    throw InputError("--format must be text or dot, got '" + format + "'");
+  Position p;
+  if (args.empty()) {
+    p = game.start();
+  } else if (args.size() == 1) {
+    p = parse_position(args[0]);
+  } else if (args.size() == 2 && (args[1] == "S" || args[1] == "N")) {
+    p = parse_position(args[0] + " " + args[1]);
+  } else {
+    throw InputError("expected one POSITION (quoted, or as BOARD SIDE), got " +
+                     std::to_string(args.size()) + " arguments");
+  }
+  if (is_over(rules, p)) throw InputError("the game is over in this position: there is no tree");
+  SearchTree tree;
+  try {
+    tree = trace_search(rules, p, depth, max_nodes);
+  } catch (const TreeTooLarge& e) {
+    throw InputError(std::string(e.what()) + " (at depth " + std::to_string(depth) +
+                     "); use a smaller --depth or raise --max-nodes");
+  }
+  std::cout << (format == "dot" ? tree_to_dot(tree) : tree_to_text(tree));
+  return 0;
+}
+
+const RegisterCommand reg{"tree", "print the alpha-beta tree of a search (text or Graphviz DOT)",
+                          &run_tree};
+
+}  // namespace
+}  // namespace kalah::cli

@@ -1,4 +1,4 @@
-// Parallel solving of one level with TBB, and the memory estimate for a build.
+// Parallel solving of one level with TBB.
 #include "generate.hpp"
 
 #include <atomic>
@@ -62,14 +62,6 @@ void solve_level(Rules rules, const LevelIndex& index, LevelTables& levels, int 
   finished = true;
   if (reporter.joinable()) reporter.join();
   if (progress) progress(n, total, total);
-}
-
-std::uint64_t table_bytes(int m, int max_stones) {
-  const LevelIndex index(m, max_stones + 1);
-  // Levels 0..N of c cells hold C(N + c, c) arrangements: the level N+1 count with one more cell.
-  std::uint64_t sum = 0;
-  for (int n = 0; n <= max_stones; ++n) sum += index.size(n);
-  return sum;
 }
 
 }  // namespace kalah

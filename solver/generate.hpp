@@ -1,4 +1,4 @@
-// The level-by-level database generator: in-memory level solving and the resumable build into a Store.
+// Parallel solving of one level of a table in memory (the generator's engine room).
 #pragma once
 
 #include <cstdint>
@@ -17,8 +17,5 @@ using LevelProgress = std::function<void(int n, std::uint64_t done, std::uint64_
 // complete. Runs on `threads` threads (0: all cores) with TBB.
 void solve_level(Rules rules, const LevelIndex& index, LevelTables& levels, int n, int threads,
                  const LevelProgress& progress = {});
-
-// Bytes of memory the tables of levels 0..max_stones take: C(max_stones + 2m, 2m).
-std::uint64_t table_bytes(int m, int max_stones);
 
 }  // namespace kalah

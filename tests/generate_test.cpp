@@ -3,6 +3,7 @@
 
 #include <map>
 
+#include "build.hpp"
 #include "generate.hpp"
 #include "move.hpp"
 
@@ -59,7 +60,7 @@ TEST_P(GenerateVsMinimax, EveryEntryMatches) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked, table_bytes(c.m, c.max_stones));
+  EXPECT_EQ(checked, build_memory_bytes(c.m, c.max_stones));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -77,9 +78,9 @@ INSTANTIATE_TEST_SUITE_P(
       return n + "_m" + std::to_string(info.param.m) + "_n" + std::to_string(info.param.max_stones);
     });
 
-TEST(Generate, TableBytesIsTheBinomial) {
-  EXPECT_EQ(table_bytes(6, 24), 1251677700u);  // C(36, 12)
-  EXPECT_EQ(table_bytes(6, 20), 225792840u);   // C(32, 12)
+TEST(Generate, MemoryIsTheBinomial) {
+  EXPECT_EQ(build_memory_bytes(6, 24), 1251677700u);  // C(36, 12)
+  EXPECT_EQ(build_memory_bytes(6, 20), 225792840u);   // C(32, 12)
 }
 
 }  // namespace

@@ -24,11 +24,16 @@ void add_game_options(po::options_description& desc, GameOptions& game) {
       ("stones", po::value(&game.stones)->default_value(game.stones), "stones per pit at the start");
 }
 
+void add_db_option(po::options_description& desc, std::string& path) {
+  desc.add_options()("db", po::value(&path)->default_value(kDefaultDbPath),
+                     "database directory (an LMDB environment)");
+}
+
 bool parse_command(int argc, char** argv, const std::string& usage, const std::string& description,
                    po::options_description& desc, const po::positional_options_description& pos,
                    po::variables_map& vm) {
   desc.add_options()("help,h", "show this help");
-  po::store(po::command_line_parser(argc - 1, argv + 1).options(desc).positional(pos).run(), vm);
+  po::store(po::command_line_parser(argc, argv).options(desc).positional(pos).run(), vm);
   if (vm.count("help")) {
     std::cout << "usage: kalah " << usage << "\n\n" << description << "\n\n" << desc << "\n";
     return false;

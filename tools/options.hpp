@@ -24,6 +24,10 @@ struct GameOptions {
 };
 void add_game_options(po::options_description& desc, GameOptions& game);
 
+// Where --db points when it is not given (relative to the working directory; git-ignored).
+inline constexpr const char* kDefaultDbPath = "data/kalah.db";
+void add_db_option(po::options_description& desc, std::string& path);
+
 // Parses argv (argv[0] is the subcommand) into vm. With --help prints "usage: kalah USAGE",
 // the description and desc to stdout and returns false: the caller then exits 0.
 bool parse_command(int argc, char** argv, const std::string& usage, const std::string& description,

@@ -1,0 +1,40 @@
+// Progress on stderr for long work: a live bar on a terminal, plain lines otherwise.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace kalah::cli {
+
+// Reports units done of a known total inside named steps, with rate and ETA. On a terminal it
+// redraws one line at most 5 times a second; otherwise it prints a line at most every 10 s and
+// one when a step ends. Silent when disabled.
+class Progress {
+ public:
+  explicit Progress(bool enabled);
+  ~Progress();
+
+  // Work of the whole job, so the ETA covers the remaining steps too.
+  void set_job_total(std::uint64_t total) { job_total_ = total; }
+  void update(const std::string& step, std::uint64_t done, std::uint64_t total);
+  // Ends the current step with a summary line (always printed when enabled).
+  void step_done(const std::string& summary);
+  void note(const std::string& line);
+
+ private:
+  void clear_line();
+
+  bool enabled_;
+  bool tty_;
+  bool line_open_ = false;
+  std::uint64_t job_total_ = 0;
+  std::uint64_t job_done_before_step_ = 0;
+  std::uint64_t step_done_ = 0;
+  std::chrono::steady_clock::time_point job_start_, step_start_, last_print_;
+  std::string step_;
+};
+
+std::string with_commas(std::uint64_t v);
+
+}  // namespace kalah::cli

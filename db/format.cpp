@@ -1,0 +1,191 @@
+// Encoders and decoders of the keys and record values laid out in db/FORMAT.md.
+#include "format.hpp"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace kalah {
+
+std::string to_string(TableId t) {
+  return std::string(rules_name(t.rules)) + " m=" + std::to_string(t.m);
+}
+
+namespace format {
+namespace {
+
+void push_be(Key& k, std::uint64_t v, int bytes) {
+  for (int i = bytes - 1; i >= 0; --i) k.bytes[k.size++] = std::uint8_t(v >> (8 * i));
+}
+
+Key table_prefix(Tag tag, TableId t) {
+  if (t.m < 1 || t.m > kMaxPits) throw std::invalid_argument("table m must be 1..12");
+  Key k;
+  k.bytes[k.size++] = tag;
+  k.bytes[k.size++] = rules_code(t.rules);
+  k.bytes[k.size++] = std::uint8_t(t.m);
+  return k;
+}
+
+void check_level(int n) {
+  if (n < 0 || n > 255) throw std::invalid_argument("level n must be 0..255");
+}
+
+}  // namespace
+
+std::uint8_t rules_code(Rules r) {
+  switch (r) {
+    case Rules::kWetherell:
+      return 0;
+    case Rules::kKalah:
+      return 1;
+    case Rules::kKalahEmptyCapture:
+      return 2;
+  }
+  return 0xFF;
+}
+
+std::optional<Rules> rules_from_code(std::uint8_t c) {
+  switch (c) {
+    case 0:
+      return Rules::kWetherell;
+    case 1:
+      return Rules::kKalah;
+    case 2:
+      return Rules::kKalahEmptyCapture;
+  }
+  return std::nullopt;
+}
+
+Key header_key() {
+  Key k;
+  k.bytes[k.size++] = kHeader;
+  return k;
+}
+
+Key table_key(TableId t) {
+  return table_prefix(kTable, t);
+}
+
+Key level_key(TableId t, int n) {
+  check_level(n);
+  Key k = table_prefix(kLevel, t);
+  push_be(k, std::uint64_t(n), 1);
+  return k;
+}
+
+Key block_prefix(TableId t, int n) {
+  check_level(n);
+  Key k = table_prefix(kBlock, t);
+  push_be(k, std::uint64_t(n), 1);
+  return k;
+}
+
+Key block_key(TableId t, int n, std::uint32_t block) {
+  Key k = block_prefix(t, n);
+  push_be(k, block, 4);
+  return k;
+}
+
+Key book_prefix(TableId t) {
+  return table_prefix(kBook, t);
+}
+
+Key book_key(TableId t, std::span<const Stones> pits) {
+  if (pits.size() != std::size_t(2 * t.m))
+    throw std::invalid_argument("book key needs exactly 2m pit counts");
+  Key k = book_prefix(t);
+  for (Stones s : pits) push_be(k, s, 2);
+  return k;
+}
+
+void put_le(std::string& out, std::uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) out.push_back(char(std::uint8_t(v >> (8 * i))));
+}
+
+std::uint64_t get_le(std::string_view v, std::size_t offset, int bytes) {
+  std::uint64_t r = 0;
+  for (int i = bytes - 1; i >= 0; --i) r = (r << 8) | std::uint8_t(v[offset + i]);
+  return r;
+}
+
+std::uint64_t get_be(std::string_view v, std::size_t offset, int bytes) {
+  std::uint64_t r = 0;
+  for (int i = 0; i < bytes; ++i) r = (r << 8) | std::uint8_t(v[offset + i]);
+  return r;
+}
+
+std::string encode_header() {
+  std::string out(kMagic, sizeof kMagic);
+  put_le(out, kVersion, 4);
+  put_le(out, 0, 4);
+  return out;
+}
+
+std::optional<std::uint32_t> decode_header(std::string_view v) {
+  if (v.size() != kHeaderBytes || std::memcmp(v.data(), kMagic, sizeof kMagic) != 0)
+    return std::nullopt;
+  return std::uint32_t(get_le(v, 8, 4));
+}
+
+std::string encode_table(const TableRecord& r) {
+  std::string out;
+  put_le(out, kVersion, 4);
+  put_le(out, rules_code(r.table.rules), 1);
+  put_le(out, std::uint64_t(r.table.m), 1);
+  put_le(out, std::uint16_t(std::int16_t(r.complete_through)), 2);
+  return out;
+}
+
+std::optional<TableRecord> decode_table(std::string_view v) {
+  if (v.size() != kTableBytes) return std::nullopt;
+  const auto rules = rules_from_code(std::uint8_t(get_le(v, 4, 1)));
+  const int m = int(get_le(v, 5, 1));
+  if (!rules || m < 1 || m > kMaxPits) return std::nullopt;
+  return TableRecord{{*rules, m}, int(std::int16_t(get_le(v, 6, 2)))};
+}
+
+std::string encode_level(const LevelMeta& m) {
+  std::string out;
+  put_le(out, m.entries, 8);
+  put_le(out, m.checksum, 8);
+  put_le(out, m.format_version, 4);
+  put_le(out, m.block_entries, 4);
+  put_le(out, m.compressed_bytes, 8);
+  put_le(out, m.blocks, 4);
+  put_le(out, m.complete ? 1 : 0, 1);
+  put_le(out, std::uint64_t(m.codec), 1);
+  put_le(out, std::uint64_t(m.zstd_level), 1);
+  put_le(out, 0, 1);
+  return out;
+}
+
+std::optional<LevelMeta> decode_level(std::string_view v) {
+  if (v.size() != kLevelBytes) return std::nullopt;
+  LevelMeta m{};
+  m.entries = get_le(v, 0, 8);
+  m.checksum = get_le(v, 8, 8);
+  m.format_version = std::uint32_t(get_le(v, 16, 4));
+  m.block_entries = std::uint32_t(get_le(v, 20, 4));
+  m.compressed_bytes = get_le(v, 24, 8);
+  m.blocks = std::uint32_t(get_le(v, 32, 4));
+  m.complete = get_le(v, 36, 1) == 1;
+  m.codec = int(get_le(v, 37, 1));
+  m.zstd_level = int(std::int8_t(get_le(v, 38, 1)));
+  if (m.block_entries == 0 || m.blocks != (m.entries + m.block_entries - 1) / m.block_entries)
+    return std::nullopt;
+  return m;
+}
+
+std::string encode_book_value(int margin) {
+  std::string out;
+  put_le(out, std::uint16_t(std::int16_t(margin)), 2);
+  return out;
+}
+
+std::optional<int> decode_book_value(std::string_view v) {
+  if (v.size() != 2) return std::nullopt;
+  return int(std::int16_t(get_le(v, 0, 2)));
+}
+
+}  // namespace format
+}  // namespace kalah

@@ -1,0 +1,79 @@
+// Byte layout of every LMDB key and value of a kalah database; db/FORMAT.md is its prose twin.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "position.hpp"
+#include "table.hpp"
+
+namespace kalah::format {
+
+constexpr std::uint32_t kVersion = 1;
+constexpr char kMagic[8] = {'K', 'A', 'L', 'A', 'H', 'D', 'B', '\0'};
+
+// First key byte: the record type. Keys are big-endian and fixed-width per type, so LMDB's
+// lexicographic order sorts blocks by (rule set, m, n, block).
+enum Tag : std::uint8_t {
+  kHeader = 0x00,
+  kTable = 0x01,
+  kLevel = 0x02,
+  kBlock = 0x03,
+  kBook = 0x04
+};
+
+// Rule-set code in keys and records (never the C++ enum's numeric value).
+std::uint8_t rules_code(Rules r);
+std::optional<Rules> rules_from_code(std::uint8_t c);
+
+// A key of at most 3 + 2 * (2 * kMaxPits) bytes.
+struct Key {
+  std::array<std::uint8_t, 3 + 4 * kMaxPits> bytes{};
+  std::size_t size = 0;
+  std::string_view view() const { return {reinterpret_cast<const char*>(bytes.data()), size}; }
+};
+
+Key header_key();
+Key table_key(TableId t);
+Key level_key(TableId t, int n);
+Key block_key(TableId t, int n, std::uint32_t block);
+// Prefix shared by the block keys of one level, and by the book keys of one table.
+Key block_prefix(TableId t, int n);
+Key book_prefix(TableId t);
+Key book_key(TableId t, std::span<const Stones> pits);
+
+// Header record: magic, format version.
+constexpr std::size_t kHeaderBytes = 16;
+std::string encode_header();
+// Format version of a header value; nullopt when the magic is wrong.
+std::optional<std::uint32_t> decode_header(std::string_view v);
+
+// Table record: the table and N, the highest level such that levels 0..N are complete (-1: none).
+struct TableRecord {
+  TableId table;
+  int complete_through;
+};
+constexpr std::size_t kTableBytes = 8;
+std::string encode_table(const TableRecord& r);
+std::optional<TableRecord> decode_table(std::string_view v);
+
+constexpr std::size_t kLevelBytes = 40;
+std::string encode_level(const LevelMeta& m);
+std::optional<LevelMeta> decode_level(std::string_view v);
+
+// Book value: the exact future margin, int16 little-endian.
+std::string encode_book_value(int margin);
+std::optional<int> decode_book_value(std::string_view v);
+
+// Little-endian field access for record values.
+void put_le(std::string& out, std::uint64_t v, int bytes);
+std::uint64_t get_le(std::string_view v, std::size_t offset, int bytes);
+// Big-endian field access for keys.
+std::uint64_t get_be(std::string_view v, std::size_t offset, int bytes);
+
+}  // namespace kalah::format

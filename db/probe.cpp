@@ -1,0 +1,57 @@
+// Probe: rank, block lookup through the cache, book fallback above the levels.
+#include "probe.hpp"
+
+#include <algorithm>
+
+namespace kalah {
+namespace {
+
+int covered_levels(const Store& store, TableId t) {
+  const auto tables = store.tables();
+  if (std::find(tables.begin(), tables.end(), t) == tables.end()) {
+    std::string held;
+    for (const TableId& h : tables) held += (held.empty() ? "" : ", ") + to_string(h);
+    throw DbError(store.path() + ": no table " + to_string(t) + " in the database (it holds " +
+                  (held.empty() ? std::string("none") : held) + ")");
+  }
+  return store.complete_through(t);
+}
+
+}  // namespace
+
+Probe::Probe(const Store& store, TableId t, std::size_t cache_bytes)
+    : store_(store),
+      table_(t),
+      index_(t.m, std::max(covered_levels(store, t), 0)),
+      cache_(cache_bytes) {
+  max_stones_ = store.complete_through(t);
+  for (int n = 0; n <= max_stones_; ++n) {
+    const auto meta = store.level_meta(t, n);
+    if (!meta || !meta->complete)
+      throw DbError(store.path() + ": " + to_string(t) + " level " + std::to_string(n) +
+                    " vanished while opening the probe");
+    block_entries_.push_back(meta->block_entries);
+  }
+}
+
+std::optional<int> Probe::future(const Position& p) {
+  if (p.m != table_.m) return std::nullopt;
+  const int n = p.pit_stones();
+  if (n <= max_stones_) {
+    const std::uint64_t rank = index_.rank(p, n);
+    const std::uint32_t per_block = block_entries_[n];
+    const auto block = std::uint32_t(rank / per_block);
+    const std::uint64_t key = std::uint64_t(n) << 32 | block;
+    return cache_.get(key, std::size_t(rank % per_block), [&](std::vector<std::int8_t>& out) {
+      store_.read_block(table_, n, block, out);
+    });
+  }
+  Stones pits[2 * kMaxPits];
+  for (int i = 0; i < p.m; ++i) {
+    pits[i] = p.own_pit(i);
+    pits[p.m + i] = p.opp_pit(i);
+  }
+  return store_.get_book(table_, std::span<const Stones>(pits, std::size_t(2 * p.m)));
+}
+
+}  // namespace kalah

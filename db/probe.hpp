@@ -1,0 +1,43 @@
+// Probe: the engine's exact-value oracle answered from one stored table through a block cache.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "block_cache.hpp"
+#include "index.hpp"
+#include "oracle.hpp"
+#include "store.hpp"
+
+namespace kalah {
+
+// Answers future margins of table t: positions with n <= store.complete_through(t) stones in pits
+// from the level blocks (rank -> block -> cached decompressed block -> value), positions above
+// from the book. Thread-safe: many threads may call future() at once. A corrupted block throws
+// DbError; a wrong value is never returned. The store must outlive the probe; levels written
+// after construction are not seen (make a new Probe).
+class Probe : public ExactOracle {
+ public:
+  // Throws DbError when the store holds no table t. cache_bytes bounds the LRU cache of
+  // decompressed blocks (see BlockCache for the exact bound).
+  Probe(const Store& store, TableId t, std::size_t cache_bytes = 256 << 20);
+
+  // nullopt when p has another board size than t, or lies above the levels and not in the book.
+  std::optional<int> future(const Position& p) override;
+
+  TableId table() const { return table_; }
+  std::uint64_t hits() const { return cache_.hits(); }      // level probes served from the cache
+  std::uint64_t misses() const { return cache_.misses(); }  // level probes that read a block
+  const BlockCache& cache() const { return cache_; }
+
+ private:
+  const Store& store_;
+  TableId table_;
+  LevelIndex index_;
+  std::vector<std::uint32_t> block_entries_;  // per level 0..max_stones_
+  BlockCache cache_;
+};
+
+}  // namespace kalah

@@ -1,0 +1,269 @@
+// Store: levels written in one transaction each, read back and verified block by block.
+#include "store.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <thread>
+
+#include "block_codec.hpp"
+#include "format.hpp"
+#include "lmdb_env.hpp"
+#include "xxhash64.hpp"
+
+namespace kalah {
+namespace {
+
+std::string block_where(const std::string& level_where, std::uint32_t block) {
+  return level_where + " block " + std::to_string(block);
+}
+
+// Compresses values into blocks of block_entries on up to `threads` threads.
+std::vector<std::string> compress_blocks(std::span<const std::int8_t> values,
+                                         std::uint32_t block_entries, int zstd_level,
+                                         unsigned threads) {
+  const std::size_t blocks = (values.size() + block_entries - 1) / block_entries;
+  std::vector<std::string> out(blocks);
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr error;
+  std::atomic<bool> failed{false};
+  auto work = [&] {
+    try {
+      for (std::size_t b; !failed && (b = next++) < blocks;) {
+        const std::size_t first = b * block_entries;
+        out[b] = encode_block(
+            values.subspan(first, std::min<std::size_t>(block_entries, values.size() - first)),
+            zstd_level);
+      }
+    } catch (...) {
+      if (!failed.exchange(true)) error = std::current_exception();
+    }
+  };
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = unsigned(std::min<std::size_t>(threads, std::max<std::size_t>(blocks, 1)));
+  std::vector<std::thread> pool;
+  for (unsigned i = 1; i < threads; ++i) pool.emplace_back(work);
+  work();
+  for (auto& th : pool) th.join();
+  if (error) std::rethrow_exception(error);
+  return out;
+}
+
+std::optional<LevelMeta> read_meta(const LmdbTxn& txn, TableId t, int n, const std::string& where) {
+  const auto v = txn.get(format::level_key(t, n).view());
+  if (!v) return std::nullopt;
+  auto meta = format::decode_level(*v);
+  if (!meta) throw DbError(where + ": corrupt level record");
+  return meta;
+}
+
+}  // namespace
+
+std::uint64_t level_entries(int m, int n) {
+  if (m < 1 || n < 0) return n == 0 ? 1 : 0;
+  const int k = 2 * m - 1;
+  unsigned __int128 r = 1;
+  for (int i = 1; i <= k; ++i) {
+    r = r * unsigned(n + i) / unsigned(i);
+    if (r >> 63) throw DbError("level too large to index");
+  }
+  return std::uint64_t(r);
+}
+
+Store::Store(const std::string& path, bool writable) : Store(path, writable, StoreOptions{}) {}
+
+Store::Store(const std::string& path, bool writable, const StoreOptions& options)
+    : path_(path), options_(options) {
+  if (options_.block_entries == 0) throw DbError(path + ": block_entries must be positive");
+  env_ = std::make_unique<LmdbEnv>(path, writable, options.map_size);
+  LmdbTxn txn(*env_, writable);
+  if (const auto header = txn.get(format::header_key().view())) {
+    const auto version = format::decode_header(*header);
+    if (!version) throw DbError(path + ": not a kalah database (bad header record)");
+    if (*version > format::kVersion)
+      throw DbError(path + ": database format version " + std::to_string(*version) +
+                    " is newer than this program's (" + std::to_string(format::kVersion) + ")");
+    return;
+  }
+  bool empty = true;
+  txn.scan("", [&](std::string_view, std::string_view) { return empty = false; });
+  if (!writable || !empty)
+    throw DbError(path + ": not a kalah database (LMDB environment without a kalah header)");
+  txn.put(format::header_key().view(), format::encode_header());
+  txn.commit();
+}
+
+Store::~Store() = default;
+
+std::string Store::level_where(TableId t, int n) const {
+  return path_ + ": " + to_string(t) + " level " + std::to_string(n);
+}
+
+int Store::complete_through(TableId t) const {
+  LmdbTxn txn(*env_, false);
+  const auto v = txn.get(format::table_key(t).view());
+  if (!v) return -1;
+  const auto rec = format::decode_table(*v);
+  if (!rec || !(rec->table == t))
+    throw DbError(path_ + ": corrupt table record of " + to_string(t));
+  return rec->complete_through;
+}
+
+std::optional<LevelMeta> Store::level_meta(TableId t, int n) const {
+  LmdbTxn txn(*env_, false);
+  return read_meta(txn, t, n, level_where(t, n));
+}
+
+void Store::write_level(TableId t, int n, std::span<const std::int8_t> values) {
+  const std::string where = level_where(t, n);
+  if (!env_->writable()) throw DbError(path_ + ": database opened read-only");
+  if (n < 0 || n > 255) throw DbError(where + ": level out of range 0..255");
+  const std::uint64_t entries = level_entries(t.m, n);
+  if (values.size() != entries)
+    throw DbError(where + ": write_level got " + std::to_string(values.size()) +
+                  " values, the level has " + std::to_string(entries));
+  const auto bad =
+      std::find_if(values.begin(), values.end(), [n](std::int8_t v) { return v < -n || v > n; });
+  if (bad != values.end())
+    throw DbError(where + ": value " + std::to_string(*bad) + " at rank " +
+                  std::to_string(bad - values.begin()) + " is outside [-n, n]");
+
+  std::vector<std::string> blocks =
+      compress_blocks(values, options_.block_entries, options_.zstd_level, options_.threads);
+
+  LevelMeta meta{};
+  meta.entries = entries;
+  meta.checksum = xxh64(values.data(), values.size());
+  meta.format_version = format::kVersion;
+  meta.block_entries = options_.block_entries;
+  meta.complete = true;
+  meta.blocks = std::uint32_t(blocks.size());
+  meta.codec = kCodecZstdInt8;
+  meta.zstd_level = options_.zstd_level;
+
+  LmdbTxn txn(*env_, true);
+  txn.erase_prefix(format::block_prefix(t, n).view());
+  for (std::uint32_t b = 0; b < blocks.size(); ++b) {
+    meta.compressed_bytes += blocks[b].size();
+    txn.put(format::block_key(t, n, b).view(), blocks[b]);
+    std::string().swap(blocks[b]);
+  }
+  txn.put(format::level_key(t, n).view(), format::encode_level(meta));
+  int through = -1;
+  for (int k = 0; k <= 255; ++k) {
+    const auto m = read_meta(txn, t, k, level_where(t, k));
+    if (!m || !m->complete) break;
+    through = k;
+  }
+  txn.put(format::table_key(t).view(), format::encode_table({t, through}));
+  txn.commit();
+}
+
+void Store::scan_level(
+    TableId t, int n,
+    const std::function<void(std::uint64_t, std::span<const std::int8_t>)>& fn) const {
+  const std::string where = level_where(t, n);
+  LmdbTxn txn(*env_, false);
+  const auto meta = read_meta(txn, t, n, where);
+  if (!meta || !meta->complete) throw DbError(where + ": level not in the database");
+  if (meta->entries != level_entries(t.m, n))
+    throw DbError(where + ": corrupt level record (wrong entry count)");
+  std::vector<std::int8_t> buf(std::min<std::uint64_t>(meta->block_entries, meta->entries));
+  Xxh64Stream hash;
+  std::uint32_t expect = 0;
+  const auto prefix = format::block_prefix(t, n);
+  txn.scan(prefix.view(), [&](std::string_view key, std::string_view value) {
+    if (key.size() != prefix.size + 4 || format::get_be(key, prefix.size, 4) != expect)
+      throw DbError(block_where(where, expect) + ": missing");
+    if (expect >= meta->blocks) throw DbError(where + ": more blocks than its record says");
+    const std::uint64_t first = std::uint64_t(expect) * meta->block_entries;
+    const std::size_t count =
+        std::size_t(std::min<std::uint64_t>(meta->block_entries, meta->entries - first));
+    const std::span<std::int8_t> out(buf.data(), count);
+    decode_block(value, out, block_where(where, expect));
+    hash.update(out.data(), out.size());
+    fn(first, out);
+    ++expect;
+    return true;
+  });
+  if (expect != meta->blocks) throw DbError(block_where(where, expect) + ": missing");
+  if (hash.digest() != meta->checksum) throw DbError(where + ": level checksum mismatch");
+}
+
+void Store::read_level(TableId t, int n, std::span<std::int8_t> out) const {
+  const std::uint64_t entries = level_entries(t.m, n);
+  if (out.size() != entries)
+    throw DbError(level_where(t, n) + ": read_level needs room for " + std::to_string(entries) +
+                  " values, got " + std::to_string(out.size()));
+  scan_level(t, n, [&](std::uint64_t first, std::span<const std::int8_t> v) {
+    std::copy(v.begin(), v.end(), out.begin() + first);
+  });
+}
+
+void Store::read_block(TableId t, int n, std::uint32_t block, std::vector<std::int8_t>& out) const {
+  const std::string where = level_where(t, n);
+  LmdbTxn txn(*env_, false);
+  const auto meta = read_meta(txn, t, n, where);
+  if (!meta || !meta->complete) throw DbError(where + ": level not in the database");
+  if (block >= meta->blocks) throw DbError(block_where(where, block) + ": beyond the level");
+  const auto value = txn.get(format::block_key(t, n, block).view());
+  if (!value) throw DbError(block_where(where, block) + ": missing");
+  const std::uint64_t first = std::uint64_t(block) * meta->block_entries;
+  out.resize(std::size_t(std::min<std::uint64_t>(meta->block_entries, meta->entries - first)));
+  decode_block(*value, out, block_where(where, block));
+}
+
+std::vector<TableId> Store::tables() const {
+  LmdbTxn txn(*env_, false);
+  std::vector<TableId> out;
+  const char tag = char(format::kTable);
+  txn.scan(std::string_view(&tag, 1), [&](std::string_view, std::string_view v) {
+    const auto rec = format::decode_table(v);
+    if (!rec) throw DbError(path_ + ": corrupt table record");
+    out.push_back(rec->table);
+    return true;
+  });
+  return out;
+}
+
+void Store::put_book(TableId t, const std::vector<std::pair<std::vector<Stones>, int>>& entries) {
+  if (!env_->writable()) throw DbError(path_ + ": database opened read-only");
+  LmdbTxn txn(*env_, true);
+  if (!txn.get(format::table_key(t).view()))
+    txn.put(format::table_key(t).view(), format::encode_table({t, -1}));
+  for (const auto& [pits, margin] : entries) {
+    if (pits.size() != std::size_t(2 * t.m))
+      throw DbError(path_ + ": book entry for " + to_string(t) + " needs " +
+                    std::to_string(2 * t.m) + " pit counts, got " + std::to_string(pits.size()));
+    if (margin < -32768 || margin > 32767)
+      throw DbError(path_ + ": book margin " + std::to_string(margin) + " out of range");
+    txn.put(format::book_key(t, pits).view(), format::encode_book_value(margin));
+  }
+  txn.commit();
+}
+
+std::optional<int> Store::get_book(TableId t, std::span<const Stones> pits) const {
+  if (pits.size() != std::size_t(2 * t.m)) return std::nullopt;
+  LmdbTxn txn(*env_, false);
+  const auto v = txn.get(format::book_key(t, pits).view());
+  if (!v) return std::nullopt;
+  const auto margin = format::decode_book_value(*v);
+  if (!margin) throw DbError(path_ + ": corrupt book entry of " + to_string(t));
+  return margin;
+}
+
+std::uint64_t Store::book_size(TableId t) const {
+  LmdbTxn txn(*env_, false);
+  std::uint64_t count = 0;
+  txn.scan(format::book_prefix(t).view(), [&](std::string_view, std::string_view) {
+    ++count;
+    return true;
+  });
+  return count;
+}
+
+std::uint64_t Store::used_bytes() const {
+  return env_->used_bytes();
+}
+
+}  // namespace kalah

@@ -1,0 +1,91 @@
+// The solved-table store: levels as verified zstd blocks in LMDB, plus a book of solved positions.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "db_error.hpp"
+#include "position.hpp"
+#include "table.hpp"
+
+namespace kalah {
+
+class LmdbEnv;
+
+// Tuning of a writable store. Readers take everything from the stored records.
+struct StoreOptions {
+  std::uint64_t map_size = std::uint64_t(64) << 30;  // LMDB map (virtual; the file grows as needed)
+  std::uint32_t block_entries = 65536;  // values per block: ratio vs cold-probe latency (FORMAT.md)
+  int zstd_level = 19;   // writer-side only; decompression speed barely depends on it
+  unsigned threads = 0;  // compression threads in write_level; 0: all cores
+};
+
+// Number of arrangements of n stones in the 2m pits: C(n+2m-1, 2m-1).
+std::uint64_t level_entries(int m, int n);
+
+// A kalah database: one LMDB environment (directory) holding any number of tables. Const members
+// may be called from many threads at once; writes are serialised by LMDB. At most one Store per
+// path per process. Layout: db/FORMAT.md.
+class Store {
+ public:
+  // Opens the LMDB environment in directory `path`. writable creates the directory and the
+  // environment if absent. Read-only open of a missing/unreadable path throws
+  // DbError("no database at PATH ..."); an LMDB env that is not a kalah database, or is corrupt,
+  // throws DbError too.
+  Store(const std::string& path, bool writable);
+  Store(const std::string& path, bool writable, const StoreOptions& options);
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  const std::string& path() const { return path_; }
+
+  // Highest k such that levels 0..k of the table are all complete; -1 if none.
+  int complete_through(TableId t) const;
+  std::optional<LevelMeta> level_meta(TableId t, int n) const;
+
+  // Writes level n (values.size() == level_entries(t.m, n), each in [-n, n]) as blocks, its level
+  // record and the table record in ONE write transaction, committed durably on return. Replaces
+  // an existing level. Throws DbError on failure (map full, disk full: the message says so) and
+  // then leaves the database as it was.
+  void write_level(TableId t, int n, std::span<const std::int8_t> values);
+
+  // Reads level n back completely, verifying every block and the level checksum.
+  void read_level(TableId t, int n, std::span<std::int8_t> out) const;
+
+  // Calls fn(first_rank, values) for each block of level n in rank order, each block verified;
+  // the level checksum is checked after the last block. Memory: one block.
+  void scan_level(TableId t, int n,
+                  const std::function<void(std::uint64_t, std::span<const std::int8_t>)>& fn) const;
+
+  // Reads and verifies one block of level n into out (resized to the block's entry count). The
+  // level must be complete. Throws DbError on a missing or corrupt block.
+  void read_block(TableId t, int n, std::uint32_t block, std::vector<std::int8_t>& out) const;
+
+  // Tables present (from the table records), in key order.
+  std::vector<TableId> tables() const;
+
+  // Solved-position book: exact future margins keyed by the 2m pit counts (side to move first)
+  // of positions beyond the level tables. One transaction per call; creates the table record if
+  // absent. Overwrites existing entries.
+  void put_book(TableId t, const std::vector<std::pair<std::vector<Stones>, int>>& entries);
+  std::optional<int> get_book(TableId t, std::span<const Stones> pits) const;
+  std::uint64_t book_size(TableId t) const;
+
+  // Bytes of the LMDB data file in use, all tables together.
+  std::uint64_t used_bytes() const;
+
+ private:
+  std::string level_where(TableId t, int n) const;
+  std::string path_;
+  StoreOptions options_;
+  std::unique_ptr<LmdbEnv> env_;
+};
+
+}  // namespace kalah

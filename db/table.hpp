@@ -1,0 +1,34 @@
+// What the store holds: solved tables (one per rule set and board size) made of levels.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "rules.hpp"
+
+namespace kalah {
+
+// One solved table per (rule set, pits per side).
+struct TableId {
+  Rules rules;
+  int m;
+  friend bool operator==(const TableId&, const TableId&) = default;
+};
+
+// "wetherell m=6": how messages and listings name a table.
+std::string to_string(TableId t);
+
+// The metadata record of one stored level (db/FORMAT.md, "Level record").
+struct LevelMeta {
+  std::uint64_t entries;           // C(n+2m-1, 2m-1)
+  std::uint64_t checksum;          // XXH64 (seed 0) of the level's raw int8 values in rank order
+  std::uint32_t format_version;    // of the store that wrote the level
+  std::uint32_t block_entries;     // values per block (the last block may hold fewer)
+  std::uint64_t compressed_bytes;  // sum of the stored block values, headers included
+  bool complete;                   // the level was committed in full
+  std::uint32_t blocks = 0;        // ceil(entries / block_entries)
+  int codec = 0;                   // block codec id (FORMAT.md)
+  int zstd_level = 0;              // compression level the writer used (informational)
+};
+
+}  // namespace kalah

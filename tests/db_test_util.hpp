@@ -1,0 +1,67 @@
+// Test helpers for the db layer: a self-removing temporary directory, level fillers.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "index.hpp"
+
+namespace kalah::testing {
+
+// A fresh directory path under the system temp dir (not created); removed with its contents.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& tag) {
+    static std::atomic<int> counter{0};
+    path_ = std::filesystem::temp_directory_path() /
+            ("kalah_" + tag + "_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    std::filesystem::remove_all(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string str() const { return path_.string(); }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// Uniform random values in [-n, n].
+inline std::vector<std::int8_t> random_level(std::uint64_t entries, int n, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> d(-n, n);
+  std::vector<std::int8_t> v(entries);
+  for (auto& x : v) x = std::int8_t(d(rng));
+  return v;
+}
+
+// A value that depends on the pit counts only (not on any rank), in [-n, n].
+inline int value_of_pits(const Stones* x, int cells, int n) {
+  std::uint64_t h = 0x12345;
+  for (int i = 0; i < cells; ++i) h = (h ^ x[i]) * 0x100000001B3ULL + std::uint64_t(i);
+  h ^= h >> 29;
+  return n == 0 ? 0 : int(h % std::uint64_t(2 * n + 1)) - n;
+}
+
+// Level n of m pits filled with value_of_pits, laid out in rank order by walking next().
+inline std::vector<std::int8_t> pits_level(const LevelIndex& idx, int n) {
+  std::vector<std::int8_t> v;
+  v.reserve(idx.size(n));
+  std::vector<Stones> x(idx.cells(), 0);
+  idx.unrank(0, n, x.data());
+  do v.push_back(std::int8_t(value_of_pits(x.data(), idx.cells(), n)));
+  while (idx.next(x.data()));
+  return v;
+}
+
+}  // namespace kalah::testing

@@ -1,0 +1,196 @@
+// Probe: agrees with the stored values everywhere, from many threads, counts hits and misses.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "db_test_util.hpp"
+#include "probe.hpp"
+#include "store.hpp"
+
+namespace kalah {
+namespace {
+
+using testing::TempDir;
+
+// Position with the given pits (side to move first) and arbitrary kalahs.
+Position position_of(const Stones* x, int m, Stones own_kalah, Stones opp_kalah) {
+  Position p;
+  p.m = m;
+  for (int i = 0; i < m; ++i) {
+    p.own_pit(i) = x[i];
+    p.opp_pit(i) = x[m + i];
+  }
+  p.own_kalah() = own_kalah;
+  p.opp_kalah() = opp_kalah;
+  return p;
+}
+
+// Every arrangement of levels 0..max_n of m pits (pits only, 2m cells each).
+std::vector<std::vector<Stones>> all_arrangements(const LevelIndex& idx, int max_n) {
+  std::vector<std::vector<Stones>> out;
+  for (int n = 0; n <= max_n; ++n) {
+    std::vector<Stones> x(idx.cells());
+    idx.unrank(0, n, x.data());
+    do out.push_back(x);
+    while (idx.next(x.data()));
+  }
+  return out;
+}
+
+struct SmallDb {
+  static constexpr TableId kTable{Rules::kWetherell, 2};
+  static constexpr int kMaxN = 12;
+  TempDir dir{"probe"};
+  std::unique_ptr<Store> store;
+  SmallDb() {
+    {
+      StoreOptions o;
+      o.block_entries = 16;  // many blocks, partial last blocks
+      o.zstd_level = 3;
+      Store w(dir.str(), true, o);
+      const LevelIndex idx(2, kMaxN);
+      for (int n = 0; n <= kMaxN; ++n) w.write_level(kTable, n, testing::pits_level(idx, n));
+    }
+    store = std::make_unique<Store>(dir.str(), false);
+  }
+};
+
+TEST(Probe, AgreesWithTheValueOfEveryPosition) {
+  SmallDb db;
+  Probe probe(*db.store, SmallDb::kTable);
+  EXPECT_EQ(probe.max_stones(), SmallDb::kMaxN);
+  const LevelIndex idx(2, SmallDb::kMaxN);
+  std::mt19937 rng(1);
+  for (const auto& x : all_arrangements(idx, SmallDb::kMaxN)) {
+    int n = 0;
+    for (Stones s : x) n += s;
+    const int expected = testing::value_of_pits(x.data(), 4, n);
+    const Stones k1 = Stones(rng() % 20), k2 = Stones(rng() % 20);
+    Position p = position_of(x.data(), 2, k1, k2);
+    ASSERT_EQ(probe.future(p), expected);
+    EXPECT_EQ(probe.margin(p), int(k1) - int(k2) + expected);
+    p.mover = Side::kNorth;  // who moves does not change the value of "the side to move"
+    ASSERT_EQ(probe.future(p), expected);
+  }
+}
+
+TEST(Probe, OtherBoardsAndLevelsAboveAreNotCovered) {
+  SmallDb db;
+  Probe probe(*db.store, SmallDb::kTable);
+  const Stones six[6] = {1, 0, 0, 0, 0, 1};
+  EXPECT_EQ(probe.future(position_of(six, 3, 0, 0)), std::nullopt);  // m=3 vs the m=2 table
+  const Stones many[4] = {5, 4, 3, 1};                               // 13 stones > 12
+  EXPECT_EQ(probe.future(position_of(many, 2, 0, 0)), std::nullopt);
+  EXPECT_EQ(probe.margin(position_of(many, 2, 0, 0)), std::nullopt);
+}
+
+TEST(Probe, BookAnswersAboveTheLevels) {
+  TempDir dir("probe_book");
+  const TableId t{Rules::kKalah, 2};
+  {
+    Store w(dir.str(), true);
+    w.write_level(t, 0, std::vector<std::int8_t>{0});
+    w.put_book(t, {{{5, 4, 3, 1}, -3}});
+  }
+  Store store(dir.str(), false);
+  Probe probe(store, t);
+  EXPECT_EQ(probe.max_stones(), 0);
+  const Stones in_book[4] = {5, 4, 3, 1}, not_in_book[4] = {1, 3, 4, 5};
+  EXPECT_EQ(probe.future(position_of(in_book, 2, 7, 1)), -3);
+  EXPECT_EQ(probe.future(position_of(not_in_book, 2, 0, 0)), std::nullopt);
+}
+
+TEST(Probe, CoversOnlyTheCompletePrefixOfLevels) {
+  TempDir dir("probe_gap");
+  const TableId t{Rules::kWetherell, 2};
+  const LevelIndex idx(2, 4);
+  {
+    Store w(dir.str(), true);
+    for (int n : {0, 1, 3, 4}) w.write_level(t, n, testing::pits_level(idx, n));
+  }
+  Store store(dir.str(), false);
+  Probe probe(store, t);
+  EXPECT_EQ(probe.max_stones(), 1);
+  const Stones three[4] = {1, 1, 1, 0};
+  EXPECT_EQ(probe.future(position_of(three, 2, 0, 0)), std::nullopt);
+}
+
+TEST(Probe, CountsHitsAndMisses) {
+  SmallDb db;
+  const int n = SmallDb::kMaxN;
+  const LevelIndex idx(2, n);
+  const std::uint64_t entries = idx.size(n);  // 455 = 28 full blocks of 16 + 7
+  const std::uint64_t blocks = (entries + 15) / 16;
+  Probe probe(*db.store, SmallDb::kTable, 64 << 20);
+  std::vector<Stones> x(4);
+  for (int pass = 0; pass < 2; ++pass) {
+    idx.unrank(0, n, x.data());
+    do probe.future(position_of(x.data(), 2, 0, 0));
+    while (idx.next(x.data()));
+    // Each block is read once, on its first probe; everything else is a hit.
+    EXPECT_EQ(probe.misses(), blocks);
+    EXPECT_EQ(probe.hits(), (pass + 1) * entries - blocks);
+  }
+  EXPECT_EQ(probe.cache().blocks(), blocks);
+}
+
+TEST(BlockCache, EvictsTheLeastRecentlyUsedBlockByBytes) {
+  // One shard holding two 1000-byte blocks (plus bookkeeping), not three.
+  BlockCache cache(2 * 1000 + 300, 1);
+  int loads = 0;
+  auto loader = [&](std::int8_t fill) {
+    return [&loads, fill](std::vector<std::int8_t>& out) {
+      ++loads;
+      out.assign(1000, fill);
+    };
+  };
+  EXPECT_EQ(cache.get(1, 5, loader(1)), 1);
+  EXPECT_EQ(cache.get(2, 5, loader(2)), 2);
+  EXPECT_EQ(cache.get(1, 6, loader(1)), 1);  // hit: 1 is now the most recent
+  EXPECT_EQ(loads, 2);
+  EXPECT_EQ(cache.get(3, 0, loader(3)), 3);  // evicts 2
+  EXPECT_EQ(cache.blocks(), 2u);
+  EXPECT_EQ(cache.get(1, 0, loader(1)), 1);
+  EXPECT_EQ(loads, 3);
+  EXPECT_EQ(cache.get(2, 0, loader(2)), 2);  // was evicted: loaded again
+  EXPECT_EQ(loads, 4);
+  EXPECT_EQ(cache.hits(), 2u);
+  EXPECT_EQ(cache.misses(), 4u);
+  EXPECT_LE(cache.bytes(), 2 * 1000 + 300u);
+  // A failed load caches nothing and propagates.
+  EXPECT_THROW(cache.get(9, 0, [](std::vector<std::int8_t>&) { throw DbError("boom"); }), DbError);
+  EXPECT_EQ(cache.blocks(), 2u);
+}
+
+TEST(Probe, CorrectFromManyThreadsWithATinyCache) {
+  SmallDb db;
+  Probe probe(*db.store, SmallDb::kTable, 4096);  // far fewer blocks than the table: evictions
+  const LevelIndex idx(2, SmallDb::kMaxN);
+  const auto all = all_arrangements(idx, SmallDb::kMaxN);
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      std::vector<std::size_t> order(all.size());
+      for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::shuffle(order.begin(), order.end(), std::mt19937(t));
+      for (std::size_t i : order) {
+        const auto& x = all[i];
+        int n = 0;
+        for (Stones s : x) n += s;
+        if (probe.future(position_of(x.data(), 2, 0, 0)) != testing::value_of_pits(x.data(), 4, n))
+          ++wrong;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(probe.hits() + probe.misses(), 4 * all.size());
+  EXPECT_GT(probe.misses(), 0u);
+}
+
+}  // namespace
+}  // namespace kalah

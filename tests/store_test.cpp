@@ -1,0 +1,421 @@
+// Store: level round trips, completion tracking, rewriting, tables, book, corruption and errors.
+#include <gtest/gtest.h>
+#include <lmdb.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "block_codec.hpp"
+#include "db_test_util.hpp"
+#include "format.hpp"
+#include "probe.hpp"
+#include "store.hpp"
+#include "xxhash64.hpp"
+
+namespace kalah {
+namespace {
+
+using testing::TempDir;
+
+constexpr TableId kW2{Rules::kWetherell, 2};
+constexpr TableId kW3{Rules::kWetherell, 3};
+constexpr TableId kK2{Rules::kKalah, 2};
+
+StoreOptions small_blocks(std::uint32_t block_entries) {
+  StoreOptions o;
+  o.block_entries = block_entries;
+  o.zstd_level = 3;
+  o.threads = 2;
+  return o;
+}
+
+// Naive binomial for level sizes.
+std::uint64_t choose(int a, int b) {
+  std::vector<std::vector<std::uint64_t>> c(a + 1, std::vector<std::uint64_t>(a + 1, 0));
+  for (int i = 0; i <= a; ++i) {
+    c[i][0] = 1;
+    for (int j = 1; j <= i; ++j) c[i][j] = c[i - 1][j - 1] + (j < i ? c[i - 1][j] : 0);
+  }
+  return c[a][b];
+}
+
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const DbError& e) {
+    return e.what();
+  }
+  return "(no DbError)";
+}
+
+// Reference values from libxxhash 0.8.1 (XXH64), independent of this implementation.
+TEST(Xxh64, MatchesReferenceVectors) {
+  EXPECT_EQ(xxh64("", 0), 0xef46db3751d8e999ULL);
+  EXPECT_EQ(xxh64("a", 1), 0xd24ec4f1a98c6e5bULL);
+  EXPECT_EQ(xxh64("abc", 3), 0x44bc2cf5ad770999ULL);
+  EXPECT_EQ(xxh64("a", 1, 12345), 0x747b860523d69ab6ULL);
+  unsigned char r37[37], p1000[1000];
+  for (int i = 0; i < 37; ++i) r37[i] = (unsigned char)i;
+  for (int i = 0; i < 1000; ++i) p1000[i] = (unsigned char)((i * 7) % 256);
+  EXPECT_EQ(xxh64(r37, 37), 0xd93fa2dfee5c24c9ULL);
+  EXPECT_EQ(xxh64(r37, 37, 12345), 0xc608f760078d40d2ULL);
+  EXPECT_EQ(xxh64(p1000, 1000), 0x25275608a9cfc168ULL);
+  EXPECT_EQ(xxh64(p1000, 1000, 12345), 0x29d23bd22e33513cULL);
+}
+
+TEST(Xxh64, StreamEqualsOneShotForAnySplit) {
+  std::vector<unsigned char> data(300);
+  std::mt19937 rng(7);
+  for (auto& b : data) b = (unsigned char)rng();
+  for (std::size_t len : {0u, 5u, 31u, 32u, 33u, 100u, 300u}) {
+    for (int trial = 0; trial < 20; ++trial) {
+      Xxh64Stream s(99);
+      std::size_t pos = 0;
+      while (pos < len) {
+        const std::size_t piece = std::min<std::size_t>(len - pos, rng() % 40);
+        s.update(data.data() + pos, piece);
+        pos += piece;
+      }
+      ASSERT_EQ(s.digest(), xxh64(data.data(), len, 99)) << "len " << len;
+    }
+  }
+}
+
+TEST(Store, LevelEntriesAreBinomials) {
+  for (int m = 1; m <= 6; ++m)
+    for (int n = 0; n <= 20; ++n) EXPECT_EQ(level_entries(m, n), choose(n + 2 * m - 1, 2 * m - 1));
+}
+
+TEST(Store, RoundTripRandomAndStructuredLevels) {
+  TempDir dir("store_rt");
+  const LevelIndex idx3(3, 9);
+  std::vector<std::vector<std::int8_t>> w2, w3;
+  {
+    Store store(dir.str(), true, small_blocks(37));  // many blocks, a partial last one
+    for (int n = 0; n <= 12; ++n) {
+      w2.push_back(testing::random_level(level_entries(2, n), n, 100 + n));
+      store.write_level(kW2, n, w2.back());
+    }
+    for (int n = 0; n <= 9; ++n) {
+      w3.push_back(testing::pits_level(idx3, n));
+      store.write_level(kW3, n, w3.back());
+    }
+  }
+  Store store(dir.str(), false);  // reopen read-only: everything came from disk
+  EXPECT_EQ(store.complete_through(kW2), 12);
+  EXPECT_EQ(store.complete_through(kW3), 9);
+  for (int n = 0; n <= 12; ++n) {
+    std::vector<std::int8_t> back(level_entries(2, n));
+    store.read_level(kW2, n, back);
+    EXPECT_EQ(back, w2[n]) << "n=" << n;
+    const auto meta = store.level_meta(kW2, n);
+    ASSERT_TRUE(meta);
+    EXPECT_TRUE(meta->complete);
+    EXPECT_EQ(meta->entries, w2[n].size());
+    EXPECT_EQ(meta->block_entries, 37u);
+    EXPECT_EQ(meta->blocks, (w2[n].size() + 36) / 37);
+    EXPECT_EQ(meta->format_version, format::kVersion);
+    EXPECT_EQ(meta->checksum, xxh64(w2[n].data(), w2[n].size()));
+    EXPECT_GT(meta->compressed_bytes, meta->blocks * kBlockHeaderBytes);
+  }
+  for (int n = 0; n <= 9; ++n) {
+    std::vector<std::int8_t> back(level_entries(3, n));
+    store.read_level(kW3, n, back);
+    EXPECT_EQ(back, w3[n]) << "n=" << n;
+  }
+  // scan_level hands over the blocks in rank order.
+  std::vector<std::int8_t> scanned;
+  std::uint64_t expect_first = 0;
+  store.scan_level(kW3, 9, [&](std::uint64_t first, std::span<const std::int8_t> v) {
+    EXPECT_EQ(first, expect_first);
+    expect_first += v.size();
+    scanned.insert(scanned.end(), v.begin(), v.end());
+  });
+  EXPECT_EQ(scanned, w3[9]);
+}
+
+TEST(Store, DefaultOptionsRoundTripMultiBlockLevel) {
+  TempDir dir("store_default");
+  Store store(dir.str(), true);
+  const auto v = testing::random_level(level_entries(6, 7), 7, 3);  // 31824 entries
+  store.write_level({Rules::kWetherell, 6}, 7, v);
+  std::vector<std::int8_t> back(v.size());
+  store.read_level({Rules::kWetherell, 6}, 7, back);
+  EXPECT_EQ(back, v);
+}
+
+TEST(Store, CompleteThroughFollowsGaps) {
+  TempDir dir("store_gaps");
+  Store store(dir.str(), true, small_blocks(16));
+  EXPECT_EQ(store.complete_through(kW2), -1);
+  store.write_level(kW2, 1, testing::random_level(level_entries(2, 1), 1, 1));
+  EXPECT_EQ(store.complete_through(kW2), -1);
+  store.write_level(kW2, 0, testing::random_level(1, 0, 0));
+  EXPECT_EQ(store.complete_through(kW2), 1);
+  store.write_level(kW2, 3, testing::random_level(level_entries(2, 3), 3, 3));
+  EXPECT_EQ(store.complete_through(kW2), 1);
+  EXPECT_TRUE(store.level_meta(kW2, 3));
+  EXPECT_FALSE(store.level_meta(kW2, 2));
+  store.write_level(kW2, 2, testing::random_level(level_entries(2, 2), 2, 2));
+  EXPECT_EQ(store.complete_through(kW2), 3);
+  EXPECT_EQ(store.complete_through(kK2), -1);
+  EXPECT_EQ(store.complete_through(kW3), -1);
+}
+
+TEST(Store, RewritingReplacesTheLevel) {
+  TempDir dir("store_rewrite");
+  const auto a = testing::random_level(level_entries(2, 8), 8, 1);
+  const auto b = testing::random_level(level_entries(2, 8), 8, 2);
+  {
+    Store store(dir.str(), true, small_blocks(10));
+    for (int n = 0; n < 8; ++n)
+      store.write_level(kW2, n, testing::random_level(level_entries(2, n), n, n));
+    store.write_level(kW2, 8, a);
+    store.write_level(kW2, 8, b);
+    std::vector<std::int8_t> back(b.size());
+    store.read_level(kW2, 8, back);
+    EXPECT_EQ(back, b);
+    EXPECT_EQ(store.complete_through(kW2), 8);
+  }
+  // Rewrite with larger blocks: the old, smaller blocks must all be gone.
+  Store store(dir.str(), true, small_blocks(50));
+  store.write_level(kW2, 8, a);
+  std::vector<std::int8_t> back(a.size());
+  store.read_level(kW2, 8, back);
+  EXPECT_EQ(back, a);
+  EXPECT_EQ(store.level_meta(kW2, 8)->blocks, (a.size() + 49) / 50);
+  EXPECT_EQ(store.complete_through(kW2), 8);
+}
+
+TEST(Store, TablesListsEveryTable) {
+  TempDir dir("store_tables");
+  Store store(dir.str(), true, small_blocks(64));
+  EXPECT_TRUE(store.tables().empty());
+  store.write_level(kW3, 0, std::vector<std::int8_t>{0});
+  store.write_level(kK2, 0, std::vector<std::int8_t>{0});
+  store.write_level(kW2, 0, std::vector<std::int8_t>{0});
+  const auto t = store.tables();
+  ASSERT_EQ(t.size(), 3u);
+  // Key order: rule-set code, then m.
+  EXPECT_EQ(t[0], kW2);
+  EXPECT_EQ(t[1], kW3);
+  EXPECT_EQ(t[2], kK2);
+}
+
+TEST(Store, BadWritesAreRejectedAndChangeNothing) {
+  TempDir dir("store_badwrite");
+  Store store(dir.str(), true, small_blocks(16));
+  store.write_level(kW2, 0, std::vector<std::int8_t>{0});
+  std::vector<std::int8_t> wrong_size(level_entries(2, 3) - 1, 0);
+  EXPECT_NE(error_of([&] { store.write_level(kW2, 1, wrong_size); }).find("values"),
+            std::string::npos);
+  std::vector<std::int8_t> out_of_range(level_entries(2, 1), 0);
+  out_of_range[2] = 2;  // level 1 allows [-1, 1]
+  EXPECT_NE(error_of([&] { store.write_level(kW2, 1, out_of_range); }).find("outside"),
+            std::string::npos);
+  EXPECT_FALSE(store.level_meta(kW2, 1));
+  EXPECT_EQ(store.complete_through(kW2), 0);
+}
+
+TEST(Store, BookRoundTrip) {
+  TempDir dir("store_book");
+  {
+    Store store(dir.str(), true);
+    EXPECT_EQ(store.book_size(kW2), 0u);
+    store.put_book(kW2, {{{1, 2, 3, 4}, 5}, {{0, 0, 0, 300}, -300}, {{9, 0, 0, 0}, 0}});
+    store.put_book(kK2, {{{1, 2, 3, 4}, -7}});
+    store.put_book(kW2, {{{1, 2, 3, 4}, 6}});  // overwrite
+    EXPECT_THROW(store.put_book(kW2, {{{1, 2, 3}, 1}}), DbError);
+  }
+  Store store(dir.str(), false);
+  const std::vector<Stones> a{1, 2, 3, 4}, b{0, 0, 0, 300}, c{9, 0, 0, 0}, absent{4, 3, 2, 1};
+  EXPECT_EQ(store.get_book(kW2, a), 6);
+  EXPECT_EQ(store.get_book(kW2, b), -300);
+  EXPECT_EQ(store.get_book(kW2, c), 0);
+  EXPECT_EQ(store.get_book(kW2, absent), std::nullopt);
+  EXPECT_EQ(store.get_book(kK2, a), -7);
+  EXPECT_EQ(store.get_book(kW3, std::vector<Stones>{1, 2, 3, 4, 5, 6}), std::nullopt);
+  EXPECT_EQ(store.book_size(kW2), 3u);
+  EXPECT_EQ(store.book_size(kK2), 1u);
+  EXPECT_EQ(store.book_size(kW3), 0u);
+  // A book creates its table record, with no levels.
+  EXPECT_EQ(store.tables().size(), 2u);
+  EXPECT_EQ(store.complete_through(kW2), -1);
+}
+
+TEST(Store, MissingOrForeignPathsAreClearErrors) {
+  TempDir dir("store_missing");
+  std::string e = error_of([&] { Store s(dir.str(), false); });
+  EXPECT_NE(e.find("no database at " + dir.str()), std::string::npos) << e;
+
+  std::filesystem::create_directories(dir.path());
+  e = error_of([&] { Store s(dir.str(), false); });
+  EXPECT_NE(e.find("no database at " + dir.str()), std::string::npos) << e;
+
+  {  // a data.mdb that is not LMDB
+    std::ofstream(dir.path() / "data.mdb") << std::string(20000, 'x');
+    e = error_of([&] { Store s(dir.str(), false); });
+    EXPECT_NE(e.find(dir.str()), std::string::npos) << e;
+    EXPECT_NE(e.find("not an LMDB"), std::string::npos) << e;
+    std::filesystem::remove_all(dir.path());
+  }
+  {  // an LMDB environment written by someone else
+    std::filesystem::create_directories(dir.path());
+    MDB_env* env;
+    MDB_txn* txn;
+    MDB_dbi dbi;
+    ASSERT_EQ(mdb_env_create(&env), 0);
+    ASSERT_EQ(mdb_env_open(env, dir.str().c_str(), 0, 0664), 0);
+    ASSERT_EQ(mdb_txn_begin(env, nullptr, 0, &txn), 0);
+    ASSERT_EQ(mdb_dbi_open(txn, nullptr, 0, &dbi), 0);
+    MDB_val k{3, const_cast<char*>("foo")}, v{3, const_cast<char*>("bar")};
+    ASSERT_EQ(mdb_put(txn, dbi, &k, &v, 0), 0);
+    ASSERT_EQ(mdb_txn_commit(txn), 0);
+    mdb_env_close(env);
+    for (bool writable : {false, true}) {
+      e = error_of([&] { Store s(dir.str(), writable); });
+      EXPECT_NE(e.find("not a kalah database"), std::string::npos) << e;
+    }
+  }
+}
+
+TEST(Store, AbsentLevelsAndTablesAreClearErrors) {
+  TempDir dir("store_absent");
+  {
+    Store store(dir.str(), true, small_blocks(16));
+    store.write_level(kW2, 0, std::vector<std::int8_t>{0});
+  }
+  Store store(dir.str(), false);
+  std::vector<std::int8_t> out(level_entries(2, 1));
+  const std::string e = error_of([&] { store.read_level(kW2, 1, out); });
+  EXPECT_NE(e.find("wetherell m=2 level 1"), std::string::npos) << e;
+  const std::string p = error_of([&] { Probe probe(store, kK2); });
+  EXPECT_NE(p.find("no table kalah m=2"), std::string::npos) << p;
+  EXPECT_NE(p.find("wetherell m=2"), std::string::npos) << p;
+  EXPECT_THROW(store.write_level(kW2, 1, std::vector<std::int8_t>(4, 0)), DbError);  // read-only
+}
+
+TEST(Store, SecondOpenInOneProcessIsRefused) {
+  TempDir dir("store_twice");
+  Store a(dir.str(), true);
+  EXPECT_NE(error_of([&] { Store b(dir.str(), false); }).find("already open"), std::string::npos);
+}
+
+// Map full in the middle of a level: DbError says so and the database is as before.
+TEST(Store, MapFullAbortsTheLevelCleanly) {
+  TempDir dir("store_full");
+  StoreOptions o = small_blocks(4096);
+  o.zstd_level = 1;
+  o.map_size = 256 << 10;
+  const TableId t{Rules::kWetherell, 6};
+  std::vector<std::vector<std::int8_t>> small;
+  {
+    Store store(dir.str(), true, o);
+    for (int n = 0; n <= 3; ++n) {
+      small.push_back(testing::random_level(level_entries(6, n), n, n));
+      store.write_level(t, n, small.back());
+    }
+    // ~1.35M random values of ~4.6 bits: far more than the 256 KiB map.
+    const auto big = testing::random_level(level_entries(6, 12), 12, 12);
+    store.write_level(t, 4, std::vector<std::int8_t>(level_entries(6, 4), 0));
+    const std::string e = error_of([&] { store.write_level(t, 12, big); });
+    EXPECT_NE(e.find("map full"), std::string::npos) << e;
+    EXPECT_FALSE(store.level_meta(t, 12));
+    EXPECT_EQ(store.complete_through(t), 4);
+  }
+  Store store(dir.str(), false);
+  EXPECT_EQ(store.complete_through(t), 4);
+  EXPECT_FALSE(store.level_meta(t, 12));
+  for (int n = 0; n <= 3; ++n) {
+    std::vector<std::int8_t> back(small[n].size());
+    store.read_level(t, n, back);
+    EXPECT_EQ(back, small[n]);
+  }
+}
+
+// Finds `needle` in data.mdb and flips one bit at needle_offset + delta.
+void flip_in_file(const std::filesystem::path& file, const std::string& needle, std::size_t delta) {
+  std::string bytes;
+  {
+    std::ifstream in(file, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::size_t at = bytes.find(needle);
+  ASSERT_NE(at, std::string::npos);
+  ASSERT_EQ(bytes.find(needle, at + 1), std::string::npos) << "needle not unique";
+  bytes[at + delta] ^= 0x10;
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+// The stored value of block b, read with plain LMDB.
+std::string raw_block(const std::string& path, TableId t, int n, std::uint32_t b) {
+  MDB_env* env;
+  MDB_txn* txn;
+  MDB_dbi dbi;
+  EXPECT_EQ(mdb_env_create(&env), 0);
+  EXPECT_EQ(mdb_env_open(env, path.c_str(), MDB_RDONLY, 0664), 0);
+  EXPECT_EQ(mdb_txn_begin(env, nullptr, MDB_RDONLY, &txn), 0);
+  EXPECT_EQ(mdb_dbi_open(txn, nullptr, 0, &dbi), 0);
+  const auto key = format::block_key(t, n, b);
+  MDB_val k{key.size, const_cast<std::uint8_t*>(key.bytes.data())}, v;
+  std::string out;
+  if (mdb_get(txn, dbi, &k, &v) == 0) out.assign(static_cast<const char*>(v.mv_data), v.mv_size);
+  mdb_txn_abort(txn);
+  mdb_env_close(env);
+  return out;
+}
+
+// A flipped bit anywhere in a stored block (header, checksum, zstd frame) is caught by
+// read_level and by a probe of that block; other blocks still answer.
+TEST(Store, FlippedByteIsDetectedByReadLevelAndProbe) {
+  const TableId t{Rules::kWetherell, 3};
+  const LevelIndex idx(3, 8);
+  const auto level = testing::pits_level(idx, 8);  // 1287 entries
+  // 0: the middle of the zstd frame; 1: stored-bytes checksum; 9: entry count; 17: checksum of
+  // the values; 28: a zstd frame-header bit that decoders ignore.
+  for (std::size_t where : {0, 1, 9, 17, 28}) {
+    TempDir dir("store_flip");
+    {
+      Store store(dir.str(), true, small_blocks(256));
+      for (int n = 0; n <= 8; ++n) store.write_level(t, n, testing::pits_level(idx, n));
+    }
+    const std::string stored = raw_block(dir.str(), t, 8, 2);
+    ASSERT_GT(stored.size(), 40u);
+    const std::size_t delta = where == 0 ? stored.size() / 2 : where;  // frame middle / header
+    flip_in_file(dir.path() / "data.mdb", stored, delta);
+
+    Store store(dir.str(), false);
+    std::vector<std::int8_t> out(level.size());
+    const std::string e = error_of([&] { store.read_level(t, 8, out); });
+    EXPECT_NE(e.find("level 8 block 2"), std::string::npos) << e << " (flip at " << delta << ")";
+
+    Probe probe(store, t, 1 << 20);
+    std::vector<Stones> x(6, 0);
+    idx.unrank(0, 8, x.data());
+    std::uint64_t r = 0;
+    do {
+      Position p;
+      p.m = 3;
+      for (int i = 0; i < 3; ++i) {
+        p.own_pit(i) = x[i];
+        p.opp_pit(i) = x[3 + i];
+      }
+      if (r / 256 == 2) {
+        EXPECT_THROW(probe.future(p), DbError) << "rank " << r;
+      } else {
+        EXPECT_EQ(probe.future(p), level[r]) << "rank " << r;
+      }
+      ++r;
+    } while (idx.next(x.data()));
+  }
+}
+
+}  // namespace
+}  // namespace kalah

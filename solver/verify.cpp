@@ -1,0 +1,167 @@
+// verify_table: checksum pass per level, then the Bellman check of entries through the engine.
+#include "verify.hpp"
+
+#include <atomic>
+#include <mutex>
+#include <random>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "index.hpp"
+#include "level_solver.hpp"
+#include "move.hpp"
+#include "probe.hpp"
+
+namespace kalah {
+
+bool VerifyReport::ok() const {
+  if (mismatches) return false;
+  for (const auto& l : levels)
+    if (!l.checksum_ok) return false;
+  return true;
+}
+
+namespace {
+
+// Best over p's moves of gain +- future(successor); future(c, n) answers the successor's value.
+template <class R, class Lookup>
+int bellman_value(const Position& p, int n, Lookup&& future) {
+  if (is_over<R>(p)) return p.own_pit_stones() - p.opp_pit_stones();
+  int best = -1000;
+  for (int i = 0; i < p.m; ++i) {
+    if (p.own_pit(i) == 0) continue;
+    Position c = p;
+    const bool again = play_move<R>(c, i);
+    const int gain = again ? c.own_kalah() - p.own_kalah() : c.opp_kalah() - p.own_kalah();
+    const int child = future(c, n - gain);
+    best = std::max(best, gain + (again ? child : -child));
+  }
+  return best;
+}
+
+Position from_cells(int m, const Stones* x) {
+  Position p;
+  p.m = m;
+  for (int i = 0; i < m; ++i) {
+    p.own_pit(i) = x[i];
+    p.opp_pit(i) = x[m + i];
+  }
+  return p;
+}
+
+}  // namespace
+
+VerifyReport verify_table(const Store& store, TableId t, const VerifyOptions& o) {
+  VerifyReport rep;
+  rep.table = t;
+  rep.complete_through = store.complete_through(t);
+  const int top = rep.complete_through;
+  std::uint64_t all = 0;
+  for (int n = 0; n <= top; ++n) all += level_entries(t.m, n);
+
+  // 1. Blocks and level checksums.
+  std::uint64_t scanned = 0;
+  int first_bad = top + 1;
+  for (int n = 0; n <= top; ++n) {
+    LevelCheck lc;
+    lc.n = n;
+    lc.entries = level_entries(t.m, n);
+    try {
+      store.scan_level(t, n, [&](std::uint64_t, std::span<const std::int8_t> v) {
+        scanned += v.size();
+        if (o.progress) o.progress("checksums", scanned, all);
+      });
+      lc.checksum_ok = true;
+    } catch (const DbError& e) {
+      lc.error = e.what();
+      first_bad = std::min(first_bad, n);
+    }
+    rep.levels.push_back(lc);
+  }
+  // Values can only be checked below the first damaged level.
+  const int check_top = first_bad - 1;
+  const LevelIndex index(t.m, std::max(check_top, 0));
+  std::mutex mu;
+  auto record = [&](const Position& p, int stored, int expected) {
+    std::lock_guard lock(mu);
+    if (rep.first_mismatches.size() < 10)
+      rep.first_mismatches.push_back(to_string(p) + " stored " + std::to_string(stored) + " expected " +
+                                     std::to_string(expected));
+  };
+
+  with_rules(t.rules, [&](auto rules) {
+    using R = decltype(rules);
+    if (o.sample == 0) {
+      LevelTables levels(std::max(check_top + 1, 0));
+      for (int n = 0; n <= check_top; ++n) {
+        levels[n].resize(index.size(n));
+        store.read_level(t, n, levels[n]);
+      }
+      auto table_future = [&](const Position& c, int cn) {
+        return int(levels[cn][index.rank(c, cn)]);
+      };
+      std::atomic<std::uint64_t> done{0};
+      tbb::task_arena arena(o.threads > 0 ? o.threads : tbb::task_arena::automatic);
+      for (int n = 0; n <= check_top; ++n) {
+        std::atomic<std::uint64_t> bad{0};
+        arena.execute([&] {
+          tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, index.size(n), 1 << 14), [&](const auto& range) {
+            Stones x[2 * kMaxPits];
+            index.unrank(range.begin(), n, x);
+            std::uint64_t local_bad = 0;
+            for (std::uint64_t r = range.begin(); r < range.end(); ++r) {
+              if (r != range.begin()) index.next(x);
+              const Position p = from_cells(t.m, x);
+              const int expected = bellman_value<R>(p, n, table_future);
+              if (expected != levels[n][r]) {
+                ++local_bad;
+                record(p, levels[n][r], expected);
+              }
+            }
+            bad += local_bad;
+            done += range.size();
+          });
+        });
+        rep.levels[n].checked = index.size(n);
+        rep.levels[n].mismatches = bad;
+        if (o.progress) o.progress("values", done, all);
+      }
+    } else {
+      Probe probe(store, t, 64u << 20);
+      auto probe_future = [&](const Position& c, int) { return *probe.future(c); };
+      std::uint64_t checkable = 0;
+      for (int n = 0; n <= check_top; ++n) checkable += index.size(n);
+      std::mt19937_64 rng(o.seed);
+      std::uint64_t done = 0;
+      for (int n = 0; n <= check_top; ++n) {
+        // Entries per level in proportion to its size, at least one.
+        const std::uint64_t size = index.size(n);
+        const std::uint64_t k = std::min<std::uint64_t>(
+            size, std::max<std::uint64_t>(1, (unsigned __int128)o.sample * size / std::max<std::uint64_t>(checkable, 1)));
+        Stones x[2 * kMaxPits];
+        for (std::uint64_t i = 0; i < k; ++i) {
+          const std::uint64_t r = k == size ? i : rng() % size;
+          index.unrank(r, n, x);
+          const Position p = from_cells(t.m, x);
+          const int stored = *probe.future(p);
+          const int expected = bellman_value<R>(p, n, probe_future);
+          if (stored != expected) {
+            ++rep.levels[n].mismatches;
+            record(p, stored, expected);
+          }
+          ++rep.levels[n].checked;
+          if (o.progress && (++done & 4095) == 0) o.progress("sampled values", done, o.sample);
+        }
+      }
+    }
+  });
+  for (const auto& l : rep.levels) {
+    rep.checked += l.checked;
+    rep.mismatches += l.mismatches;
+  }
+  return rep;
+}
+
+}  // namespace kalah

@@ -1,0 +1,23 @@
+// Opening the database named by --db for reading, with the errors and notes users expect.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "probe.hpp"
+#include "store.hpp"
+
+namespace kalah::cli {
+
+// A read-only store and a probe of one of its tables; both null when there is no database to use.
+struct OpenedDb {
+  std::unique_ptr<Store> store;
+  std::unique_ptr<Probe> probe;
+};
+
+// Opens `path` for table t. When `explicit_path` (the user gave --db), a missing database or a
+// missing table is an error (DbError naming the path and the tables it holds). Otherwise it is a
+// note on stderr and the result is empty.
+OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t, std::size_t cache_bytes = 256u << 20);
+
+}  // namespace kalah::cli

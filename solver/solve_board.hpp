@@ -34,6 +34,7 @@ class PositionBoard {
  public:
   using Rules = R;
 
+  PositionBoard() = default;
   explicit PositionBoard(const Position& p) : p_(p) {
     p_.own_kalah() = 0;
     p_.opp_kalah() = 0;
@@ -69,30 +70,30 @@ class PositionBoard {
 };
 
 // The fast board: one byte per cell (requires at most 255 stones in pits), same layout as
-// Position::cell with both kalahs kept at 0 between moves. Its sowing mirrors play_move<R>;
-// tests/solve_test.cpp checks the two agree move by move on every small board.
+// Position::cell with both kalahs kept at 0 between moves; byte 31 holds m. Its sowing mirrors
+// play_move<R>; tests/solve_test.cpp checks the two agree move by move on every small board.
 template <class R>
 class ByteBoard {
  public:
   using Rules = R;
   static constexpr int kMaxPitStones = 255;
 
-  explicit ByteBoard(const Position& p) : m_(p.m) {
-    for (int i = 0; i < m_; ++i) {
-      c_[i] = std::uint8_t(p.own_pit(i));
-      c_[m_ + 1 + i] = std::uint8_t(p.opp_pit(i));
-    }
+  ByteBoard() = default;
+  explicit ByteBoard(const Position& p) {
+    for (int j = 0; j < 2 * p.m + 2; ++j) c_[j] = std::uint8_t(p.cell[j]);
+    c_[p.m] = c_[2 * p.m + 1] = 0;
+    c_[kM] = std::uint8_t(p.m);
   }
-  int m() const { return m_; }
+  int m() const { return c_[kM]; }
   int pit(int i) const { return c_[i]; }
   int own_stones() const {
     int n = 0;
-    for (int i = 0; i < m_; ++i) n += c_[i];
+    for (int i = 0; i < m(); ++i) n += c_[i];
     return n;
   }
 
   int play(int i, bool& again) {
-    const int m = m_;
+    const int m = this->m();
     again = false;
     if constexpr (R::kRelayCapture) {
       int from = i;
@@ -134,27 +135,29 @@ class ByteBoard {
   std::uint64_t key() const {
     std::uint64_t w[4];
     std::memcpy(w, c_, sizeof w);
-    std::uint64_t h = mix(w[0] ^ (0x9E3779B97F4A7C15ull * std::uint64_t(m_)));
+    std::uint64_t h = mix(w[0] ^ (0x9E3779B97F4A7C15ull * std::uint64_t(m())));
     for (int k = 1; k < words(); ++k) h = mix(h ^ w[k]);
     return h;
   }
 
   Position position() const {
     Position p;
-    p.m = m_;
-    for (int i = 0; i < m_; ++i) {
+    p.m = m();
+    for (int i = 0; i < p.m; ++i) {
       p.own_pit(i) = c_[i];
-      p.opp_pit(i) = c_[m_ + 1 + i];
+      p.opp_pit(i) = c_[p.m + 1 + i];
     }
     return p;
   }
 
  private:
-  int words() const { return (2 * m_ + 2 + 7) / 8; }
+  static constexpr int kM = 31;  // the byte that holds m (cells use at most 2 * 12 + 2 bytes)
+
+  int words() const { return (2 * m() + 2 + 7) / 8; }
 
   // Sows cell `from` along the mover's ring [0, 2m]; returns the last cell sown (as detail::sow).
   int sow(int from) {
-    const int ring = 2 * m_ + 1;
+    const int ring = 2 * m() + 1;
     int s = c_[from];
     c_[from] = 0;
     if (s >= ring) {
@@ -172,14 +175,14 @@ class ByteBoard {
   }
 
   void flip() {
+    const int h = m() + 1;
     std::uint8_t tmp[kMaxPits + 1];
-    std::memcpy(tmp, c_, m_ + 1);
-    std::memcpy(c_, c_ + m_ + 1, m_ + 1);
-    std::memcpy(c_ + m_ + 1, tmp, m_ + 1);
+    std::memcpy(tmp, c_, h);
+    std::memcpy(c_, c_ + h, h);
+    std::memcpy(c_ + h, tmp, h);
   }
 
   alignas(32) std::uint8_t c_[32] = {};
-  int m_;
 };
 
 }  // namespace kalah::solve_detail

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <new>
 
@@ -17,30 +18,31 @@ struct SolveEntry {
   std::uint64_t key = 0;  // 0: empty slot
   std::int16_t lower = 0;
   std::int16_t upper = 0;
-  std::int8_t move = -1;   // 0-based pit of the best (or refuting) move, -1 none
-  std::uint8_t work = 0;   // log2 of the nodes spent proving the bounds: the replacement priority
+  std::int8_t move = -1;  // 0-based pit of the best (or refuting) move, -1 none
+  std::uint8_t work = 0;  // log2 of the nodes spent proving the bounds: the replacement priority
   std::uint16_t unused = 0;
 };
 static_assert(sizeof(SolveEntry) == 16);
 
-// A fixed-size table of 4-entry buckets (one cache line). A store merges into the entry of the
-// same key (intersecting the bounds) or replaces the bucket's least-worked entry.
+// A table of 4-entry buckets (one cache line each). A store merges into the entry of the same key
+// (intersecting the bounds) or replaces the bucket's least-worked entry. The table starts small
+// and doubles whenever it is three-quarters full, up to its maximum size, so small solves stay
+// fast; growth depends only on the stores, so node counts stay deterministic.
 class SolveTable {
  public:
   static constexpr int kWays = 4;
+  static constexpr std::size_t kInitialBytes = std::size_t(1) << 20;
 
-  explicit SolveTable(std::size_t bytes) {
-    std::size_t buckets = 1;
-    while (buckets * 2 * sizeof(Bucket) <= bytes) buckets *= 2;
-    buckets_.reset(new Bucket[buckets]);
-    mask_ = buckets - 1;
+  explicit SolveTable(std::size_t max_bytes) {
+    max_buckets_ = 1;
+    while (max_buckets_ * 2 * sizeof(Bucket) <= max_bytes) max_buckets_ *= 2;
+    allocate(std::min(max_buckets_, kInitialBytes / sizeof(Bucket)));
   }
 
   std::size_t bytes() const { return (mask_ + 1) * sizeof(Bucket); }
+  std::size_t max_bytes() const { return max_buckets_ * sizeof(Bucket); }
 
-  void prefetch(std::uint64_t key) const { __builtin_prefetch(&buckets_[key & mask_]); }
-
-  // The entry for key, or nullptr. key must not be 0.
+  // The entry for key, or nullptr. key must not be 0. Valid until the next store().
   const SolveEntry* probe(std::uint64_t key) const {
     const Bucket& b = buckets_[key & mask_];
     for (const SolveEntry& e : b.e)
@@ -51,39 +53,75 @@ class SolveTable {
   // Records lower <= future <= upper (either may be the trivial -n / n). Bounds outside the int16
   // range are weakened to fit, which keeps them true.
   void store(std::uint64_t key, int lower, int upper, int move, int work) {
-    Bucket& b = buckets_[key & mask_];
     const std::int16_t lo = std::int16_t(std::clamp(lower, -32767, 32767));
     const std::int16_t hi = std::int16_t(std::clamp(upper, -32767, 32767));
-    SolveEntry* victim = &b.e[0];
-    for (SolveEntry& e : b.e) {
-      if (e.key == key) {
-        const std::int16_t mlo = std::max(e.lower, lo), mhi = std::min(e.upper, hi);
-        if (mlo <= mhi) {  // else a key collision: the new bounds win
-          e.lower = mlo;
-          e.upper = mhi;
-        } else {
-          e.lower = lo;
-          e.upper = hi;
-        }
-        if (move >= 0) e.move = std::int8_t(move);
-        e.work = std::uint8_t(std::max(int(e.work), work));
-        return;
-      }
-      if (e.key == 0) {  // buckets fill in order: no entry of this key follows
-        victim = &e;
-        break;
-      }
-      if (e.work < victim->work) victim = &e;
-    }
-    *victim = SolveEntry{key, lo, hi, std::int8_t(move), std::uint8_t(work), 0};
+    if (insert(SolveEntry{key, lo, hi, std::int8_t(move), std::uint8_t(work), 0}) &&
+        ++used_ > (mask_ + 1) * kWays / 4 * 3 && mask_ + 1 < max_buckets_)
+      grow();
   }
 
  private:
   struct alignas(64) Bucket {
     SolveEntry e[kWays];
   };
-  std::unique_ptr<Bucket[]> buckets_;
+  struct Free {
+    void operator()(void* p) const { std::free(p); }
+  };
+
+  // Merges or places `in`; true when it took an empty slot.
+  bool insert(const SolveEntry& in) {
+    Bucket& b = buckets_[in.key & mask_];
+    SolveEntry* victim = &b.e[0];
+    for (SolveEntry& e : b.e) {
+      if (e.key == in.key) {
+        const std::int16_t mlo = std::max(e.lower, in.lower), mhi = std::min(e.upper, in.upper);
+        if (mlo <= mhi) {  // else a key collision: the new bounds win
+          e.lower = mlo;
+          e.upper = mhi;
+        } else {
+          e.lower = in.lower;
+          e.upper = in.upper;
+        }
+        if (in.move >= 0) e.move = in.move;
+        e.work = std::max(e.work, in.work);
+        return false;
+      }
+      if (e.key == 0) {  // buckets fill in order: no entry of this key follows
+        e = in;
+        return true;
+      }
+      if (e.work < victim->work) victim = &e;
+    }
+    *victim = in;
+    return false;
+  }
+
+  // Zeroed memory from calloc: all-zero bytes are empty entries, and untouched pages cost nothing.
+  void allocate(std::size_t buckets) {
+    memory_.reset(std::calloc(buckets * sizeof(Bucket) + alignof(Bucket), 1));
+    if (!memory_) throw std::bad_alloc();
+    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(memory_.get());
+    buckets_ =
+        reinterpret_cast<Bucket*>((at + alignof(Bucket) - 1) / alignof(Bucket) * alignof(Bucket));
+    mask_ = buckets - 1;
+    used_ = 0;
+  }
+
+  void grow() {
+    std::unique_ptr<void, Free> old_memory = std::move(memory_);
+    const Bucket* old = buckets_;
+    const std::size_t old_count = mask_ + 1;
+    allocate(old_count * 2);
+    for (std::size_t i = 0; i < old_count; ++i)
+      for (const SolveEntry& e : old[i].e)
+        if (e.key != 0) used_ += insert(e);
+  }
+
+  std::unique_ptr<void, Free> memory_;
+  Bucket* buckets_ = nullptr;  // in memory_
   std::size_t mask_ = 0;
+  std::size_t max_buckets_ = 1;
+  std::size_t used_ = 0;  // non-empty entries
 };
 
 }  // namespace kalah::solve_detail

@@ -1,0 +1,147 @@
+// The solver's root: MTD(f) on the future margin, then best-move verification and the PV.
+#pragma once
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#include "solve.hpp"
+#include "solve_search.hpp"
+
+namespace kalah::solve_detail {
+
+// Smallest value >= v / largest value <= v with the parity of `parity`.
+inline int round_up(int v, int parity) {
+  return ((v - parity) & 1) ? v + 1 : v;
+}
+inline int round_down(int v, int parity) {
+  return ((v - parity) & 1) ? v - 1 : v;
+}
+
+// Solves p on board type B (whose rules are B::Rules); solve() picks B. Margins at the root are
+// future margins plus the root's kalah difference.
+template <class B>
+SolveResult solve_on(const Position& p, const SolveOptions& opt) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  SolveResult res;
+  const B root(p);
+  const int n = p.pit_stones();
+  const int kd = p.kalah_difference();
+  const auto finish = [&](auto& search) {
+    res.nodes = search.nodes();
+    res.oracle_hits = search.oracle_hits();
+    res.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return res;
+  };
+
+  int over;
+  if (Search<B>::game_over(root, n, &over)) {
+    res.complete = true;
+    res.margin = res.lower = res.upper = kd + over;
+    res.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return res;
+  }
+
+  SolveTable tt(opt.tt_bytes);
+  Search<B> search(tt, opt.oracle);
+  int lo = -n, hi = n, beta = 0;  // proven lo <= future <= hi; testing future >= beta
+  const char* phase = "bounds";
+  std::function<void()> report;
+  if (opt.progress) {
+    report = [&] {
+      const double s = std::chrono::duration<double>(Clock::now() - start).count();
+      std::fprintf(stderr, "solve: %.0f s, %.3g nodes (%.3g/s), margin in [%d, %d], %s", s,
+                   double(search.nodes()), search.nodes() / std::max(s, 1e-9), kd + lo, kd + hi,
+                   phase);
+      if (lo < hi && phase[0] == 'b') std::fprintf(stderr, ", testing >= %d", kd + beta);
+      std::fputc('\n', stderr);
+    };
+  }
+  std::optional<Clock::time_point> deadline;
+  if (opt.max_seconds > 0)
+    deadline = start + std::chrono::duration_cast<Clock::duration>(
+                           std::chrono::duration<double>(opt.max_seconds));
+  search.set_limits(deadline, report);
+
+  // MTD(f): null-window tests f >= beta, each moving one bound, until the bounds meet. Both bounds
+  // keep the parity of n (so does every future margin), so each test rules out two values.
+  const int parity = n & 1;
+  int guess = 0;
+  while (lo < hi) {
+    beta = round_up(std::clamp(guess, lo + 1, hi), parity);
+    const int r = search.search(root, n, beta - 1, beta);
+    if (search.aborted()) break;
+    if (r >= beta) {
+      lo = round_up(r, parity);
+    } else {
+      hi = round_down(r, parity);
+    }
+    guess = r;
+  }
+  res.lower = kd + lo;
+  res.upper = kd + hi;
+  if (lo < hi) return finish(search);
+  const int f = lo;
+
+  // Does own pit i of b (future margin exactly `target`) achieve it? Sets the child and its exact
+  // future margin when it does.
+  const auto achieves = [&](const B& b, int nb, int i, int target, B& c, int& nc, int& fc) {
+    c = b;
+    bool again;
+    const int gain = c.play(i, again);
+    nc = nb - gain;
+    if (again) {
+      fc = target - gain;
+      return search.search(c, nc, fc - 1, fc) >= fc;
+    }
+    fc = gain - target;
+    return search.search(c, nc, fc, fc + 1) <= fc;
+  };
+
+  phase = "verifying best moves";
+  for (int i = 0; i < root.m(); ++i) {
+    if (root.pit(i) == 0) continue;
+    B c = root;
+    int nc, fc;
+    const bool best = achieves(root, n, i, f, c, nc, fc);
+    if (search.aborted()) return finish(search);
+    if (best) res.best_moves.push_back(i + 1);
+  }
+
+  phase = "principal variation";
+  B cur = root;
+  int cn = n, cf = f, dummy;
+  while (!Search<B>::game_over(cur, cn, &dummy)) {
+    int first = -1;
+    if (cn >= Search<B>::kTableMinStones) {
+      if (const SolveEntry* e = tt.probe(cur.key())) first = e->move;
+    }
+    bool found = false;
+    for (int k = -1; k < cur.m() && !found; ++k) {
+      const int i = k < 0 ? first : k;
+      if (i < 0 || (k >= 0 && i == first) || cur.pit(i) == 0) continue;
+      B c = cur;
+      int nc, fc;
+      const bool ok = achieves(cur, cn, i, cf, c, nc, fc);
+      if (search.aborted()) return finish(search);
+      if (ok) {
+        res.pv.push_back(i + 1);
+        cur = c;
+        cn = nc;
+        cf = fc;
+        found = true;
+      }
+    }
+    if (!found) throw std::logic_error("solve: no move achieves the proven value (TT collision?)");
+  }
+  if (cf != 2 * cur.own_stones() - cn)
+    throw std::logic_error("solve: principal variation does not end at the proven value");
+
+  res.complete = true;
+  res.margin = kd + f;
+  return finish(search);
+}
+
+}  // namespace kalah::solve_detail

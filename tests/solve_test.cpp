@@ -1,0 +1,349 @@
+// The exhaustive solver against a naive minimax, RULES.md values, the shared value vectors.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <map>
+#include <random>
+#include <vector>
+
+#include "move.hpp"
+#include "solve.hpp"
+#include "solve_driver.hpp"
+#include "vectors.hpp"
+
+namespace kalah {
+namespace {
+
+constexpr Rules kAllRules[] = {Rules::kWetherell, Rules::kKalah, Rules::kKalahEmptyCapture};
+
+// Plain minimax over whole-game margins, memoised on the full cells (kalahs included).
+class Naive {
+ public:
+  explicit Naive(Rules rules) : rules_(rules) {}
+
+  int margin(const Position& p) {
+    if (is_over(rules_, p)) return final_margin(p);
+    const std::vector<int> key(p.cell.begin(), p.cell.begin() + 2 * p.m + 2);
+    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+    int best = -1000000;
+    for (int pit = 1; pit <= p.m; ++pit)
+      if (p.own_pit(pit - 1) > 0) best = std::max(best, move_value(p, pit));
+    memo_.emplace(key, best);
+    return best;
+  }
+
+  // The margin of p for its side to move when it plays `pit` and both sides then play perfectly.
+  int move_value(const Position& p, int pit) {
+    Position c = p;
+    const bool again = play_move(rules_, c, pit);
+    return again ? margin(c) : -margin(c);
+  }
+
+  std::vector<int> best_moves(const Position& p) {
+    std::vector<int> out;
+    if (is_over(rules_, p)) return out;
+    const int v = margin(p);
+    for (int pit = 1; pit <= p.m; ++pit)
+      if (p.own_pit(pit - 1) > 0 && move_value(p, pit) == v) out.push_back(pit);
+    return out;
+  }
+
+ private:
+  Rules rules_;
+  std::map<std::vector<int>, int> memo_;
+};
+
+// An exact oracle backed by the naive minimax, covering positions with <= max stones in pits.
+class NaiveOracle : public ExactOracle {
+ public:
+  NaiveOracle(Rules rules, int max) : naive_(rules) { max_stones_ = max; }
+  std::optional<int> future(const Position& p) override {
+    if (p.pit_stones() > max_stones_) return std::nullopt;
+    ++calls;
+    Position q = p;
+    q.own_kalah() = q.opp_kalah() = 0;
+    return naive_.margin(q);
+  }
+  int calls = 0;
+
+ private:
+  Naive naive_;
+};
+
+// A position reached by random play from the start of (m, k), with random kalahs added.
+Position random_position(Rules rules, int m, int k, std::mt19937_64& rng) {
+  Position p = start_position(m, k, rng() % 2 ? Side::kSouth : Side::kNorth);
+  const int plies = int(rng() % (2 * m * k + 2));
+  for (int i = 0; i < plies && !is_over(rules, p); ++i) {
+    std::vector<int> legal;
+    for (int pit = 1; pit <= m; ++pit)
+      if (p.own_pit(pit - 1) > 0) legal.push_back(pit);
+    play_move(rules, p, legal[rng() % legal.size()]);
+  }
+  p.own_kalah() += Stones(rng() % 4);
+  p.opp_kalah() += Stones(rng() % 4);
+  return p;
+}
+
+// A position with `n` stones scattered at random over the pits and random kalahs.
+Position scattered_position(int m, int n, std::mt19937_64& rng) {
+  Position p = start_position(m, 0, rng() % 2 ? Side::kSouth : Side::kNorth);
+  for (int s = 0; s < n; ++s) p.cell[(rng() % 2) * (m + 1) + rng() % m] += 1;
+  p.own_kalah() = Stones(rng() % 5);
+  p.opp_kalah() = Stones(rng() % 5);
+  return p;
+}
+
+SolveOptions small_options() {
+  SolveOptions opt;
+  opt.tt_bytes = 1 << 16;  // small: collisions and replacements get exercised too
+  return opt;
+}
+
+// Checks a complete result against the naive minimax: margin, best moves, and that the PV is a
+// game of optimal moves ending at the margin.
+void check_result(Rules rules, const Position& p, const SolveResult& r, Naive& naive) {
+  const std::string where = std::string(rules_name(rules)) + " " + to_string(p);
+  ASSERT_TRUE(r.complete) << where;
+  const int want = naive.margin(p);
+  ASSERT_EQ(r.margin, want) << where;
+  EXPECT_EQ(r.lower, want) << where;
+  EXPECT_EQ(r.upper, want) << where;
+  EXPECT_EQ(r.best_moves, naive.best_moves(p)) << where;
+  if (!r.best_moves.empty()) {
+    ASSERT_FALSE(r.pv.empty()) << where;
+    EXPECT_NE(std::find(r.best_moves.begin(), r.best_moves.end(), r.pv[0]), r.best_moves.end());
+  }
+  // Along the PV each move keeps the value: value(child) = +-value(parent).
+  Position q = p;
+  int value = want;  // for q's side to move
+  for (int pit : r.pv) {
+    ASSERT_FALSE(is_over(rules, q)) << where;
+    ASSERT_EQ(naive.move_value(q, pit), naive.margin(q)) << where << " pv move " << pit;
+    const bool again = play_move(rules, q, pit);
+    value = again ? value : -value;
+    ASSERT_EQ(naive.margin(q), value) << where;
+  }
+  EXPECT_TRUE(is_over(rules, q)) << where << ": pv stops before the end";
+  EXPECT_EQ(final_margin(q), value) << where;
+}
+
+TEST(Solve, MatchesNaiveMinimaxOnRandomPositions) {
+  std::mt19937_64 rng(12345);
+  for (Rules rules : kAllRules) {
+    Naive naive(rules);
+    for (int m = 1; m <= 4; ++m) {
+      for (int trial = 0; trial < 40; ++trial) {
+        const int k = 1 + int(rng() % (m <= 2 ? 4 : 5 - m));
+        const Position p = trial % 2 ? random_position(rules, m, k, rng)
+                                     : scattered_position(m, int(rng() % (m <= 2 ? 11 : 9)), rng);
+        check_result(rules, p, solve(rules, p, small_options()), naive);
+      }
+    }
+  }
+}
+
+TEST(Solve, ReferenceBoardGivesTheSameResults) {
+  // The byte board's own sowing must not change anything: compare with play_move's board.
+  std::mt19937_64 rng(777);
+  for (Rules rules : kAllRules) {
+    with_rules(rules, [&](auto policy) {
+      using R = decltype(policy);
+      for (int trial = 0; trial < 30; ++trial) {
+        const int m = 1 + int(rng() % 4);
+        const Position p = random_position(rules, m, 1 + int(rng() % 2), rng);
+        const SolveResult a =
+            solve_detail::solve_on<solve_detail::ByteBoard<R>>(p, small_options());
+        const SolveResult b =
+            solve_detail::solve_on<solve_detail::PositionBoard<R>>(p, small_options());
+        EXPECT_EQ(a.margin, b.margin) << to_string(p);
+        EXPECT_EQ(a.best_moves, b.best_moves) << to_string(p);
+        EXPECT_EQ(a.pv, b.pv) << to_string(p);
+      }
+    });
+  }
+}
+
+// Calls f(position) for every arrangement of n stones in the 2m pits (S to move, empty kalahs).
+template <class F>
+void for_each_arrangement(Position& p, int cell, int n, F&& f) {
+  const int m = p.m;
+  const int ring_cell = cell < m ? cell : cell + 1;  // skip S's kalah
+  if (cell == 2 * m - 1) {
+    p.cell[ring_cell] = Stones(n);
+    f(static_cast<const Position&>(p));
+    return;
+  }
+  for (int v = 0; v <= n; ++v) {
+    p.cell[ring_cell] = Stones(v);
+    for_each_arrangement(p, cell + 1, n - v, f);
+  }
+}
+template <class F>
+void for_each_arrangement(int m, int n, F&& f) {
+  Position p = start_position(m, 0);
+  for_each_arrangement(p, 0, n, f);
+}
+
+template <class R>
+void check_byte_board_moves(const Position& p) {
+  for (int i = 0; i < p.m; ++i) {
+    if (p.own_pit(i) == 0) continue;
+    solve_detail::ByteBoard<R> fast(p);
+    solve_detail::PositionBoard<R> ref(p);
+    bool again_fast, again_ref;
+    const int gain_fast = fast.play(i, again_fast);
+    const int gain_ref = ref.play(i, again_ref);
+    ASSERT_EQ(gain_fast, gain_ref) << to_string(p) << " pit " << i + 1;
+    ASSERT_EQ(again_fast, again_ref) << to_string(p) << " pit " << i + 1;
+    ASSERT_EQ(fast.position(), ref.position()) << to_string(p) << " pit " << i + 1;
+    ASSERT_EQ(fast.key(), solve_detail::ByteBoard<R>(ref.position()).key());
+  }
+}
+
+TEST(SolveBoard, ByteBoardMovesEqualPlayMoveOnEverySmallBoard) {
+  for (Rules rules : kAllRules) {
+    with_rules(rules, [&](auto policy) {
+      using R = decltype(policy);
+      for (int m = 1; m <= 6; ++m) {
+        const int max_n = m <= 3 ? 10 : (m == 4 ? 7 : 5);
+        for (int n = 0; n <= max_n; ++n)
+          for_each_arrangement(m, n, [](const Position& p) { check_byte_board_moves<R>(p); });
+      }
+    });
+  }
+}
+
+TEST(SolveBoard, ByteBoardMovesEqualPlayMoveOnRandomBigBoards) {
+  std::mt19937_64 rng(99);
+  for (Rules rules : kAllRules) {
+    with_rules(rules, [&](auto policy) {
+      using R = decltype(policy);
+      for (int trial = 0; trial < 3000; ++trial) {
+        const int m = 1 + int(rng() % kMaxPits);
+        const int n = int(rng() % 256);
+        Position p = scattered_position(m, n, rng);
+        if (trial % 3 == 0) p.own_pit(int(rng() % m)) += Stones(rng() % (256 - n));  // laps
+        check_byte_board_moves<R>(p);
+      }
+    });
+  }
+}
+
+TEST(Solve, RulesSmallBoardStartValues) {
+  struct Case {
+    int m, k, margin;
+  };
+  const Case cases[] = {{1, 2, 4}, {1, 3, 2}, {2, 3, 6}, {3, 3, -2},
+                        {4, 1, 0}, {4, 2, 0}, {4, 3, 0}};
+  for (const Case& c : cases) {
+    const SolveResult r = solve(Rules::kWetherell, start_position(c.m, c.k), small_options());
+    ASSERT_TRUE(r.complete);
+    EXPECT_EQ(r.margin, c.margin) << "m=" << c.m << " k=" << c.k;
+  }
+}
+
+TEST(Solve, GameOverPositionHasItsFinalMargin) {
+  const Position p = parse_position("0,0,0,0,0,0,10/1,2,0,0,0,3,9 S");
+  const SolveResult r = solve(Rules::kWetherell, p, {});
+  ASSERT_TRUE(r.complete);
+  EXPECT_EQ(r.margin, -5);
+  EXPECT_TRUE(r.best_moves.empty());
+  EXPECT_TRUE(r.pv.empty());
+  // Under kalah rules an empty opposing side ends the game too.
+  const Position q = parse_position("1,2,0,4/0,0,0,7 N");
+  const SolveResult rq = solve(Rules::kKalah, q, {});
+  ASSERT_TRUE(rq.complete);
+  EXPECT_EQ(rq.margin, 7 - 7);
+}
+
+void check_value_vectors(Rules rules, const std::string& file, int max_m) {
+  SolveOptions opt;
+  opt.tt_bytes = 4 << 20;
+  int checked = 0;
+  for (const auto& row : test::read_vector_file(file)) {
+    ASSERT_EQ(row.size(), 3u) << "malformed line in " << file;
+    const Position p = parse_position(row[0] + " " + row[1]);
+    if (p.m > max_m) continue;
+    const SolveResult r = solve(rules, p, opt);
+    ASSERT_TRUE(r.complete);
+    EXPECT_EQ(r.margin, std::stoi(row[2])) << file << ": " << row[0] << " " << row[1];
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+}
+
+#ifdef NDEBUG
+constexpr int kVectorMaxPits = kMaxPits;  // the 6-pit lines take about a second in all
+#else
+constexpr int kVectorMaxPits = 4;
+#endif
+
+TEST(Solve, WetherellValueVectors) {
+  check_value_vectors(Rules::kWetherell, "values-wetherell.txt", kVectorMaxPits);
+}
+TEST(Solve, KalahValueVectors) {
+  check_value_vectors(Rules::kKalah, "values-kalah.txt", kVectorMaxPits);
+}
+TEST(Solve, KalahEmptyCaptureValueVectors) {
+  check_value_vectors(Rules::kKalahEmptyCapture, "values-kalah-empty-capture.txt", kVectorMaxPits);
+}
+
+TEST(Solve, TimeLimitGivesBoundsNotAValue) {
+  // The first time check comes after some thousands of nodes: m=4, k=3 needs more than that.
+  SolveOptions opt = small_options();
+  opt.max_seconds = 1e-9;
+  const SolveResult r = solve(Rules::kWetherell, start_position(4, 3), opt);
+  EXPECT_FALSE(r.complete);
+  EXPECT_LE(r.lower, 0);  // RULES.md: a draw
+  EXPECT_GE(r.upper, 0);
+  EXPECT_TRUE(r.best_moves.empty());
+  EXPECT_TRUE(r.pv.empty());
+}
+
+TEST(Solve, TimeLimitStopsALongSolve) {
+  // Wetherell 6 pits, 3 stones takes far longer than the limit.
+  SolveOptions opt;
+  opt.tt_bytes = 1 << 20;
+  opt.max_seconds = 0.02;
+  const auto t0 = std::chrono::steady_clock::now();
+  const SolveResult r = solve(Rules::kWetherell, start_position(6, 3), opt);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_FALSE(r.complete);
+  EXPECT_LT(r.lower, r.upper);
+  EXPECT_LT(took, 2.0);
+}
+
+TEST(Solve, OracleGivesIdenticalResults) {
+  std::mt19937_64 rng(4242);
+  std::uint64_t hits = 0;
+  for (Rules rules : kAllRules) {
+    Naive naive(rules);
+    for (int trial = 0; trial < 40; ++trial) {
+      const int m = 2 + int(rng() % 3);
+      const Position p = random_position(rules, m, m == 4 ? 1 : 2, rng);
+      NaiveOracle oracle(rules, int(rng() % 6));
+      SolveOptions opt = small_options();
+      opt.oracle = &oracle;
+      const SolveResult with = solve(rules, p, opt);
+      const SolveResult without = solve(rules, p, small_options());
+      check_result(rules, p, with, naive);
+      EXPECT_EQ(with.margin, without.margin);
+      EXPECT_EQ(with.best_moves, without.best_moves);
+      EXPECT_EQ(with.oracle_hits, std::uint64_t(oracle.calls));
+      hits += with.oracle_hits;
+    }
+  }
+  EXPECT_GT(hits, 0u);
+}
+
+TEST(Solve, NodeCountsAreDeterministic) {
+  const Position p = start_position(4, 3);
+  const SolveResult a = solve(Rules::kKalah, p, small_options());
+  const SolveResult b = solve(Rules::kKalah, p, small_options());
+  EXPECT_EQ(a.nodes, b.nodes);
+  EXPECT_EQ(a.pv, b.pv);
+}
+
+}  // namespace
+}  // namespace kalah

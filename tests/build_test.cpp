@@ -1,0 +1,230 @@
+// Database builds through the store: resumable, exact against minimax, the 6-pit value vectors,
+// verification catching damage, and clear errors for a wrong or missing database.
+#include <gtest/gtest.h>
+
+#include <lmdb.h>
+
+#include <map>
+
+#include "build.hpp"
+#include "db_test_util.hpp"
+#include "format.hpp"
+#include "move.hpp"
+#include "probe.hpp"
+#include "query.hpp"
+#include "vectors.hpp"
+#include "verify.hpp"
+
+namespace kalah {
+namespace {
+
+using testing::TempDir;
+
+StoreOptions fast_store() {
+  StoreOptions o;
+  o.block_entries = 4096;
+  o.zstd_level = 1;
+  o.threads = 2;
+  return o;
+}
+
+int naive_margin(Rules rules, const Position& p, std::map<std::string, int>& memo) {
+  const std::string key = to_string(p);
+  if (auto it = memo.find(key); it != memo.end()) return it->second;
+  int best = -1000;
+  if (is_over(rules, p)) {
+    best = final_margin(p);
+  } else {
+    for (int pit = 1; pit <= p.m; ++pit) {
+      if (p.own_pit(pit - 1) == 0) continue;
+      Position c = p;
+      const bool again = play_move(rules, c, pit);
+      best = std::max(best, again ? naive_margin(rules, c, memo) : -naive_margin(rules, c, memo));
+    }
+  }
+  return memo[key] = best;
+}
+
+std::vector<std::uint64_t> checksums(const Store& s, TableId t) {
+  std::vector<std::uint64_t> out;
+  for (int n = 0; n <= s.complete_through(t); ++n) out.push_back(s.level_meta(t, n)->checksum);
+  return out;
+}
+
+const Rules kAllRules[] = {Rules::kWetherell, Rules::kKalah, Rules::kKalahEmptyCapture};
+
+// Every stored entry, probed through the database, equals plain minimax (kalahs at zero).
+TEST(Build, StoredTablesEqualMinimaxOnSmallBoards) {
+  for (Rules rules : kAllRules) {
+    for (auto [m, n_max] : {std::pair{2, 9}, std::pair{3, 7}, std::pair{4, 5}}) {
+      TempDir dir("build_exact");
+      Store store(dir.str(), true, fast_store());
+      build_database(store, {{rules, m}, n_max, 2});
+      Probe probe(store, {rules, m}, 1 << 20);
+      const LevelIndex index(m, n_max);
+      std::map<std::string, int> memo;
+      for (int n = 0; n <= n_max; ++n) {
+        std::vector<Stones> x(2 * m);
+        for (std::uint64_t r = 0; r < index.size(n); ++r) {
+          index.unrank(r, n, x.data());
+          Position p;
+          p.m = m;
+          for (int i = 0; i < m; ++i) p.own_pit(i) = x[i], p.opp_pit(i) = x[m + i];
+          ASSERT_EQ(probe.future(p), naive_margin(rules, p, memo)) << rules_name(rules) << " " << to_string(p);
+        }
+      }
+    }
+  }
+}
+
+// An interruption after any level, then a re-run, gives the same levels as one clean run.
+TEST(Build, ResumeAfterInterruptionAtEveryLevelGivesIdenticalChecksums) {
+  const TableId t{Rules::kWetherell, 3};
+  const int top = 9;
+  TempDir clean_dir("build_clean");
+  Store clean(clean_dir.str(), true, fast_store());
+  build_database(clean, {t, top, 2});
+  const auto want = checksums(clean, t);
+  ASSERT_EQ(int(want.size()), top + 1);
+  for (int stop = 0; stop < top; ++stop) {
+    TempDir dir("build_resume");
+    {
+      Store store(dir.str(), true, fast_store());
+      BuildEvents ev;
+      ev.after_commit = [&](int n) {
+        if (n == stop) throw std::runtime_error("injected interruption");
+      };
+      EXPECT_THROW(build_database(store, {t, top, 2}, ev), std::runtime_error);
+      EXPECT_EQ(store.complete_through(t), stop);
+    }
+    Store store(dir.str(), true, fast_store());
+    const BuildReport r = build_database(store, {t, top, 2});
+    EXPECT_EQ(r.first_built, stop + 1);
+    EXPECT_EQ(checksums(store, t), want) << "stopped after level " << stop;
+  }
+}
+
+TEST(Build, SameSizeIsANoOpAndLargerExtends) {
+  const TableId t{Rules::kKalah, 2};
+  TempDir dir("build_extend");
+  Store store(dir.str(), true, fast_store());
+  EXPECT_EQ(build_database(store, {t, 6, 1}).first_built, 0);
+  const auto before = checksums(store, t);
+  const BuildReport again = build_database(store, {t, 6, 1});
+  EXPECT_EQ(again.first_built, -1);
+  EXPECT_EQ(again.entries_built, 0u);
+  const BuildReport more = build_database(store, {t, 8, 1});
+  EXPECT_EQ(more.first_built, 7);
+  const auto after = checksums(store, t);
+  ASSERT_EQ(after.size(), 9u);
+  EXPECT_TRUE(std::equal(before.begin(), before.end(), after.begin()));
+}
+
+TEST(Build, RefusesOutOfRangeAndOversizedBuilds) {
+  TempDir dir("build_bad");
+  Store store(dir.str(), true, fast_store());
+  EXPECT_THROW(build_database(store, {{Rules::kWetherell, 13}, 4, 1}), InputError);
+  EXPECT_THROW(build_database(store, {{Rules::kWetherell, 6}, 128, 1}), InputError);
+  EXPECT_THROW(build_database(store, {{Rules::kWetherell, 12}, 100, 1}), InputError);  // memory
+  EXPECT_EQ(store.complete_through({Rules::kWetherell, 6}), -1);
+}
+
+// The 6-pit value vectors (all within 12 stones in pits) answered from generated databases.
+TEST(Build, SixPitValueVectorsFromTheDatabase) {
+  const std::pair<Rules, const char*> files[] = {{Rules::kWetherell, "values-wetherell.txt"},
+                                                 {Rules::kKalah, "values-kalah.txt"},
+                                                 {Rules::kKalahEmptyCapture, "values-kalah-empty-capture.txt"}};
+  for (auto [rules, file] : files) {
+    std::vector<std::pair<Position, int>> six;
+    int max_stones = 0;
+    for (const auto& row : test::read_vector_file(file)) {
+      ASSERT_EQ(row.size(), 3u);
+      const Position p = parse_position(row[0] + " " + row[1]);
+      if (p.m != 6) continue;
+      six.emplace_back(p, std::stoi(row[2]));
+      max_stones = std::max(max_stones, p.pit_stones());
+    }
+    ASSERT_GE(six.size(), 50u) << file;
+    TempDir dir("build_vectors");
+    Store store(dir.str(), true, fast_store());
+    build_database(store, {{rules, 6}, max_stones, 2});
+    Probe probe(store, {rules, 6}, 16 << 20);
+    for (const auto& [p, want] : six) {
+      EXPECT_EQ(probe.margin(p), want) << file << ": " << to_string(p);
+      const QueryAnswer a = query_position(rules, p, &probe, 0);
+      EXPECT_FALSE(a.used_solver);
+      EXPECT_TRUE(a.value.exact());
+      EXPECT_EQ(a.value.lower, want) << to_string(p);
+    }
+  }
+}
+
+// Rewrites one stored block with a flipped byte, through plain LMDB.
+void damage_block(const std::string& path, TableId t, int n, std::uint32_t block) {
+  MDB_env* env;
+  MDB_txn* txn;
+  MDB_dbi dbi;
+  ASSERT_EQ(mdb_env_create(&env), 0);
+  ASSERT_EQ(mdb_env_set_mapsize(env, std::size_t(1) << 30), 0);
+  ASSERT_EQ(mdb_env_open(env, path.c_str(), 0, 0664), 0);
+  ASSERT_EQ(mdb_txn_begin(env, nullptr, 0, &txn), 0);
+  ASSERT_EQ(mdb_dbi_open(txn, nullptr, 0, &dbi), 0);
+  const auto key = format::block_key(t, n, block);
+  MDB_val k{key.size, const_cast<std::uint8_t*>(key.bytes.data())}, v;
+  ASSERT_EQ(mdb_get(txn, dbi, &k, &v), 0);
+  std::string bytes(static_cast<const char*>(v.mv_data), v.mv_size);
+  bytes[bytes.size() - 3] ^= 0x04;
+  MDB_val nv{bytes.size(), bytes.data()};
+  ASSERT_EQ(mdb_put(txn, dbi, &k, &nv, 0), 0);
+  ASSERT_EQ(mdb_txn_commit(txn), 0);
+  mdb_env_close(env);
+}
+
+TEST(Verify, CleanDatabasePassesAndDamageIsReported) {
+  const TableId t{Rules::kKalahEmptyCapture, 3};
+  TempDir dir("verify");
+  {
+    Store store(dir.str(), true, fast_store());
+    build_database(store, {t, 8, 2});
+    const VerifyReport full = verify_table(store, t, {});
+    EXPECT_TRUE(full.ok());
+    EXPECT_EQ(full.checked, build_memory_bytes(3, 8));
+    VerifyOptions sampled;
+    sampled.sample = 500;
+    const VerifyReport some = verify_table(store, t, sampled);
+    EXPECT_TRUE(some.ok());
+    EXPECT_GE(some.checked, 400u);
+  }
+  damage_block(dir.str(), t, 7, 0);
+  Store store(dir.str(), false);
+  const VerifyReport r = verify_table(store, t, {});
+  EXPECT_FALSE(r.ok());
+  EXPECT_TRUE(r.levels[6].checksum_ok);
+  EXPECT_FALSE(r.levels[7].checksum_ok);
+  EXPECT_NE(r.levels[7].error.find("level 7"), std::string::npos) << r.levels[7].error;
+}
+
+TEST(Query, BeyondTheDatabaseUsesTheSolverAndSaysSo) {
+  const TableId t{Rules::kWetherell, 4};
+  TempDir dir("query");
+  Store store(dir.str(), true, fast_store());
+  build_database(store, {t, 4, 1});
+  Probe probe(store, t, 1 << 20);
+  const Position p = parse_position("1,6,1,5/0,0,0,5 S");  // 13 stones in pits; margin 8 (vectors)
+  const QueryAnswer a = query_position(Rules::kWetherell, p, &probe, 0);
+  EXPECT_TRUE(a.used_solver);
+  ASSERT_TRUE(a.value.exact());
+  EXPECT_EQ(a.value.lower, 8);
+  std::map<std::string, int> memo;
+  for (const auto& m : a.moves) {
+    Position c = p;
+    const bool again = play_move(Rules::kWetherell, c, m.pit);
+    const int want = again ? naive_margin(Rules::kWetherell, c, memo) : -naive_margin(Rules::kWetherell, c, memo);
+    ASSERT_TRUE(m.value.exact());
+    EXPECT_EQ(m.value.lower, want) << "pit " << m.pit;
+    EXPECT_EQ(m.best, want == 8);
+  }
+}
+
+}  // namespace
+}  // namespace kalah

@@ -72,7 +72,7 @@ void decode_block(std::string_view stored, std::span<std::int8_t> out, const std
   if (n != out.size())
     throw DbError(where + ": corrupt block (decompressed " + std::to_string(n) + " of " +
                   std::to_string(out.size()) + " entries)");
-  if (xxh64(out.data(), out.size()) != format::get_le(stored, 16, 8))
+  if (xxh64(out.data(), out.size()) != format::get_le(stored, kBlockValueSumOffset, 8))
     throw DbError(where + ": corrupt block (checksum of the values does not match)");
 }
 

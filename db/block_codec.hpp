@@ -11,6 +11,7 @@ namespace kalah {
 
 constexpr std::uint8_t kCodecZstdInt8 = 1;  // one zstd frame of the raw int8 values
 constexpr std::size_t kBlockHeaderBytes = 24;
+constexpr std::size_t kBlockValueSumOffset = 16;  // XXH64 of the block's values, 8 bytes LE
 
 // Compresses values into a block value (db/FORMAT.md, "Block record"). Reuses a per-thread
 // zstd context; safe to call from several threads at once.

@@ -22,7 +22,7 @@ int covered_levels(const Store& store, TableId t) {
 Probe::Probe(const Store& store, TableId t, std::size_t cache_bytes)
     : store_(store),
       table_(t),
-      index_(t.m, std::max(covered_levels(store, t), 0)),
+      order_(t.m, std::max(covered_levels(store, t), 0)),
       cache_(cache_bytes) {
   max_stones_ = store.complete_through(t);
   for (int n = 0; n <= max_stones_; ++n) {
@@ -38,7 +38,7 @@ std::optional<int> Probe::future(const Position& p) {
   if (p.m != table_.m) return std::nullopt;
   const int n = p.pit_stones();
   if (n <= max_stones_) {
-    const std::uint64_t rank = index_.rank(p, n);
+    const std::uint64_t rank = order_.rank(p, n);
     const std::uint32_t per_block = block_entries_[n];
     const auto block = std::uint32_t(rank / per_block);
     const std::uint64_t key = std::uint64_t(n) << 32 | block;

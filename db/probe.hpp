@@ -7,16 +7,16 @@
 #include <vector>
 
 #include "block_cache.hpp"
-#include "index.hpp"
 #include "oracle.hpp"
+#include "storage_order.hpp"
 #include "store.hpp"
 
 namespace kalah {
 
 // Answers future margins of table t: positions with n <= store.complete_through(t) stones in pits
-// from the level blocks (rank -> block -> cached decompressed block -> value), positions above
-// from the book. Thread-safe: many threads may call future() at once. A corrupted block throws
-// DbError; a wrong value is never returned. The store must outlive the probe; levels written
+// from the level blocks (storage rank -> block -> cached decompressed block -> value), positions
+// above from the book. Thread-safe: many threads may call future() at once. A corrupted block
+// throws DbError; a wrong value is never returned. The store must outlive the probe; levels written
 // after construction are not seen (make a new Probe).
 class Probe : public ExactOracle {
  public:
@@ -35,7 +35,7 @@ class Probe : public ExactOracle {
  private:
   const Store& store_;
   TableId table_;
-  LevelIndex index_;
+  StorageOrder order_;
   std::vector<std::uint32_t> block_entries_;  // per level 0..max_stones_
   BlockCache cache_;
 };

@@ -8,7 +8,9 @@
 
 #include "block_codec.hpp"
 #include "format.hpp"
+#include "index.hpp"
 #include "lmdb_env.hpp"
+#include "storage_order.hpp"
 #include "xxhash64.hpp"
 
 namespace kalah {
@@ -18,10 +20,28 @@ std::string block_where(const std::string& level_where, std::uint32_t block) {
   return level_where + " block " + std::to_string(block);
 }
 
-// Compresses values into blocks of block_entries on up to `threads` threads.
-std::vector<std::string> compress_blocks(std::span<const std::int8_t> values,
+// Values of storage ranks [first, first + out.size()) of level n, gathered from `values` (in
+// LevelIndex order).
+void gather(const LevelIndex& index, const StorageOrder& order, int n,
+            std::span<const std::int8_t> values, std::uint64_t first, std::span<std::int8_t> out) {
+  std::vector<std::uint64_t> ranks(out.size());
+  Stones x[2 * kMaxPits];
+  order.unrank(first, n, x);
+  for (std::size_t j = 0; j < out.size(); ++j) {
+    ranks[j] = index.rank(x, n);
+    __builtin_prefetch(values.data() + ranks[j]);
+    order.next(x);
+  }
+  for (std::size_t j = 0; j < out.size(); ++j) out[j] = values[ranks[j]];
+}
+
+// Level n as compressed blocks of block_entries values in storage order, on up to `threads`
+// threads.
+std::vector<std::string> compress_blocks(int m, int n, std::span<const std::int8_t> values,
                                          std::uint32_t block_entries, int zstd_level,
                                          unsigned threads) {
+  const LevelIndex index(m, n);
+  const StorageOrder order(m, n);
   const std::size_t blocks = (values.size() + block_entries - 1) / block_entries;
   std::vector<std::string> out(blocks);
   std::atomic<std::size_t> next{0};
@@ -29,11 +49,12 @@ std::vector<std::string> compress_blocks(std::span<const std::int8_t> values,
   std::atomic<bool> failed{false};
   auto work = [&] {
     try {
+      std::vector<std::int8_t> raw;
       for (std::size_t b; !failed && (b = next++) < blocks;) {
-        const std::size_t first = b * block_entries;
-        out[b] = encode_block(
-            values.subspan(first, std::min<std::size_t>(block_entries, values.size() - first)),
-            zstd_level);
+        const std::uint64_t first = std::uint64_t(b) * block_entries;
+        raw.resize(std::size_t(std::min<std::uint64_t>(block_entries, values.size() - first)));
+        gather(index, order, n, values, first, raw);
+        out[b] = encode_block(raw, zstd_level);
       }
     } catch (...) {
       if (!failed.exchange(true)) error = std::current_exception();
@@ -128,12 +149,14 @@ void Store::write_level(TableId t, int n, std::span<const std::int8_t> values) {
     throw DbError(where + ": value " + std::to_string(*bad) + " at rank " +
                   std::to_string(bad - values.begin()) + " is outside [-n, n]");
 
-  std::vector<std::string> blocks =
-      compress_blocks(values, options_.block_entries, options_.zstd_level, options_.threads);
+  std::vector<std::string> blocks = compress_blocks(t.m, n, values, options_.block_entries,
+                                                    options_.zstd_level, options_.threads);
 
   LevelMeta meta{};
   meta.entries = entries;
-  meta.checksum = xxh64(values.data(), values.size());
+  Xxh64Stream level_hash;  // over the blocks' value checksums (FORMAT.md)
+  for (const std::string& b : blocks) level_hash.update(b.data() + kBlockValueSumOffset, 8);
+  meta.checksum = level_hash.digest();
   meta.format_version = format::kVersion;
   meta.block_entries = options_.block_entries;
   meta.complete = true;
@@ -181,7 +204,7 @@ void Store::scan_level(
         std::size_t(std::min<std::uint64_t>(meta->block_entries, meta->entries - first));
     const std::span<std::int8_t> out(buf.data(), count);
     decode_block(value, out, block_where(where, expect));
-    hash.update(out.data(), out.size());
+    hash.update(value.data() + kBlockValueSumOffset, 8);
     fn(first, out);
     ++expect;
     return true;
@@ -195,8 +218,15 @@ void Store::read_level(TableId t, int n, std::span<std::int8_t> out) const {
   if (out.size() != entries)
     throw DbError(level_where(t, n) + ": read_level needs room for " + std::to_string(entries) +
                   " values, got " + std::to_string(out.size()));
+  const LevelIndex index(t.m, n);
+  const StorageOrder order(t.m, n);
   scan_level(t, n, [&](std::uint64_t first, std::span<const std::int8_t> v) {
-    std::copy(v.begin(), v.end(), out.begin() + first);
+    Stones x[2 * kMaxPits];
+    order.unrank(first, n, x);
+    for (const std::int8_t value : v) {
+      out[index.rank(x, n)] = value;
+      order.next(x);
+    }
   });
 }
 

@@ -50,22 +50,26 @@ class Store {
   int complete_through(TableId t) const;
   std::optional<LevelMeta> level_meta(TableId t, int n) const;
 
-  // Writes level n (values.size() == level_entries(t.m, n), each in [-n, n]) as blocks, its level
+  // Writes level n (values[LevelIndex rank], values.size() == level_entries(t.m, n), each in
+  // [-n, n]) as blocks in storage order (StorageOrder), its level
   // record and the table record in ONE write transaction, committed durably on return. Replaces
   // an existing level. Throws DbError on failure (map full, disk full: the message says so) and
   // then leaves the database as it was.
   void write_level(TableId t, int n, std::span<const std::int8_t> values);
 
-  // Reads level n back completely, verifying every block and the level checksum.
+  // Reads level n back completely into out[LevelIndex rank], verifying every block and the level
+  // checksum.
   void read_level(TableId t, int n, std::span<std::int8_t> out) const;
 
-  // Calls fn(first_rank, values) for each block of level n in rank order, each block verified;
-  // the level checksum is checked after the last block. Memory: one block.
+  // Calls fn(first, values) for each block of level n in block order: values of storage ranks
+  // (StorageOrder) first, first+1, ..., each block verified; the level checksum is checked after
+  // the last block. Memory: one block.
   void scan_level(TableId t, int n,
                   const std::function<void(std::uint64_t, std::span<const std::int8_t>)>& fn) const;
 
-  // Reads and verifies one block of level n into out (resized to the block's entry count). The
-  // level must be complete. Throws DbError on a missing or corrupt block.
+  // Reads and verifies one block of level n (storage ranks block * block_entries, ...) into out,
+  // resized to the block's entry count. The level must be complete. Throws DbError on a missing
+  // or corrupt block.
   void read_block(TableId t, int n, std::uint32_t block, std::vector<std::int8_t>& out) const;
 
   // Tables present (from the table records), in key order.

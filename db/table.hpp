@@ -20,8 +20,8 @@ std::string to_string(TableId t);
 
 // The metadata record of one stored level (db/FORMAT.md, "Level record").
 struct LevelMeta {
-  std::uint64_t entries;           // C(n+2m-1, 2m-1)
-  std::uint64_t checksum;          // XXH64 (seed 0) of the level's raw int8 values in rank order
+  std::uint64_t entries;   // C(n+2m-1, 2m-1)
+  std::uint64_t checksum;  // XXH64 over the blocks' value checksums in block order (FORMAT.md)
   std::uint32_t format_version;    // of the store that wrote the level
   std::uint32_t block_entries;     // values per block (the last block may hold fewer)
   std::uint64_t compressed_bytes;  // sum of the stored block values, headers included

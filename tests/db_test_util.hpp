@@ -1,9 +1,11 @@
 // Test helpers for the db layer: a self-removing temporary directory, level fillers.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -62,6 +64,35 @@ inline std::vector<std::int8_t> pits_level(const LevelIndex& idx, int n) {
   do v.push_back(std::int8_t(value_of_pits(x.data(), idx.cells(), n)));
   while (idx.next(x.data()));
   return v;
+}
+
+// Storage ranks of level n straight from FORMAT.md's definition: all arrangements of n stones
+// in 2m cells (own pits 1..m, then opponent's pits 1..m), sorted by the tuple (opponent's pit 1,
+// .., opponent's pit m, own pit 1, .., own pit m) ascending.
+inline std::map<std::vector<Stones>, std::uint64_t> naive_storage_ranks(int m, int n) {
+  std::vector<std::vector<Stones>> all;
+  std::vector<Stones> x(2 * m, 0);
+  auto rec = [&](auto&& self, int i, int left) -> void {
+    if (i == 2 * m - 1) {
+      x[i] = Stones(left);
+      all.push_back(x);
+      return;
+    }
+    for (int v = 0; v <= left; ++v) {
+      x[i] = Stones(v);
+      self(self, i + 1, left - v);
+    }
+  };
+  rec(rec, 0, n);
+  auto key = [m](const std::vector<Stones>& a) {
+    std::vector<Stones> k(a.begin() + m, a.end());
+    k.insert(k.end(), a.begin(), a.begin() + m);
+    return k;
+  };
+  std::sort(all.begin(), all.end(), [&](const auto& a, const auto& b) { return key(a) < key(b); });
+  std::map<std::vector<Stones>, std::uint64_t> rank;
+  for (std::uint64_t r = 0; r < all.size(); ++r) rank[all[r]] = r;
+  return rank;
 }
 
 }  // namespace kalah::testing

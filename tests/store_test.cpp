@@ -1,6 +1,7 @@
 // Store: level round trips, completion tracking, rewriting, tables, book, corruption and errors.
 #include <gtest/gtest.h>
 #include <lmdb.h>
+#include <zstd.h>
 
 #include <cmath>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include "db_test_util.hpp"
 #include "format.hpp"
 #include "probe.hpp"
+#include "storage_order.hpp"
 #include "store.hpp"
 #include "xxhash64.hpp"
 
@@ -121,7 +123,6 @@ TEST(Store, RoundTripRandomAndStructuredLevels) {
     EXPECT_EQ(meta->block_entries, 37u);
     EXPECT_EQ(meta->blocks, (w2[n].size() + 36) / 37);
     EXPECT_EQ(meta->format_version, format::kVersion);
-    EXPECT_EQ(meta->checksum, xxh64(w2[n].data(), w2[n].size()));
     EXPECT_GT(meta->compressed_bytes, meta->blocks * kBlockHeaderBytes);
   }
   for (int n = 0; n <= 9; ++n) {
@@ -129,7 +130,7 @@ TEST(Store, RoundTripRandomAndStructuredLevels) {
     store.read_level(kW3, n, back);
     EXPECT_EQ(back, w3[n]) << "n=" << n;
   }
-  // scan_level hands over the blocks in rank order.
+  // scan_level hands over the blocks in storage order.
   std::vector<std::int8_t> scanned;
   std::uint64_t expect_first = 0;
   store.scan_level(kW3, 9, [&](std::uint64_t first, std::span<const std::int8_t> v) {
@@ -137,7 +138,10 @@ TEST(Store, RoundTripRandomAndStructuredLevels) {
     expect_first += v.size();
     scanned.insert(scanned.end(), v.begin(), v.end());
   });
-  EXPECT_EQ(scanned, w3[9]);
+  std::vector<std::int8_t> in_storage_order(w3[9].size());
+  for (const auto& [x, r] : testing::naive_storage_ranks(3, 9))
+    in_storage_order[r] = std::int8_t(testing::value_of_pits(x.data(), 6, 9));
+  EXPECT_EQ(scanned, in_storage_order);
 }
 
 TEST(Store, DefaultOptionsRoundTripMultiBlockLevel) {
@@ -378,6 +382,7 @@ TEST(Store, FlippedByteIsDetectedByReadLevelAndProbe) {
   const TableId t{Rules::kWetherell, 3};
   const LevelIndex idx(3, 8);
   const auto level = testing::pits_level(idx, 8);  // 1287 entries
+  const auto storage_rank = testing::naive_storage_ranks(3, 8);
   // 0: the middle of the zstd frame; 1: stored-bytes checksum; 9: entry count; 17: checksum of
   // the values; 28: a zstd frame-header bit that decoders ignore.
   for (std::size_t where : {0, 1, 9, 17, 28}) {
@@ -407,7 +412,7 @@ TEST(Store, FlippedByteIsDetectedByReadLevelAndProbe) {
         p.own_pit(i) = x[i];
         p.opp_pit(i) = x[3 + i];
       }
-      if (r / 256 == 2) {
+      if (storage_rank.at(x) / 256 == 2) {
         EXPECT_THROW(probe.future(p), DbError) << "rank " << r;
       } else {
         EXPECT_EQ(probe.future(p), level[r]) << "rank " << r;
@@ -415,6 +420,113 @@ TEST(Store, FlippedByteIsDetectedByReadLevelAndProbe) {
       ++r;
     } while (idx.next(x.data()));
   }
+}
+
+// StorageOrder against FORMAT.md's definition, computed naively by sorting.
+TEST(StorageOrder, MatchesTheDocumentedOrderAndIsABijection) {
+  for (int m = 1; m <= 3; ++m) {
+    const StorageOrder order(m, 7);
+    for (int n = 0; n <= 7; ++n) {
+      const auto naive = testing::naive_storage_ranks(m, n);
+      ASSERT_EQ(order.size(n), naive.size());
+      std::vector<Stones> x(2 * m), y(2 * m);
+      order.unrank(0, n, x.data());
+      std::uint64_t r = 0;
+      do {
+        ASSERT_EQ(naive.at(x), r) << "m=" << m << " n=" << n;
+        ASSERT_EQ(order.rank(x.data(), n), r);
+        order.unrank(r, n, y.data());
+        ASSERT_EQ(x, y);
+        ++r;
+      } while (order.next(x.data()));
+      EXPECT_EQ(r, naive.size());
+    }
+  }
+}
+
+// Reads a database with plain LMDB and zstd, following db/FORMAT.md only.
+TEST(Format, DatabaseBytesFollowFormatMd) {
+  TempDir dir("store_format");
+  const TableId t{Rules::kKalah, 2};  // rule-set code 1
+  const LevelIndex idx(2, 6);
+  {
+    Store store(dir.str(), true, small_blocks(8));
+    for (int n = 0; n <= 6; ++n) store.write_level(t, n, testing::pits_level(idx, n));
+    store.put_book(t, {{{1, 2, 3, 300}, -5}});
+  }
+  auto u8 = [](std::string_view s, std::size_t i) { return unsigned(std::uint8_t(s[i])); };
+  auto le = [&](std::string_view s, std::size_t i, int bytes) {
+    std::uint64_t v = 0;
+    for (int k = bytes - 1; k >= 0; --k) v = v << 8 | u8(s, i + k);
+    return v;
+  };
+  std::map<std::string, std::string> db;  // every record
+  {
+    MDB_env* env;
+    MDB_txn* txn;
+    MDB_dbi dbi;
+    MDB_cursor* cur;
+    ASSERT_EQ(mdb_env_create(&env), 0);
+    ASSERT_EQ(mdb_env_open(env, dir.str().c_str(), MDB_RDONLY, 0664), 0);
+    ASSERT_EQ(mdb_txn_begin(env, nullptr, MDB_RDONLY, &txn), 0);
+    ASSERT_EQ(mdb_dbi_open(txn, nullptr, 0, &dbi), 0);
+    ASSERT_EQ(mdb_cursor_open(txn, dbi, &cur), 0);
+    MDB_val k, v;
+    for (int rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
+         rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT))
+      db[std::string(static_cast<char*>(k.mv_data), k.mv_size)] =
+          std::string(static_cast<char*>(v.mv_data), v.mv_size);
+    mdb_cursor_close(cur);
+    mdb_txn_abort(txn);
+    mdb_env_close(env);
+  }
+  using namespace std::string_literals;
+  // Header: magic, version 1, reserved.
+  EXPECT_EQ(db.at("\x00"s), "KALAHDB\0"s + "\x01\0\0\0"s + "\0\0\0\0"s);
+  // Table record: version, rules, m, N (int16 LE).
+  EXPECT_EQ(db.at("\x01\x01\x02"s), "\x01\0\0\0\x01\x02\x06\0"s);
+  // Book: pits as uint16 BE, margin int16 LE.
+  EXPECT_EQ(db.at("\x04\x01\x02\0\x01\0\x02\0\x03\x01\x2c"s), "\xfb\xff"s);
+  std::size_t records = 3;
+  for (int n = 0; n <= 6; ++n) {
+    const std::string level = db.at("\x02\x01\x02"s + char(n));
+    ASSERT_EQ(level.size(), 40u);
+    const std::uint64_t entries = le(level, 0, 8);
+    EXPECT_EQ(entries, idx.size(n));
+    EXPECT_EQ(le(level, 16, 4), 1u);  // format version
+    EXPECT_EQ(le(level, 20, 4), 8u);  // block entries
+    const std::uint64_t blocks = le(level, 32, 4);
+    EXPECT_EQ(blocks, (entries + 7) / 8);
+    EXPECT_EQ(u8(level, 36), 1u);  // complete
+    EXPECT_EQ(u8(level, 37), 1u);  // codec
+    const auto storage_rank = testing::naive_storage_ranks(2, n);
+    std::vector<std::int8_t> stored(entries);
+    std::string sums;
+    std::uint64_t bytes = 0;
+    for (std::uint32_t b = 0; b < blocks; ++b) {
+      const std::string key =
+          "\x03\x01\x02"s + char(n) + char(b >> 24) + char(b >> 16) + char(b >> 8) + char(b);
+      const std::string v = db.at(key);
+      bytes += v.size();
+      ASSERT_GE(v.size(), 24u);
+      EXPECT_EQ(le(v, 0, 8), xxh64(v.data() + 8, v.size() - 8));
+      const std::uint64_t count = le(v, 8, 4);
+      EXPECT_EQ(count, std::min<std::uint64_t>(8, entries - 8 * b));
+      EXPECT_EQ(u8(v, 12), 1u);
+      EXPECT_EQ(le(v, 13, 3), 0u);
+      const std::size_t got =
+          ZSTD_decompress(stored.data() + 8 * b, count, v.data() + 24, v.size() - 24);
+      ASSERT_EQ(got, count);
+      EXPECT_EQ(le(v, 16, 8), xxh64(stored.data() + 8 * b, count));
+      sums += v.substr(16, 8);
+    }
+    records += 1 + blocks;
+    EXPECT_EQ(le(level, 24, 8), bytes);                           // compressed bytes
+    EXPECT_EQ(le(level, 8, 8), xxh64(sums.data(), sums.size()));  // level checksum
+    for (const auto& [x, r] : storage_rank)
+      ASSERT_EQ(stored[r], testing::value_of_pits(x.data(), 4, n)) << "n=" << n << " r=" << r;
+  }
+  EXPECT_EQ(db.size(), records);  // nothing else is stored
 }
 
 }  // namespace

@@ -38,6 +38,23 @@ class LevelIndex {
   // Rank of a position's pits (side to move first); n = p.pit_stones().
   std::uint64_t rank(const Position& p, int n) const;
 
+  // Rank of an arrangement stored elsewhere: the cell of significance k is v[where[k]] (compose
+  // `where` with significance_cell()). For callers that keep cells in their own layout.
+  template <class T>
+  std::uint64_t rank_gathered(const T* v, const std::uint8_t* where, int n) const {
+    std::uint64_t r = 0;
+    const std::uint64_t* row = below_.data();
+    for (int k = 0; k + 1 < cells_; ++k) {
+      const int x = v[where[k]];
+      r += row[n * stride_ + x];
+      n -= x;
+      row += plane_;
+    }
+    return r;
+  }
+  // The cell (0..2m-1, side to move first) of significance k (0 = most significant).
+  int significance_cell(int k) const { return order_[k]; }
+
   // Inverse of rank(): writes the 2m cells of arrangement r of level n.
   void unrank(std::uint64_t r, int n, Stones* x) const;
 

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <future>
 #include <string>
 
 namespace kalah {
@@ -62,16 +63,37 @@ BuildReport build_database(Store& store, const BuildOptions& o, const BuildEvent
     store.read_level(t, n, levels[n]);
   }
   report.first_built = stored + 1;
-  for (int n = stored + 1; n <= o.max_stones; ++n) {
-    const auto level_start = std::chrono::steady_clock::now();
-    solve_level(t.rules, index, levels, n, o.threads, events.solving);
-    const double solve_s = seconds_since(level_start);
-    const auto write_start = std::chrono::steady_clock::now();
-    store.write_level(t, n, levels[n]);
-    if (events.level_done) events.level_done(n, index.size(n), solve_s, seconds_since(write_start));
+  // Level n is compressed and committed in the background while level n+1 is solved (it only
+  // reads level n). Commits stay in level order: the next write starts after the previous one.
+  std::future<void> writing;
+  int writing_level = -1;
+  double writing_solve_s = 0;
+  std::chrono::steady_clock::time_point write_start;
+  auto finish_write = [&] {
+    if (!writing.valid()) return;
+    writing.get();  // rethrows a storage failure
+    const int n = writing_level;
+    if (events.level_done)
+      events.level_done(n, index.size(n), writing_solve_s, seconds_since(write_start));
     report.complete_through = n;
     report.entries_built += index.size(n);
     if (events.after_commit) events.after_commit(n);
+  };
+  try {
+    for (int n = stored + 1; n <= o.max_stones; ++n) {
+      const auto level_start = std::chrono::steady_clock::now();
+      solve_level(t.rules, index, levels, n, o.threads, events.solving);
+      const double solve_s = seconds_since(level_start);
+      finish_write();
+      writing_level = n;
+      writing_solve_s = solve_s;
+      write_start = std::chrono::steady_clock::now();
+      writing = std::async(std::launch::async, [&store, t, n, &levels] { store.write_level(t, n, levels[n]); });
+    }
+    finish_write();
+  } catch (...) {
+    if (writing.valid()) writing.wait();  // never leave a write running on freed tables
+    throw;
   }
   report.seconds = seconds_since(start);
   return report;

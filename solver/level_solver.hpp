@@ -34,7 +34,16 @@ class LevelSolver {
  public:
   static constexpr int kRing = 2 * M + 1;
 
-  LevelSolver(const LevelIndex& index, LevelTables& levels) : index_(index), levels_(levels) {}
+  LevelSolver(const LevelIndex& index, LevelTables& levels) : index_(index), levels_(levels) {
+    // Ring cell of each significance for a successor: with the turn passed, the successor's own
+    // pits are the ring's opponent cells; after an extra turn the ring is read as it is.
+    for (int k = 0; k < 2 * M; ++k) {
+      const int cell = index.significance_cell(k);
+      const int own_ring = cell < M ? cell : cell + 1;  // ring: pits 0..M-1, kalah M, pits M+1..
+      same_[k] = std::uint8_t(own_ring);
+      passed_[k] = std::uint8_t(cell < M ? M + 1 + cell : cell - M);
+    }
+  }
 
   // Future margin of the arrangement x (2M cells, side to move first) holding n stones.
   int solve(const Stones* x, int n) {
@@ -50,36 +59,35 @@ class LevelSolver {
     if (own == 0 || (!R::kRelayCapture && opp == 0)) return own - opp;  // the game is over
     // First every successor's slot (so the reads can be in flight together), then the values.
     int moves = 0;
-    int gains[M];
-    bool agains[M];
+    std::uint8_t pits[M];
     std::int8_t* slots[M];
-    Stones children[M][2 * M];
+    std::uint8_t rings[M][kRing];
     for (int i = 0; i < M; ++i) {
       if (base[i] == 0) continue;
-      std::uint8_t b[kRing];
+      std::uint8_t* b = rings[moves];
       std::memcpy(b, base, kRing);
       const bool again = play(b, i);
-      Stones* c = children[moves];
-      if (again) {
-        for (int k = 0; k < M; ++k) c[k] = b[k], c[M + k] = b[M + 1 + k];
-      } else {
-        for (int k = 0; k < M; ++k) c[k] = b[M + 1 + k], c[M + k] = b[k];
-      }
       const int child_n = n - b[M];
-      slots[moves] = &levels_[child_n][index_.rank(c, child_n)];
+      slots[moves] = &levels_[child_n][index_.rank_gathered(b, again ? same_ : passed_, child_n)];
       __builtin_prefetch(slots[moves]);
-      gains[moves] = b[M];
-      agains[moves] = again;
+      pits[moves] = std::uint8_t(i | (again ? 0x80 : 0));
       ++moves;
     }
     int best = -kMaxTableStones - 1;
     for (int k = 0; k < moves; ++k) {
+      const std::uint8_t* b = rings[k];
+      const bool again = pits[k] & 0x80;
       int child = load(*slots[k]);
       if (child == kUnknownValue) {  // same level: strictly lower potential
-        child = solve(children[k], n);
+        Stones c[2 * M];
+        for (int j = 0; j < M; ++j) {
+          c[j] = again ? b[j] : b[M + 1 + j];
+          c[M + j] = again ? b[M + 1 + j] : b[j];
+        }
+        child = solve(c, n);
         store(*slots[k], child);
       }
-      const int v = gains[k] + (agains[k] ? child : -child);
+      const int v = b[M] + (again ? child : -child);
       if (v > best) best = v;
     }
     return best;
@@ -161,6 +169,7 @@ class LevelSolver {
 
   const LevelIndex& index_;
   LevelTables& levels_;
+  std::uint8_t same_[2 * M], passed_[2 * M];  // ring cell per significance, see the constructor
 };
 
 }  // namespace kalah

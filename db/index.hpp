@@ -42,6 +42,18 @@ class LevelIndex {
   // `where` with significance_cell()). For callers that keep cells in their own layout.
   template <class T>
   std::uint64_t rank_gathered(const T* v, const std::uint8_t* where, int n) const {
+    if (!pair_.empty()) {
+      // Two cells of significance 2p, 2p+1 per lookup.
+      std::uint64_t r = 0;
+      const std::uint64_t* plane = pair_.data();
+      for (int k = 0; k < cells_; k += 2) {
+        const int a = v[where[k]], b = v[where[k + 1]];
+        r += plane[(n * stride_ + a) * stride_ + b];
+        n -= a + b;
+        plane += pair_plane_;
+      }
+      return r;
+    }
     std::uint64_t r = 0;
     const std::uint64_t* row = below_.data();
     for (int k = 0; k + 1 < cells_; ++k) {
@@ -65,10 +77,16 @@ class LevelIndex {
   std::uint64_t count(int c, int n) const { return c == 0 ? (n == 0) : binom_[(n + c - 1) * bstride_ + (c - 1)]; }
 
  private:
+  void build_pair_table();
+
   int m_, cells_, max_stones_, stride_, plane_, bstride_;
   std::vector<std::uint64_t> binom_;  // binom_[a*bstride_ + b] = C(a, b)
   // below_[i*plane_ + n*stride_ + v]: arrangements of n stones in cells i.. whose cell i holds < v.
   std::vector<std::uint64_t> below_;
+  // pair_[p*pair_plane_ + (n*stride_ + a)*stride_ + b]: the rank contribution of cells of
+  // significance 2p and 2p+1 holding a and b with n stones left for cells 2p..; built when small.
+  std::vector<std::uint64_t> pair_;
+  std::size_t pair_plane_ = 0;
   // order_[k]: the cell of significance k (k = 0 most significant).
   int order_[2 * kMaxPits];
 };

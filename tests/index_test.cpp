@@ -49,6 +49,22 @@ TEST(LevelIndex, SignificanceOrderPutsPitsNearTheKalahsFirst) {
   EXPECT_EQ(idx.rank(before_last, 5), idx.size(5) - 2);
 }
 
+// The generator's gathered ranking (pair tables when small, single cells otherwise) equals rank().
+TEST(LevelIndex, GatheredRankEqualsRank) {
+  for (auto [m, n_max] : {std::pair{6, 24}, std::pair{3, 12}, std::pair{12, 60}}) {
+    const LevelIndex idx(m, n_max);
+    std::uint8_t where[2 * kMaxPits];
+    for (int k = 0; k < 2 * m; ++k) where[k] = std::uint8_t(idx.significance_cell(k));
+    for (int n : {0, 1, n_max / 2, n_max}) {
+      std::vector<Stones> x(2 * m);
+      for (std::uint64_t r : {std::uint64_t(0), idx.size(n) / 3, idx.size(n) - 1}) {
+        idx.unrank(r, n, x.data());
+        EXPECT_EQ(idx.rank_gathered(x.data(), where, n), r) << "m=" << m << " n=" << n;
+      }
+    }
+  }
+}
+
 TEST(LevelIndex, RankOfPositionUsesSideToMoveFirst) {
   const LevelIndex idx(2, 10);
   const Position p = parse_position("1,2,9/3,0,4 N");  // N to move: cells are 3,0 then 1,2

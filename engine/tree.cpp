@@ -127,7 +127,7 @@ std::string summary(const SearchTree& t) {
                   bound_text(t.value) + " for " + side_letter(t.root_position.mover) +
                   (t.exact ? " (exact game margin)" : " (heuristic, depth-limited)") + "; " +
                   std::to_string(t.searched) + " nodes searched, " + std::to_string(t.pruned) +
-                  " moves pruned";
+                  (t.pruned == 1 ? " move pruned" : " moves pruned");
   return s;
 }
 

@@ -1,0 +1,283 @@
+// The `kalah` binary end to end: move, play, tree, bench, usage errors and every --help.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Result {
+  int status = -1;  // exit code, or -1 when the process did not exit normally
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string temp_path(const char* what) {
+  std::string t = ::testing::TempDir() + "kalah_cli_" + what + "_XXXXXX";
+  std::vector<char> buf(t.begin(), t.end());
+  buf.push_back('\0');
+  const int fd = mkstemp(buf.data());
+  EXPECT_GE(fd, 0);
+  close(fd);
+  return buf.data();
+}
+
+// Runs `shell_command` (a shell line; KALAH is replaced by the binary's path) with `input` on
+// stdin.
+Result run(std::string shell_command, const std::string& input = "") {
+  const std::string binary = "'" KALAH_BINARY "'";
+  for (std::size_t at; (at = shell_command.find("KALAH")) != std::string::npos;)
+    shell_command.replace(at, 5, binary);
+  const std::string in = temp_path("in"), out = temp_path("out"), err = temp_path("err");
+  std::ofstream(in) << input;
+  const std::string line = "(" + shell_command + ") <" + in + " >" + out + " 2>" + err;
+  const int rc = std::system(line.c_str());
+  Result r;
+  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  std::remove(in.c_str());
+  std::remove(out.c_str());
+  std::remove(err.c_str());
+  return r;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+int count_lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+const char* kStart = "3,3,3,3,3,3,0/3,3,3,3,3,3,0 S";
+
+TEST(CliMove, PrintsTheResultingPosition) {
+  // Worked examples of RULES.md; POSITION as one argument and as BOARD SIDE.
+  Result r = run("KALAH move '3,3,3,3,3,3,0/3,3,3,3,3,3,0 S' 5");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "3,3,3,3,0,4,1/4,3,3,3,3,3,0 N\n");
+  EXPECT_EQ(r.err, "");
+  r = run("KALAH move 6,0,0,0,0,8,0/0,3,3,3,3,3,0 S 6");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "0,1,1,1,1,1,4/0,4,4,4,4,4,0 N\n");
+  r = run("KALAH move '3,3,3,3,3,3,0/3,3,3,3,3,3,0 N' 4 --rules wetherell");
+  EXPECT_EQ(r.out, "3,3,3,3,3,3,0/3,3,3,0,4,4,1 S\n");
+  // Kalah rules: the extra turn keeps the mover.
+  r = run("KALAH move --rules kalah '3,3,3,3,3,3,0/3,3,3,3,3,3,0 S' 4");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "3,3,3,0,4,4,1/3,3,3,3,3,3,0 S\n");
+  // --explain words what happened.
+  r = run("KALAH move '1,0,2,1,0,10,2/1,5,4,5,1,4,4 S' 6 --explain");
+  EXPECT_EQ(r.out, "2,1,0,2,1,1,3/2,6,5,6,2,5,4 N\nS plays 6: relay from pit 3\n");
+  r = run("KALAH move '0,0,0,0,1,5,10/1,2,1,2,5,1,8 S' 6 --explain");
+  EXPECT_TRUE(contains(r.out, "captures 3 from N4, 2 from N3, 3 from N2 and 2 from N1")) << r.out;
+  r = run("KALAH move --rules kalah '3,1,0,3,3,3,0/3,3,3,3,3,3,0 S' 2 --explain");
+  EXPECT_TRUE(contains(r.out, "captures 4 (pit 3 and N's opposite pit 4)")) << r.out;
+}
+
+TEST(CliMove, BadInputIsOneLineOnStderrAndExit2) {
+  const char* bad[] = {
+      "KALAH move '3,3,3,3,3,3,0/3,3,3,3,3,3 S' 1",              // malformed: N lacks its kalah
+      "KALAH move '3,3,3,3,3,3,0/3,3,3,3,3,3,0' 1",              // no side to move
+      "KALAH move '3,3,x,3,3,3,0/3,3,3,3,3,3,0 S' 1",            // not an integer
+      "KALAH move '3,3,3,3,3,3,0/3,3,3,3,3,3,0 S' 0",            // pit out of range
+      "KALAH move '3,3,3,3,3,3,0/3,3,3,3,3,3,0 S' 7",            // pit out of range
+      "KALAH move '3,3,3,3,3,3,0/3,3,3,3,3,3,0 S' two",          // pit not a number
+      "KALAH move '0,3,3,3,3,3,0/3,3,3,3,3,3,0 S' 1",            // empty pit
+      "KALAH move '0,0,0,0,0,0,10/1,2,0,0,0,3,9 S' 1",           // game over
+      "KALAH move '3,3,3,3,3,3,0/3,3,3,3,3,3,0 S' 1 --rules x",  // unknown rule set
+      "KALAH move '3,3,3,3,3,3,0/3,3,3,3,3,3,0 S'",              // missing pit
+      "KALAH move 3,3,3,3,3,3,0/3,3,3,3,3,3,0 Q 1",              // neither S nor N
+      "KALAH move"};
+  for (const char* cmd : bad) {
+    const Result r = run(cmd);
+    EXPECT_EQ(r.status, 2) << cmd;
+    EXPECT_EQ(r.out, "") << cmd;
+    EXPECT_EQ(count_lines(r.err), 1) << cmd << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, "error")) << cmd << ": " << r.err;
+  }
+}
+
+TEST(CliPlay, SelfPlayFinishesAGameForEveryRuleSet) {
+  for (const char* rules : {"wetherell", "kalah", "kalah-empty-capture"}) {
+    const Result r = run(std::string("KALAH play --self --depth 3 --seed 7 --rules ") + rules);
+    EXPECT_EQ(r.status, 0) << rules << ": " << r.err;
+    EXPECT_TRUE(contains(r.out, "Game over: ")) << rules;
+    EXPECT_TRUE(contains(r.out, "Result: ")) << rules;
+    EXPECT_TRUE(contains(r.out, "N's pits")) << rules;
+    EXPECT_TRUE(contains(r.out, "depth 3") || contains(r.out, "exact")) << rules;
+  }
+  // The same seed plays the same game; --no-random too.
+  EXPECT_EQ(run("KALAH play --self --depth 4 --seed 3").out,
+            run("KALAH play --self --depth 4 --seed 3").out);
+  const Result a = run("KALAH play --self --depth 4 --no-random --stones 4");
+  EXPECT_EQ(a.out, run("KALAH play --self --depth 4 --no-random --stones 4").out);
+  EXPECT_TRUE(contains(a.out, "lowest pit among equal moves"));
+}
+
+TEST(CliPlay, PipedMovesIllegalInputHelpAndQuit) {
+  const Result r =
+      run("KALAH play --depth 2 --no-random", "foo\n9\n\nhelp\n1\n1\nboard\nquit\n2\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "'foo' is not a pit number")) << r.out;
+  EXPECT_TRUE(contains(r.out, "pit 9 is outside 1..6")) << r.out;
+  EXPECT_TRUE(contains(r.out, "Other commands:")) << r.out;
+  EXPECT_TRUE(contains(r.out, "S plays 1")) << r.out;
+  EXPECT_TRUE(contains(r.out, "pit 1 of S is empty")) << r.out;  // the second "1"
+  EXPECT_TRUE(contains(r.out, "N plays ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "You quit")) << r.out;
+  EXPECT_FALSE(contains(r.out, "S plays 2")) << "input after quit was read";
+}
+
+TEST(CliPlay, EndOfInputQuitsCleanly) {
+  Result r = run("KALAH play --depth 2", "");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "end of input")) << r.out;
+  r = run("KALAH play --depth 2 --first computer --no-random", "1\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "end of input")) << r.out;
+  EXPECT_LT(r.out.find("N plays"), r.out.find("S plays 1")) << r.out;  // the computer began
+}
+
+TEST(CliPlay, HumanGameRunsToTheEnd) {
+  // Cycling through all pits always offers a legal move: the game must end with a result.
+  std::string moves;
+  for (int i = 0; i < 200; ++i) moves += std::to_string(1 + i % 6) + "\n";
+  for (const char* rules : {"wetherell", "kalah"}) {
+    const Result r = run(std::string("KALAH play --depth 1 --no-random --rules ") + rules, moves);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "Game over: ")) << rules << r.out.substr(r.out.size() - 400);
+    EXPECT_TRUE(contains(r.out, "Result: ")) << rules;
+  }
+}
+
+TEST(CliPlay, StartsFromAGivenPosition) {
+  const Result r = run("KALAH play --self --depth 2 --position '0,0,0,0,1,5,10/1,2,1,2,5,1,8 S'");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "S plays 6: captures")) << r.out;
+  EXPECT_TRUE(contains(r.out, "Result: S wins")) << r.out;
+}
+
+TEST(CliTree, TextShowsValuesBoundsAndPrunedMoves) {
+  const Result r = run("KALAH tree --depth 3");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "pruned")) << r.out;
+  EXPECT_TRUE(contains(r.out, ">= ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "<= ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "evaluation")) << r.out;
+  EXPECT_TRUE(contains(r.out, "depth 3: value")) << r.out;
+  const Result two = run(std::string("KALAH tree ") + "3,3,3,3,3,3,0/3,3,3,3,3,3,0 S --depth 3");
+  EXPECT_EQ(two.out, r.out);
+  // An ended game shows as a leaf.
+  const Result end = run("KALAH tree --pits 2 --stones 1 --depth 8 --rules kalah");
+  EXPECT_TRUE(contains(end.out, "game over")) << end.out;
+  EXPECT_TRUE(contains(end.out, "extra turn")) << end.out;
+  EXPECT_TRUE(contains(end.out, "(exact game margin)")) << end.out;
+}
+
+TEST(CliTree, DotRendersWithGraphviz) {
+  ASSERT_EQ(std::system("command -v dot >/dev/null 2>&1"), 0)
+      << "graphviz 'dot' is missing (tools/setup.sh installs it)";
+  const Result r = run("KALAH tree --depth 3 --format dot | dot -Tsvg");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "<svg")) << r.err;
+  const Result k = run("KALAH tree --depth 4 --rules kalah --format dot | dot -Tsvg");
+  EXPECT_EQ(k.status, 0) << k.err;
+}
+
+TEST(CliTree, RefusesHugeTreesUnlessAllowed) {
+  Result r = run("KALAH tree --depth 12");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "--max-nodes")) << r.err;
+  EXPECT_EQ(count_lines(r.err), 1);
+  r = run("KALAH tree --depth 4 --max-nodes 10");
+  EXPECT_EQ(r.status, 2);
+  r = run("KALAH tree --depth 2 --max-nodes 1000000");
+  EXPECT_EQ(r.status, 0);
+}
+
+std::string signature(const std::string& out) {
+  const auto at = out.find("signature: ");
+  return at == std::string::npos ? "" : out.substr(at, out.find('\n', at) - at);
+}
+
+TEST(CliBench, SignatureIsIdenticalAcrossRuns) {
+  const Result a = run("KALAH bench --depth 6 --tt-mb 1");
+  const Result b = run("KALAH bench search --depth 6 --tt-mb 1");
+  EXPECT_EQ(a.status, 0) << a.err;
+  EXPECT_EQ(b.status, 0) << b.err;
+  ASSERT_NE(signature(a.out), "") << a.out;
+  EXPECT_EQ(signature(a.out), signature(b.out));
+  for (const char* rules : {"wetherell", "kalah", "kalah-empty-capture"})
+    EXPECT_TRUE(contains(a.out, rules)) << a.out;
+  const Result w = run("KALAH bench --depth 6 --tt-mb 1 --rules kalah");
+  EXPECT_EQ(w.status, 0);
+  EXPECT_FALSE(contains(w.out, "wetherell"));
+}
+
+TEST(CliUsage, UnknownCommandsOptionsAndBadValuesExit2) {
+  const char* bad[] = {"KALAH frobnicate",
+                       "KALAH move --frob",
+                       "KALAH play --depth 0",
+                       "KALAH play --depth 61",
+                       "KALAH play --pits 13",
+                       "KALAH play --stones -1",
+                       "KALAH play --first nobody",
+                       "KALAH play --self --first computer",
+                       "KALAH play --rules chess",
+                       "KALAH play --tt-mb 0",
+                       "KALAH play --time -1",
+                       "KALAH play --depth x",
+                       "KALAH play --position '1,2/3 S'",
+                       "KALAH tree --depth 0",
+                       "KALAH tree --format png",
+                       "KALAH tree --rules nope",
+                       "KALAH tree '0,0,0,0,0,0,10/1,2,0,0,0,3,9 S'",
+                       "KALAH bench --depth 0",
+                       "KALAH bench --tt-mb 0",
+                       "KALAH bench --rules nope",
+                       "KALAH bench nosuchworkload",
+                       "KALAH"};
+  for (const char* cmd : bad) {
+    const Result r = run(cmd);
+    EXPECT_EQ(r.status, 2) << cmd << ": " << r.out << r.err;
+    EXPECT_FALSE(r.err.empty()) << cmd;
+  }
+}
+
+TEST(CliUsage, EveryCommandHasHelp) {
+  const Result top = run("KALAH --help");
+  EXPECT_EQ(top.status, 0);
+  // Every command listed by `kalah --help` (indented "  name  summary" lines).
+  std::istringstream lines(top.out.substr(top.out.find("commands:")));
+  std::string line;
+  std::vector<std::string> names;
+  while (std::getline(lines, line))
+    if (line.rfind("  ", 0) == 0) names.push_back(line.substr(2, line.find(' ', 2) - 2));
+  for (const char* mine : {"move", "play", "tree", "bench"})
+    EXPECT_NE(std::find(names.begin(), names.end(), mine), names.end()) << mine;
+  for (const auto& name : names) {
+    const Result r = run("KALAH " + name + " --help");
+    EXPECT_EQ(r.status, 0) << name << ": " << r.err;
+    EXPECT_TRUE(contains(r.out, "usage: kalah " + name)) << name << ": " << r.out;
+  }
+  const Result bench = run("KALAH bench search --help");
+  EXPECT_EQ(bench.status, 0);
+  EXPECT_TRUE(contains(bench.out, "--depth"));
+}
+
+}  // namespace

@@ -45,7 +45,7 @@ class SearchImpl final : public Searcher::Impl {
     nodes_ = 0;
     oracle_hits_ = 0;
     stopping_allowed_ = false;
-    if (is_over<R>(root)) {
+    if (over(root)) {
       res.value = final_margin(root);
       res.exact = true;
       res.seconds = elapsed();
@@ -80,9 +80,7 @@ class SearchImpl final : public Searcher::Impl {
   }
 
  private:
-  double elapsed() const {
-    return std::chrono::duration<double>(Clock::now() - start_).count();
-  }
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
   void count_node() {
     ++nodes_;
@@ -128,7 +126,7 @@ class SearchImpl final : public Searcher::Impl {
   // v <= alpha means value <= v, v >= beta means value >= v, otherwise v is the value.
   int alphabeta(const Position& p, int depth, int alpha, int beta) {
     count_node();
-    if (is_over<R>(p)) return final_margin(p);
+    if (over(p)) return final_margin(p);
     if (opt.oracle) {
       if (auto v = opt.oracle->margin(p)) {
         ++oracle_hits_;
@@ -156,21 +154,13 @@ class SearchImpl final : public Searcher::Impl {
       }
     }
     const std::uint64_t heuristic_before = heuristic_leaves_;
-    Child children[kMaxPits];
-    const int n = ordered_children<R>(p, hint, children);
     const int alpha0 = alpha;
     int best = -kInf;
     int best_pit = -1;
-    for (int i = 0; i < n; ++i) {
-      const Child& c = children[i];
-      const int v = c.sign > 0 ? alphabeta(c.pos, depth - 1, alpha, beta)
-                               : -alphabeta(c.pos, depth - 1, -beta, -alpha);
-      if (v > best) {
-        best = v;
-        best_pit = c.pit;
-        if (v > alpha) alpha = v;
-        if (alpha >= beta) break;
-      }
+    if (depth == 1 && !opt.oracle) {
+      frontier(p, hint, alpha, beta, best, best_pit);
+    } else {
+      interior(p, depth, hint, alpha, beta, best, best_pit);
     }
     TTEntry s;
     s.key = key;
@@ -181,6 +171,107 @@ class SearchImpl final : public Searcher::Impl {
     s.move = std::int8_t(best_pit);
     tt.store(s);
     return best;
+  }
+
+  // True when p's game has ended (is_over<R>), from a board seen by its side to move.
+  static bool over(const Position& p) {
+    if constexpr (R::kRelayCapture) {
+      return detail::side_empty(p, 0);
+    } else {
+      return detail::side_empty(p, 0) || detail::side_empty(p, p.m + 1);
+    }
+  }
+
+  // Index of the next child to search among n whose order keys are key[i] (pit order, visited
+  // ones marked): the hint first, then the highest key, the lowest pit among equal keys. This is
+  // ordered_children's order, chosen lazily so that a cut-off skips the rest of the sort.
+  static int next_child(const int* key, const int* pit, int n, unsigned& visited, int hint) {
+    if (visited == 0 && hint >= 0) {
+      for (int i = 0; i < n; ++i)
+        if (pit[i] == hint) {
+          visited |= 1u << i;
+          return i;
+        }
+    }
+    int pick = -1;
+    for (int i = 0; i < n; ++i)
+      if (!(visited >> i & 1) && (pick < 0 || key[i] > key[pick])) pick = i;
+    visited |= 1u << pick;
+    return pick;
+  }
+
+  // Children searched to depth - 1 >= 1 (or with an oracle) by recursion, in the engine's order.
+  // A child's board is flipped to its side to move only when it is searched.
+  void interior(const Position& p, int depth, int hint, int& alpha, int beta, int& best,
+                int& best_pit) {
+    Position child[kMaxPits];
+    int key[kMaxPits], pit[kMaxPits];
+    bool again[kMaxPits];
+    int n = 0;
+    for (int i = 0; i < p.m; ++i) {
+      if (p.cell[i] == 0) continue;
+      child[n] = p;
+      again[n] = detail::apply_move<R>(child[n], i, no_trace_);
+      key[n] = int(child[n].cell[p.m]) - int(child[n].cell[2 * p.m + 1]);
+      pit[n] = i;
+      ++n;
+    }
+    unsigned visited = 0;
+    for (int k = 0; k < n; ++k) {
+      const int i = next_child(key, pit, n, visited, hint);
+      int v;
+      if (again[i]) {
+        v = alphabeta(child[i], depth - 1, alpha, beta);
+      } else {
+        child[i].flip();
+        v = -alphabeta(child[i], depth - 1, -beta, -alpha);
+      }
+      if (v > best) {
+        best = v;
+        best_pit = pit[i];
+        if (v > alpha) alpha = v;
+        if (alpha >= beta) break;
+      }
+    }
+  }
+
+  // Depth 1 without an oracle: every child is a leaf (end of game or static evaluation), valued
+  // inline from the mover's side without flipping the board; same nodes and values as recursing.
+  void frontier(const Position& p, int hint, int& alpha, int beta, int& best, int& best_pit) {
+    const int m = p.m;
+    int key[kMaxPits], value[kMaxPits], pit[kMaxPits];
+    bool heuristic[kMaxPits];
+    int n = 0;
+    Position c;
+    for (int i = 0; i < m; ++i) {
+      if (p.cell[i] == 0) continue;
+      c = p;
+      detail::apply_move<R>(c, i, no_trace_);
+      const int kd = int(c.cell[m]) - int(c.cell[2 * m + 1]);
+      // The child's game is over when its side to move has no stones (wetherell: the opponent,
+      // as there is no extra turn) or, under kalah rules, when either side has none.
+      const bool ended = R::kRelayCapture
+                             ? detail::side_empty(c, m + 1)
+                             : detail::side_empty(c, 0) || detail::side_empty(c, m + 1);
+      key[n] = kd;
+      value[n] = ended ? kd + c.own_pit_stones() - c.opp_pit_stones() : kd;
+      heuristic[n] = !ended;
+      pit[n] = i;
+      ++n;
+    }
+    unsigned visited = 0;
+    for (int k = 0; k < n; ++k) {
+      const int i = next_child(key, pit, n, visited, hint);
+      count_node();
+      heuristic_leaves_ += heuristic[i];
+      const int v = value[i];
+      if (v > best) {
+        best = v;
+        best_pit = pit[i];
+        if (v > alpha) alpha = v;
+        if (alpha >= beta) break;
+      }
+    }
   }
 
   std::vector<int> principal_variation(Position p, int first_pit, int depth) {
@@ -202,6 +293,7 @@ class SearchImpl final : public Searcher::Impl {
   std::uint64_t oracle_hits_ = 0;
   std::uint64_t heuristic_leaves_ = 0;
   bool stopping_allowed_ = false;
+  NoTrace no_trace_;
 };
 
 }  // namespace
@@ -217,7 +309,11 @@ Searcher& Searcher::operator=(Searcher&&) noexcept = default;
 SearchResult Searcher::search(const Position& p, const SearchLimits& limits) {
   return impl_->run(p, limits);
 }
-void Searcher::clear() { impl_->tt.clear(); }
-Rules Searcher::rules() const { return impl_->rules; }
+void Searcher::clear() {
+  impl_->tt.clear();
+}
+Rules Searcher::rules() const {
+  return impl_->rules;
+}
 
 }  // namespace kalah

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <vector>
 
-#include "position.hpp"
+#include "move.hpp"
 
 namespace kalah {
 
@@ -13,7 +13,8 @@ enum class Bound : std::uint8_t { kNone = 0, kLower = 1, kUpper = 2, kExact = 3 
 
 // An entry bounds the FUTURE value (search value minus the kalah difference), which depends only on
 // the pits and the remaining depth, so positions that differ only in their kalahs share entries.
-// `proven` marks values computed from exact leaves only (ends of game, oracle): they hold at any depth.
+// `proven` marks values computed from exact leaves only (ends of game, oracle): they hold at any
+// depth.
 struct TTEntry {
   std::uint64_t key = 0;
   std::int16_t future = 0;
@@ -24,6 +25,12 @@ struct TTEntry {
 };
 
 class TranspositionTable {
+  // Folds the 128-bit product of a and b to 64 bits (wyhash's mixing step).
+  static std::uint64_t mum(std::uint64_t a, std::uint64_t b) {
+    const unsigned __int128 r = static_cast<unsigned __int128>(a) * b;
+    return std::uint64_t(r) ^ std::uint64_t(r >> 64);
+  }
+
  public:
   explicit TranspositionTable(std::size_t bytes) { resize(bytes); }
 
@@ -37,18 +44,21 @@ class TranspositionTable {
   void clear() { std::fill(table_.begin(), table_.end(), TTEntry{}); }
   std::size_t entries() const { return table_.size(); }
 
+  // The pits, side to move first; the kalahs are left out on purpose. Each side's m pits are
+  // read as three words (unused lanes masked off) and folded by 64x64->128-bit multiplies.
   static std::uint64_t key(const Position& p) {
-    // The pits, side to move first, mixed word by word; the kalahs are left out on purpose.
-    std::uint64_t h = (0x9E3779B97F4A7C15ull + std::uint64_t(p.m)) * 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 31;
-    std::uint64_t w[4] = {0, 0, 0, 0};
-    static_assert(sizeof(Stones) * kMaxPits <= sizeof(w));
-    std::memcpy(w, &p.cell[0], sizeof(Stones) * p.m);
-    for (std::uint64_t x : w) h = (h ^ x) * 0xFF51AFD7ED558CCDull, h ^= h >> 32;
-    std::memset(w, 0, sizeof w);
-    std::memcpy(w, &p.cell[p.m + 1], sizeof(Stones) * p.m);
-    for (std::uint64_t x : w) h = (h ^ x) * 0xC4CEB9FE1A85EC53ull, h ^= h >> 29;
-    return h | 1;  // never 0: 0 marks an empty slot
+    std::uint64_t own[3], opp[3];
+    std::memcpy(own, &p.cell[0], sizeof own);
+    std::memcpy(opp, &p.cell[p.m + 1], sizeof opp);
+    const auto& mask = detail::kPitMasks[p.m];
+    const std::uint64_t a =
+        mum((own[0] & mask[0]) ^ 0xA0761D6478BD642Full, (own[1] & mask[1]) ^ 0xE7037ED1A0B428DBull);
+    const std::uint64_t b =
+        mum((own[2] & mask[2]) ^ 0x8EBC6AF09C88C6E3ull, (opp[0] & mask[0]) ^ 0x589965CC75374CC3ull);
+    const std::uint64_t c =
+        mum((opp[1] & mask[1]) ^ 0x1D8E4E27C47D124Full, (opp[2] & mask[2]) ^ 0x9E3779B97F4A7C15ull);
+    const std::uint64_t h = mum(a ^ 0xBF58476D1CE4E5B9ull ^ std::uint64_t(p.m), b ^ c);
+    return h + (h == 0);  // never 0: 0 marks an empty slot (every bit stays usable as index)
   }
 
   const TTEntry* probe(std::uint64_t key) const {
@@ -56,6 +66,8 @@ class TranspositionTable {
     return e.key == key ? &e : nullptr;
   }
   void store(const TTEntry& e) { table_[e.key & mask_] = e; }
+  // Hints that key's slot will be probed soon.
+  void prefetch(std::uint64_t key) const { __builtin_prefetch(&table_[key & mask_]); }
 
  private:
   std::vector<TTEntry> table_;

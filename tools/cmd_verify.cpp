@@ -6,16 +6,66 @@
 #include "command.hpp"
 #include "options.hpp"
 #include "progress.hpp"
+#include "engine_check.hpp"
 #include "verify.hpp"
 
 namespace kalah::cli {
 namespace {
 
+// --engine and --resolve: the engine and the solver against the exact values; true when clean.
+bool check_play(const Store& store, TableId t, bool engine, int depth, int positions, int resolve,
+                int resolve_max, std::uint64_t seed, bool quiet) {
+  Probe probe(store, t, 256u << 20);
+  bool ok = true;
+  std::cout << to_string(t) << ": database levels 0.." << probe.max_stones() << "\n";
+  if (probe.max_stones() < 1) {
+    std::cout << "  no level with stones to check\n";
+    return true;
+  }
+  if (engine) {
+    Progress progress(!quiet);
+    EngineCheckOptions o;
+    o.positions = positions;
+    o.max_depth = depth;
+    o.seed = seed;
+    o.progress = [&](const std::string& step, std::uint64_t done, std::uint64_t total) {
+      progress.update(step, done, total);
+    };
+    const EngineCheckReport r = check_engine(t.rules, probe, o);
+    progress.step_done("");
+    std::cout << "  engine    depth  positions  margin-losing moves  outcome-losing moves  margin lost\n";
+    for (const auto& row : r.rows) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "  %-9s %5d  %9d  %19d  %20d  %11lld\n", row.with_db ? "+database" : "alone",
+                    row.depth, row.positions, row.margin_losses, row.outcome_losses, row.margin_lost);
+      std::cout << buf;
+      if (row.with_db && row.margin_losses) ok = false;
+    }
+    for (const auto& e : r.examples) std::cout << "  lost value: " << e << "\n";
+    std::cout << "  " << (ok ? "OK: with the database the engine never lost value" : "FAILED: the engine with the database lost value") << "\n";
+  }
+  if (resolve > 0) {
+    Progress progress(!quiet);
+    const ResolveReport r = resolve_sample(t.rules, probe, resolve, resolve_max, seed,
+                                           [&](std::uint64_t d, std::uint64_t n) { progress.update("re-solving", d, n); });
+    progress.step_done("");
+    for (const auto& e : r.examples) std::cout << "  differs: " << e << "\n";
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "  %s: %d entries (<= %d stones) re-solved without the database in %.2f s (%s nodes), %d differ\n",
+                  r.mismatches ? "FAILED" : "OK", r.checked, std::min(resolve_max, probe.max_stones()), r.seconds,
+                  with_commas(r.nodes).c_str(), r.mismatches);
+    std::cout << buf;
+    ok = ok && r.mismatches == 0;
+  }
+  return ok;
+}
+
 int run_verify(int argc, char** argv) {
   std::string db = kDefaultDbPath, rules_text;
   int pits = 0, threads = 0;
   std::uint64_t sample = 0, seed = 1;
-  bool quiet = false;
+  bool quiet = false, engine = false;
+  int depth = 6, positions = 1000, resolve = 0, resolve_max = 12;
   po::options_description desc("options");
   add_db_option(desc, db);
   desc.add_options()
@@ -25,14 +75,31 @@ int run_verify(int argc, char** argv) {
        "check K random entries (spread over the levels) instead of all; all needs the memory of gen")
       ("seed", po::value(&seed)->default_value(1), "random seed of --sample")
       ("threads", po::value(&threads)->default_value(0), "worker threads; 0: all cores")
-      ("quiet,q", po::bool_switch(&quiet), "no progress on stderr");
+      ("quiet,q", po::bool_switch(&quiet), "no progress on stderr")
+      ("engine", po::bool_switch(&engine),
+       "instead: check the alpha-beta engine's moves against the exact values, at depths\n"
+       "1..--depth, without and with the database at its leaves (with it: must lose nothing)")
+      ("depth", po::value(&depth)->default_value(depth), "deepest engine depth checked (1..30)")
+      ("positions", po::value(&positions)->default_value(positions),
+       "random positions inside the database for --engine")
+      ("resolve", po::value(&resolve)->default_value(0),
+       "instead (or with --engine): re-solve K random entries with the database-free solver")
+      ("resolve-max-stones", po::value(&resolve_max)->default_value(resolve_max),
+       "entries re-solved by --resolve have at most this many stones in pits");
   po::variables_map vm;
-  if (!parse_command(argc, argv, "verify [--db PATH] [--rules R] [--pits m] [--sample K] [--threads T]",
+  if (!parse_command(argc, argv, "verify [--db PATH] [--rules R] [--pits m] [--sample K] [--threads T]\n"
+                     "       kalah verify --engine [--depth d] [--positions K] [--resolve K] [--db PATH]",
                      "Checks every table of the database (or the one named): reads every block of\n"
                      "every level and compares each level's checksum, then checks that every entry\n"
                      "(or K random ones) equals the best over its moves of the stones won plus or\n"
                      "minus the successor's stored value, with moves played by the engine's rules.\n"
-                     "Prints counts per level; exits 1 on any damaged block or wrong value.",
+                     "Prints counts per level; exits 1 on any damaged block or wrong value.\n\n"
+                     "With --engine: from random positions inside the database, the engine (no random\n"
+                     "choice) picks a move at each depth, and the move is scored with the exact values:\n"
+                     "moves that lose margin and moves that lose the outcome are counted, without and\n"
+                     "with the database plugged in. With --resolve K: K random entries are re-solved by\n"
+                     "the exhaustive solver without the database and compared. Exits 1 if the engine\n"
+                     "with the database lost any value or any re-solved entry differs.",
                      desc, {}, vm))
     return 0;
   std::optional<Rules> only_rules;
@@ -42,6 +109,10 @@ int run_verify(int argc, char** argv) {
   }
   if (vm.count("pits")) check_range("pits", pits, 1, kMaxPits);
   check_range("threads", threads, 0, 1024);
+  check_range("depth", depth, 1, 30);
+  check_range("positions", positions, 1, 100000000);
+  check_range("resolve", resolve, 0, 100000000);
+  check_range("resolve-max-stones", resolve_max, 0, 127);
 
   Store store(db, false);
   bool all_ok = true;
@@ -49,6 +120,10 @@ int run_verify(int argc, char** argv) {
   for (const TableId t : store.tables()) {
     if ((only_rules && t.rules != *only_rules) || (pits && t.m != pits)) continue;
     ++tables;
+    if (engine || resolve > 0) {
+      all_ok = check_play(store, t, engine, depth, positions, resolve, resolve_max, seed, quiet) && all_ok;
+      continue;
+    }
     Progress progress(!quiet);
     VerifyOptions o;
     o.sample = sample;

@@ -1,0 +1,143 @@
+// level_stats and `kalah stats` end to end: counts equal a naive count, table choice, errors, SVG.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "db_test_util.hpp"
+#include "level_stats.hpp"
+#include "store.hpp"
+
+namespace kalah {
+namespace {
+
+using testing::TempDir;
+
+struct CliRun {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs the kalah binary with `args`; captures exit status, stdout and stderr.
+CliRun kalah(const std::string& args, const TempDir& scratch) {
+  std::filesystem::create_directories(scratch.path());
+  const auto out = scratch.path() / "out", err = scratch.path() / "err";
+  const std::string line =
+      "'" KALAH_BINARY "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
+  const int rc = std::system(line.c_str());
+  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(out), slurp(err)};
+}
+
+constexpr TableId kW2{Rules::kWetherell, 2};
+
+// Levels 0..6 of m=2 with value_of_pits, and the naive sign counts per level.
+struct Fixture {
+  TempDir dir{"stats"};
+  std::vector<std::array<std::uint64_t, 3>> counts;  // positive, zero, negative
+  explicit Fixture(bool second_table = false) {
+    Store store(dir.str(), true);
+    const LevelIndex idx(2, 6);
+    for (int n = 0; n <= 6; ++n) {
+      const auto v = testing::pits_level(idx, n);
+      std::array<std::uint64_t, 3> c{};
+      for (std::int8_t x : v) ++c[x > 0 ? 0 : x == 0 ? 1 : 2];
+      counts.push_back(c);
+      store.write_level(kW2, n, v);
+    }
+    store.write_level(kW2, 8, testing::pits_level(LevelIndex(2, 8), 8));  // after a gap
+    if (second_table) store.write_level({Rules::kKalah, 3}, 0, std::vector<std::int8_t>{0});
+  }
+};
+
+TEST(LevelStats, CountsEqualANaiveCount) {
+  Fixture f;
+  const Store store(f.dir.str(), false);
+  const auto s = level_stats(store, kW2);
+  ASSERT_EQ(s.size(), 8u);
+  for (int n = 0; n <= 6; ++n) {
+    EXPECT_EQ(s[n].n, n);
+    EXPECT_TRUE(s[n].complete);
+    EXPECT_EQ(s[n].entries, level_entries(2, n));
+    EXPECT_EQ(s[n].positive, f.counts[n][0]) << n;
+    EXPECT_EQ(s[n].zero, f.counts[n][1]) << n;
+    EXPECT_EQ(s[n].negative, f.counts[n][2]) << n;
+    EXPECT_EQ(s[n].stored_bytes, store.level_meta(kW2, n)->compressed_bytes);
+  }
+  EXPECT_EQ(s[7].n, 8);
+  EXPECT_FALSE(s[7].complete);
+}
+
+TEST(StatsCommand, PrintsEveryLevelAndWritesTheChart) {
+  Fixture f;
+  TempDir scratch("stats_cli");
+  const auto svg = scratch.path() / "chart.svg";
+  const CliRun r = kalah("stats --db '" + f.dir.str() + "' --plot '" + svg.string() + "'", scratch);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("wetherell m=2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("levels 0..6 complete"), std::string::npos) << r.out;
+  std::istringstream lines(r.out);
+  std::string line;
+  int rows = 0;
+  std::uint64_t total[3] = {0, 0, 0};
+  while (std::getline(lines, line)) {
+    std::istringstream in(line);
+    std::string level, entries, pos, zero, neg;
+    in >> level >> entries >> pos >> zero >> neg;
+    if (level.empty() || !std::isdigit(static_cast<unsigned char>(level[0]))) continue;
+    const int n = std::stoi(level);
+    if (n > 6) continue;
+    ++rows;
+    EXPECT_EQ(entries, std::to_string(level_entries(2, n)));  // below 1,000: no commas
+    EXPECT_EQ(pos, std::to_string(f.counts[n][0])) << line;
+    EXPECT_EQ(zero, std::to_string(f.counts[n][1])) << line;
+    EXPECT_EQ(neg, std::to_string(f.counts[n][2])) << line;
+    for (int k = 0; k < 3; ++k) total[k] += f.counts[n][k];
+  }
+  EXPECT_EQ(rows, 7);
+  EXPECT_NE(r.out.find("total"), std::string::npos);
+  EXPECT_NE(r.out.find("not probed"), std::string::npos);  // level 8 sits after a gap
+  const std::string chart = slurp(svg);
+  EXPECT_EQ(chart.rfind("<?xml", 0), 0u);
+  EXPECT_NE(chart.find("<svg"), std::string::npos);
+  EXPECT_NE(chart.find("</svg>"), std::string::npos);
+  EXPECT_NE(chart.find("bits per position"), std::string::npos);
+}
+
+TEST(StatsCommand, AsksWhichTableWhenThereAreSeveral) {
+  Fixture f(true);
+  TempDir scratch("stats_cli2");
+  CliRun r = kalah("stats --db '" + f.dir.str() + "'", scratch);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("wetherell m=2"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("kalah m=3"), std::string::npos) << r.err;
+  r = kalah("stats --db '" + f.dir.str() + "' --rules kalah --pits 3", scratch);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("kalah m=3"), std::string::npos);
+  r = kalah("stats --db '" + f.dir.str() + "' --rules kalah --pits 6", scratch);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("no table"), std::string::npos) << r.err;
+}
+
+TEST(StatsCommand, MissingDatabaseIsAOneLineError) {
+  TempDir missing("stats_missing"), scratch("stats_cli3");
+  const CliRun r = kalah("stats --db '" + missing.str() + "'", scratch);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("no database at " + missing.str()), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+}
+
+}  // namespace
+}  // namespace kalah

@@ -1,0 +1,131 @@
+// `kalah stats`: per-level value signs and stored size of a database table, optionally as SVG.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+#include "command.hpp"
+#include "level_stats.hpp"
+#include "options.hpp"
+#include "progress.hpp"
+#include "stats_svg.hpp"
+#include "store.hpp"
+
+namespace kalah::cli {
+namespace {
+
+std::string percent(std::uint64_t part, std::uint64_t whole) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%.1f", whole ? 100.0 * double(part) / double(whole) : 0.0);
+  return buf;
+}
+
+std::string mib(std::uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / double(1 << 20));
+  return buf;
+}
+
+// The table the options name, or the only one; InputError listing the tables otherwise.
+TableId pick_table(const Store& store, const std::string& db, std::optional<Rules> rules,
+                   int pits) {
+  std::vector<TableId> match;
+  std::string held;
+  for (const TableId& t : store.tables()) {
+    held += (held.empty() ? "" : ", ") + to_string(t);
+    if ((!rules || t.rules == *rules) && (!pits || t.m == pits)) match.push_back(t);
+  }
+  if (held.empty()) throw DbError("database " + db + " holds no table");
+  if (match.size() == 1) return match[0];
+  if (match.empty())
+    throw InputError("database " + db + " has no table matching --rules/--pits (it holds: " + held +
+                     ")");
+  throw InputError("database " + db + " holds several tables (" + held +
+                   "): choose one with --rules and --pits");
+}
+
+void print_row(const std::string& label, std::uint64_t entries, std::uint64_t pos,
+               std::uint64_t zero, std::uint64_t neg, std::uint64_t bytes, const char* note) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%5s %15s %15s %15s %15s %6s %6s %6s %13s %8.3f%s\n",
+                label.c_str(), with_commas(entries).c_str(), with_commas(pos).c_str(),
+                with_commas(zero).c_str(), with_commas(neg).c_str(), percent(pos, entries).c_str(),
+                percent(zero, entries).c_str(), percent(neg, entries).c_str(),
+                with_commas(bytes).c_str(), entries ? 8.0 * double(bytes) / double(entries) : 0.0,
+                note);
+  std::cout << buf;
+}
+
+int run_stats(int argc, char** argv) {
+  std::string db = kDefaultDbPath, rules_text, plot;
+  int pits = 0;
+  po::options_description desc("options");
+  add_db_option(desc, db);
+  desc.add_options()("rules", po::value(&rules_text),
+                     "table of this rule set (needed if the database has several)")(
+      "pits", po::value(&pits), "table of this board size (needed if the database has several)")(
+      "plot", po::value(&plot), "also write an SVG chart to FILE.svg");
+  po::variables_map vm;
+  if (!parse_command(
+          argc, argv, "stats [--db PATH] [--rules R --pits m] [--plot FILE.svg]",
+          "Reads every block of every stored level of one table (verifying its checksums) and\n"
+          "prints per level: entries; how many values are positive, zero and negative (a value is\n"
+          "the future margin of the stones in pits for the side to move, so with equal kalahs:\n"
+          "win, draw, loss); the stored bytes (compressed blocks with their headers) and bits per\n"
+          "position; then totals and the size of the LMDB file in use. With several tables in\n"
+          "the database, --rules and --pits choose one. --plot writes an SVG with two panels:\n"
+          "the win/draw/loss fractions and the bits per position, per level.",
+          desc, {}, vm))
+    return 0;
+  std::optional<Rules> rules;
+  if (vm.count("rules")) {
+    rules = parse_rules(rules_text);
+    if (!rules)
+      throw InputError("unknown rule set '" + rules_text +
+                       "' (wetherell, kalah, kalah-empty-capture)");
+  }
+  if (vm.count("pits")) check_range("pits", pits, 1, kMaxPits);
+
+  const Store store(db, false);
+  const TableId t = pick_table(store, db, rules, pits);
+  const int through = store.complete_through(t);
+  const std::vector<LevelStats> levels = level_stats(store, t);
+
+  std::cout << to_string(t) << " in " << db << ": "
+            << (through >= 0 ? "levels 0.." + std::to_string(through) + " complete"
+                             : std::string("no complete levels"))
+            << "; book: " << with_commas(store.book_size(t)) << " positions\n";
+  char head[256];
+  std::snprintf(head, sizeof head, "%5s %15s %15s %15s %15s %6s %6s %6s %13s %8s\n", "level",
+                "entries", "positive", "zero", "negative", "pos%", "zero%", "neg%", "bytes",
+                "bits/pos");
+  std::cout << head;
+  LevelStats total;
+  for (const LevelStats& l : levels) {
+    print_row(std::to_string(l.n), l.entries, l.positive, l.zero, l.negative, l.stored_bytes,
+              l.complete ? "" : "  (after a missing level: not probed)");
+    total.entries += l.entries;
+    total.positive += l.positive;
+    total.zero += l.zero;
+    total.negative += l.negative;
+    total.stored_bytes += l.stored_bytes;
+  }
+  print_row("total", total.entries, total.positive, total.zero, total.negative, total.stored_bytes,
+            "");
+  std::cout << "LMDB file in use (all tables, keys and pages included): " << mib(store.used_bytes())
+            << "\n";
+  if (!plot.empty()) {
+    std::ofstream out(plot);
+    out << stats_svg("kalah database " + db + ": " + to_string(t), levels);
+    out.close();
+    if (!out) throw std::runtime_error("cannot write " + plot);
+    std::cout << "chart written to " << plot << "\n";
+  }
+  return 0;
+}
+
+const RegisterCommand reg{"stats", "per-level value counts and stored size of a database table",
+                          &run_stats};
+
+}  // namespace
+}  // namespace kalah::cli

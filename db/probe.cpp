@@ -43,7 +43,7 @@ std::optional<int> Probe::future(const Position& p) {
     const auto block = std::uint32_t(rank / per_block);
     const std::uint64_t key = std::uint64_t(n) << 32 | block;
     return cache_.get(key, std::size_t(rank % per_block), [&](std::vector<std::int8_t>& out) {
-      store_.read_block(table_, n, block, out);
+      store_.read_block(table_, n, block, out, per_block);
     });
   }
   Stones pits[2 * kMaxPits];

@@ -116,6 +116,13 @@ Store::Store(const std::string& path, bool writable, const StoreOptions& options
 
 Store::~Store() = default;
 
+void Store::set_options(const StoreOptions& options) {
+  if (options.block_entries == 0) throw DbError(path_ + ": block_entries must be positive");
+  const std::uint64_t map_size = options_.map_size;
+  options_ = options;
+  options_.map_size = map_size;
+}
+
 std::string Store::level_where(TableId t, int n) const {
   return path_ + ": " + to_string(t) + " level " + std::to_string(n);
 }
@@ -230,11 +237,14 @@ void Store::read_level(TableId t, int n, std::span<std::int8_t> out) const {
   });
 }
 
-void Store::read_block(TableId t, int n, std::uint32_t block, std::vector<std::int8_t>& out) const {
+void Store::read_block(TableId t, int n, std::uint32_t block, std::vector<std::int8_t>& out,
+                       std::uint32_t expect_block_entries) const {
   const std::string where = level_where(t, n);
   LmdbTxn txn(*env_, false);
   const auto meta = read_meta(txn, t, n, where);
   if (!meta || !meta->complete) throw DbError(where + ": level not in the database");
+  if (expect_block_entries && meta->block_entries != expect_block_entries)
+    throw DbError(where + ": level rewritten with another block size since the probe opened");
   if (block >= meta->blocks) throw DbError(block_where(where, block) + ": beyond the level");
   const auto value = txn.get(format::block_key(t, n, block).view());
   if (!value) throw DbError(block_where(where, block) + ": missing");

@@ -118,6 +118,27 @@ TEST(Probe, CoversOnlyTheCompletePrefixOfLevels) {
   EXPECT_EQ(probe.future(position_of(three, 2, 0, 0)), std::nullopt);
 }
 
+// A level rewritten with another block size under a live probe: refused, never misread.
+TEST(Probe, LevelRewrittenWithAnotherBlockSizeIsRefused) {
+  TempDir dir("probe_rewrite");
+  const TableId t{Rules::kWetherell, 2};
+  const LevelIndex idx(2, 10);
+  StoreOptions small;
+  small.block_entries = 16;
+  Store store(dir.str(), true, small);
+  for (int n = 0; n <= 10; ++n) store.write_level(t, n, testing::pits_level(idx, n));
+  Probe probe(store, t);
+  StoreOptions big;
+  big.block_entries = 64;
+  store.set_options(big);
+  store.write_level(t, 10, testing::pits_level(idx, 10));
+  std::vector<Stones> x(4);
+  idx.unrank(0, 10, x.data());
+  EXPECT_THROW(probe.future(position_of(x.data(), 2, 0, 0)), DbError);
+  idx.unrank(0, 9, x.data());  // untouched level: still answered
+  EXPECT_EQ(probe.future(position_of(x.data(), 2, 0, 0)), testing::value_of_pits(x.data(), 4, 9));
+}
+
 TEST(Probe, CountsHitsAndMisses) {
   SmallDb db;
   const int n = SmallDb::kMaxN;

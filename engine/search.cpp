@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <new>
 #include <random>
+#include <type_traits>
 
-#include "ordering.hpp"
+#include "boards.hpp"
 #include "tt.hpp"
 
 namespace kalah {
@@ -31,7 +33,28 @@ struct Searcher::Impl {
 
 namespace {
 
+using search_detail::ByteBoard;
+using search_detail::WideBoard;
+
 constexpr int kInf = 1 << 20;
+
+// Index of the next move to search among n whose order keys are key[i] (in pit order; visited
+// ones marked): the hint first, then the highest key, the lowest pit among equal keys. This is
+// ordered_children's order (ordering.hpp), chosen lazily so that a cut-off skips the rest.
+inline int next_child(const int* key, const int* pit, int n, unsigned& visited, int hint) {
+  if (visited == 0 && hint >= 0) {
+    for (int i = 0; i < n; ++i)
+      if (pit[i] == hint) {
+        visited |= 1u << i;
+        return i;
+      }
+  }
+  int pick = -1;
+  for (int i = 0; i < n; ++i)
+    if (!(visited >> i & 1) && (pick < 0 || key[i] > key[pick])) pick = i;
+  visited |= 1u << pick;
+  return pick;
+}
 
 template <class R>
 class SearchImpl final : public Searcher::Impl {
@@ -39,6 +62,34 @@ class SearchImpl final : public Searcher::Impl {
   using Searcher::Impl::Impl;
 
   SearchResult run(const Position& root, const SearchLimits& limits) override {
+    // Byte boards serve boards of up to 7 pits and 255 stones (one compiled search per size); an
+    // oracle needs Positions at every node.
+    if (!opt.oracle && root.total_stones() <= 255) {
+      switch (root.m) {
+        case 1:
+          return run_on(ByteBoard<1>(root), limits);
+        case 2:
+          return run_on(ByteBoard<2>(root), limits);
+        case 3:
+          return run_on(ByteBoard<3>(root), limits);
+        case 4:
+          return run_on(ByteBoard<4>(root), limits);
+        case 5:
+          return run_on(ByteBoard<5>(root), limits);
+        case 6:
+          return run_on(ByteBoard<6>(root), limits);
+        case 7:
+          return run_on(ByteBoard<7>(root), limits);
+        default:
+          break;
+      }
+    }
+    return run_on(WideBoard(root), limits);
+  }
+
+ private:
+  template <class B>
+  SearchResult run_on(const B& root, const SearchLimits& limits) {
     SearchResult res;
     start_ = Clock::now();
     limits_ = limits;
@@ -46,7 +97,7 @@ class SearchImpl final : public Searcher::Impl {
     oracle_hits_ = 0;
     stopping_allowed_ = false;
     if (over(root)) {
-      res.value = final_margin(root);
+      res.value = root.final_margin();
       res.exact = true;
       res.seconds = elapsed();
       return res;
@@ -79,7 +130,6 @@ class SearchImpl final : public Searcher::Impl {
     return res;
   }
 
- private:
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
   void count_node() {
@@ -89,21 +139,64 @@ class SearchImpl final : public Searcher::Impl {
     if (limits_.seconds > 0 && elapsed() >= limits_.seconds) throw StopSearch{};
   }
 
+  // True when the game of b (seen from its side to move) has ended (is_over<R>).
+  template <class B>
+  static bool over(const B& b) {
+    if constexpr (R::kRelayCapture) {
+      return b.own_empty();
+    } else {
+      return b.own_empty() || b.opp_empty();
+    }
+  }
+
+  // The moves of b with their children (flipped to the child's side to move when the turn
+  // passes) and order keys (the child's kalah difference for b's mover), in pit order.
+  template <class B>
+  union Slot {  // a board left unconstructed until generate() copies one in
+    Slot() {}
+    B b;
+  };
+  template <class B>
+  struct Moves {
+    Slot<B> slot[kMaxPits];
+    const B& child(int i) const { return slot[i].b; }
+    int key[kMaxPits], pit[kMaxPits];
+    std::uint64_t hash[kMaxPits];  // the children's TT keys, their slots already prefetched
+    bool again[kMaxPits];
+    int n = 0;
+  };
+  template <class B>
+  void generate(const B& b, Moves<B>& mv) const {
+    for (int i = 0; i < b.m(); ++i) {
+      if (b.pit(i) == 0) continue;
+      B& c = *new (&mv.slot[mv.n].b) B(b);
+      mv.again[mv.n] = c.template apply<R>(i);
+      mv.key[mv.n] = c.kalah_difference();
+      if (!mv.again[mv.n]) c.flip();
+      mv.hash[mv.n] = c.key();
+      tt.prefetch(mv.hash[mv.n]);
+      mv.pit[mv.n] = i;
+      ++mv.n;
+    }
+  }
+
   // Root: every move searched with a window that keeps ties with the best value exact.
-  SearchResult search_root(const Position& p, int depth) {
+  template <class B>
+  SearchResult search_root(const B& p, int depth) {
     heuristic_leaves_ = 0;
-    const TTEntry* e = tt.probe(TranspositionTable::key(p));
-    Child children[kMaxPits];
-    const int n = ordered_children<R>(p, e ? e->move : -1, children);
+    const TTEntry* e = tt.probe(p.key());
+    Moves<B> mv;
+    generate(p, mv);
     SearchResult res;
     res.depth = depth;
     int best = -kInf;
-    for (int i = 0; i < n; ++i) {
-      const Child& c = children[i];
+    unsigned visited = 0;
+    for (int k = 0; k < mv.n; ++k) {
+      const int i = next_child(mv.key, mv.pit, mv.n, visited, e ? e->move : -1);
       const int floor = best == -kInf ? -kInf : best - 1;
-      const int v = c.sign > 0 ? alphabeta(c.pos, depth - 1, floor, kInf)
-                               : -alphabeta(c.pos, depth - 1, -kInf, -floor);
-      res.root.push_back({c.pit + 1, v, v <= floor});
+      const int v = mv.again[i] ? alphabeta(mv.child(i), mv.hash[i], depth - 1, floor, kInf)
+                                : -alphabeta(mv.child(i), mv.hash[i], depth - 1, -kInf, -floor);
+      res.root.push_back({mv.pit[i] + 1, v, v <= floor});
       best = std::max(best, v);
     }
     res.value = best;
@@ -112,7 +205,7 @@ class SearchImpl final : public Searcher::Impl {
     std::sort(res.best_pits.begin(), res.best_pits.end());
     res.exact = heuristic_leaves_ == 0;
     TTEntry s;
-    s.key = TranspositionTable::key(p);
+    s.key = p.key();
     s.future = std::int16_t(best - p.kalah_difference());
     s.depth = std::int8_t(std::min(depth, 127));
     s.bound = Bound::kExact;
@@ -122,22 +215,25 @@ class SearchImpl final : public Searcher::Impl {
     return res;
   }
 
-  // Negamax value of p for its side to move with `depth` plies left, within (alpha, beta):
-  // v <= alpha means value <= v, v >= beta means value >= v, otherwise v is the value.
-  int alphabeta(const Position& p, int depth, int alpha, int beta) {
+  // Negamax value of p (TT key `key`) for its side to move with `depth` plies left, within
+  // (alpha, beta): v <= alpha means value <= v, v >= beta means value >= v, otherwise v is the
+  // value.
+  template <class B>
+  int alphabeta(const B& p, std::uint64_t key, int depth, int alpha, int beta) {
     count_node();
-    if (over(p)) return final_margin(p);
-    if (opt.oracle) {
-      if (auto v = opt.oracle->margin(p)) {
-        ++oracle_hits_;
-        return *v;
+    if (over(p)) return p.final_margin();
+    if constexpr (std::is_same_v<B, WideBoard>) {  // run() never pairs an oracle with bytes
+      if (opt.oracle) {
+        if (auto v = opt.oracle->margin(p.position())) {
+          ++oracle_hits_;
+          return *v;
+        }
       }
     }
     if (depth <= 0) {
       ++heuristic_leaves_;
       return p.kalah_difference();
     }
-    const std::uint64_t key = TranspositionTable::key(p);
     const int kd = p.kalah_difference();
     int hint = -1;
     if (const TTEntry* e = tt.probe(key)) {
@@ -173,62 +269,19 @@ class SearchImpl final : public Searcher::Impl {
     return best;
   }
 
-  // True when p's game has ended (is_over<R>), from a board seen by its side to move.
-  static bool over(const Position& p) {
-    if constexpr (R::kRelayCapture) {
-      return detail::side_empty(p, 0);
-    } else {
-      return detail::side_empty(p, 0) || detail::side_empty(p, p.m + 1);
-    }
-  }
-
-  // Index of the next child to search among n whose order keys are key[i] (pit order, visited
-  // ones marked): the hint first, then the highest key, the lowest pit among equal keys. This is
-  // ordered_children's order, chosen lazily so that a cut-off skips the rest of the sort.
-  static int next_child(const int* key, const int* pit, int n, unsigned& visited, int hint) {
-    if (visited == 0 && hint >= 0) {
-      for (int i = 0; i < n; ++i)
-        if (pit[i] == hint) {
-          visited |= 1u << i;
-          return i;
-        }
-    }
-    int pick = -1;
-    for (int i = 0; i < n; ++i)
-      if (!(visited >> i & 1) && (pick < 0 || key[i] > key[pick])) pick = i;
-    visited |= 1u << pick;
-    return pick;
-  }
-
   // Children searched to depth - 1 >= 1 (or with an oracle) by recursion, in the engine's order.
-  // A child's board is flipped to its side to move only when it is searched.
-  void interior(const Position& p, int depth, int hint, int& alpha, int beta, int& best,
-                int& best_pit) {
-    Position child[kMaxPits];
-    int key[kMaxPits], pit[kMaxPits];
-    bool again[kMaxPits];
-    int n = 0;
-    for (int i = 0; i < p.m; ++i) {
-      if (p.cell[i] == 0) continue;
-      child[n] = p;
-      again[n] = detail::apply_move<R>(child[n], i, no_trace_);
-      key[n] = int(child[n].cell[p.m]) - int(child[n].cell[2 * p.m + 1]);
-      pit[n] = i;
-      ++n;
-    }
+  template <class B>
+  void interior(const B& p, int depth, int hint, int& alpha, int beta, int& best, int& best_pit) {
+    Moves<B> mv;
+    generate(p, mv);
     unsigned visited = 0;
-    for (int k = 0; k < n; ++k) {
-      const int i = next_child(key, pit, n, visited, hint);
-      int v;
-      if (again[i]) {
-        v = alphabeta(child[i], depth - 1, alpha, beta);
-      } else {
-        child[i].flip();
-        v = -alphabeta(child[i], depth - 1, -beta, -alpha);
-      }
+    for (int k = 0; k < mv.n; ++k) {
+      const int i = next_child(mv.key, mv.pit, mv.n, visited, hint);
+      const int v = mv.again[i] ? alphabeta(mv.child(i), mv.hash[i], depth - 1, alpha, beta)
+                                : -alphabeta(mv.child(i), mv.hash[i], depth - 1, -beta, -alpha);
       if (v > best) {
         best = v;
-        best_pit = pit[i];
+        best_pit = mv.pit[i];
         if (v > alpha) alpha = v;
         if (alpha >= beta) break;
       }
@@ -237,24 +290,21 @@ class SearchImpl final : public Searcher::Impl {
 
   // Depth 1 without an oracle: every child is a leaf (end of game or static evaluation), valued
   // inline from the mover's side without flipping the board; same nodes and values as recursing.
-  void frontier(const Position& p, int hint, int& alpha, int beta, int& best, int& best_pit) {
-    const int m = p.m;
+  template <class B>
+  void frontier(const B& p, int hint, int& alpha, int beta, int& best, int& best_pit) {
     int key[kMaxPits], value[kMaxPits], pit[kMaxPits];
     bool heuristic[kMaxPits];
     int n = 0;
-    Position c;
-    for (int i = 0; i < m; ++i) {
-      if (p.cell[i] == 0) continue;
-      c = p;
-      detail::apply_move<R>(c, i, no_trace_);
-      const int kd = int(c.cell[m]) - int(c.cell[2 * m + 1]);
+    for (int i = 0; i < p.m(); ++i) {
+      if (p.pit(i) == 0) continue;
+      B c = p;
+      c.template apply<R>(i);
+      const int kd = c.kalah_difference();
       // The child's game is over when its side to move has no stones (wetherell: the opponent,
       // as there is no extra turn) or, under kalah rules, when either side has none.
-      const bool ended = R::kRelayCapture
-                             ? detail::side_empty(c, m + 1)
-                             : detail::side_empty(c, 0) || detail::side_empty(c, m + 1);
+      const bool ended = R::kRelayCapture ? c.opp_empty() : c.own_empty() || c.opp_empty();
       key[n] = kd;
-      value[n] = ended ? kd + c.own_pit_stones() - c.opp_pit_stones() : kd;
+      value[n] = ended ? c.final_margin() : kd;
       heuristic[n] = !ended;
       pit[n] = i;
       ++n;
@@ -274,14 +324,15 @@ class SearchImpl final : public Searcher::Impl {
     }
   }
 
-  std::vector<int> principal_variation(Position p, int first_pit, int depth) {
+  template <class B>
+  std::vector<int> principal_variation(B p, int first_pit, int depth) {
     std::vector<int> pv;
     int pit = first_pit;
     for (int ply = 0; ply < std::max(depth, 1) && pit > 0; ++ply) {
-      if (is_over<R>(p) || p.own_pit(pit - 1) == 0) break;
+      if (over(p) || p.pit(pit - 1) == 0) break;
       pv.push_back(pit);
-      play_move<R>(p, pit - 1);
-      const TTEntry* e = tt.probe(TranspositionTable::key(p));
+      if (!p.template apply<R>(pit - 1)) p.flip();
+      const TTEntry* e = tt.probe(p.key());
       pit = e && e->move >= 0 ? e->move + 1 : 0;
     }
     return pv;
@@ -293,7 +344,6 @@ class SearchImpl final : public Searcher::Impl {
   std::uint64_t oracle_hits_ = 0;
   std::uint64_t heuristic_leaves_ = 0;
   bool stopping_allowed_ = false;
-  NoTrace no_trace_;
 };
 
 }  // namespace

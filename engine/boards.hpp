@@ -1,0 +1,227 @@
+// The search's board representations behind one interface: a general one over Position and a
+// 16-byte one per board size for at most 7 pits and 255 stones (the 6-pit games), in a register.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+
+#include "move.hpp"
+
+namespace kalah::search_detail {
+
+// The interface both boards offer (cells ordered as in Position: the mover's pits, its kalah, the
+// opponent's pits, the opponent's kalah):
+//   int m() const; int pit(int i) const;          // m; stones in the mover's pit i (0-based)
+//   template <class R> bool apply(int pit);       // plays pit, no flip; true: the mover moves
+//   again void flip();                                  // passes the turn int kalah_difference()
+//   const;                 // mover's kalah minus the opponent's bool own_empty() const; bool
+//   opp_empty() const; int final_margin() const;                     // both sides' pits swept to
+//   their own kalahs std::uint64_t key() const;                    // hash of the pits (not the
+//   kalahs), never 0 Position position(Side mover) const;
+
+inline std::uint64_t mum(std::uint64_t a, std::uint64_t b) {
+  const unsigned __int128 r = static_cast<unsigned __int128>(a) * b;
+  return std::uint64_t(r) ^ std::uint64_t(r >> 64);
+}
+
+// Position itself (any m, any stone count).
+class WideBoard {
+ public:
+  explicit WideBoard(const Position& p) : p_(p) {}
+
+  int m() const { return p_.m; }
+  int pit(int i) const { return p_.cell[i]; }
+  template <class R>
+  bool apply(int pit) {
+    NoTrace none;
+    return detail::apply_move<R>(p_, pit, none);
+  }
+  void flip() { p_.flip(); }
+  int kalah_difference() const { return p_.kalah_difference(); }
+  bool own_empty() const { return detail::side_empty(p_, 0); }
+  bool opp_empty() const { return detail::side_empty(p_, p_.m + 1); }
+  int final_margin() const { return kalah::final_margin(p_); }
+  const Position& position() const { return p_; }
+
+  // The pits, each side's m as three words (unused lanes masked off), folded by multiplies.
+  std::uint64_t key() const {
+    std::uint64_t own[3], opp[3];
+    std::memcpy(own, &p_.cell[0], sizeof own);
+    std::memcpy(opp, &p_.cell[p_.m + 1], sizeof opp);
+    const auto& mask = detail::kPitMasks[p_.m];
+    const std::uint64_t a =
+        mum((own[0] & mask[0]) ^ 0xA0761D6478BD642Full, (own[1] & mask[1]) ^ 0xE7037ED1A0B428DBull);
+    const std::uint64_t b =
+        mum((own[2] & mask[2]) ^ 0x8EBC6AF09C88C6E3ull, (opp[0] & mask[0]) ^ 0x589965CC75374CC3ull);
+    const std::uint64_t c =
+        mum((opp[1] & mask[1]) ^ 0x1D8E4E27C47D124Full, (opp[2] & mask[2]) ^ 0x9E3779B97F4A7C15ull);
+    const std::uint64_t h = mum(a ^ 0xBF58476D1CE4E5B9ull ^ std::uint64_t(p_.m), b ^ c);
+    return h + (h == 0);
+  }
+
+ private:
+  Position p_;
+};
+
+// Sixteen one-byte lanes (SSE2 or the target's equivalent); v[i] reads or writes lane i.
+using Bytes16 = std::uint8_t __attribute__((vector_size(16)));
+
+// Constant masks and sowing increments of ByteBoard, per m.
+struct ByteTables {
+  static constexpr int kMaxM = 7;
+  // inc[m][from][s]: one stone in each of the s < 2m+1 ring cells after `from`, wrapping.
+  struct alignas(16) Lanes {
+    std::uint8_t lane[16];
+  };
+  Lanes inc[kMaxM + 1][16][16];
+  Lanes ring_ones[kMaxM + 1];         // one in each ring cell (pits and the mover's kalah)
+  Lanes keep_all_but[16];             // 0xFF in every lane but one
+  std::uint64_t own[kMaxM + 1];       // the mover's pits' lanes (all within the low eight)
+  std::uint64_t opp[kMaxM + 1][2];    // the opponent's pits' lanes, low and high word
+  std::uint64_t board[kMaxM + 1][2];  // the 2m+2 lanes of a board
+
+  constexpr ByteTables() : inc{}, ring_ones{}, keep_all_but{}, own{}, opp{}, board{} {
+    for (int c = 0; c < 16; ++c)
+      for (int l = 0; l < 16; ++l) keep_all_but[c].lane[l] = l == c ? 0 : 0xFF;
+    for (int m = 1; m <= kMaxM; ++m) {
+      const int ring = 2 * m + 1;
+      for (int c = 0; c < ring; ++c) ring_ones[m].lane[c] = 1;
+      for (int c = 0; c < m; ++c) own[m] |= std::uint64_t(0xFF) << (8 * c);
+      for (int c = m + 1; c <= 2 * m; ++c) opp[m][c / 8] |= std::uint64_t(0xFF) << (8 * (c % 8));
+      for (int c = 0; c < 2 * m + 2; ++c) board[m][c / 8] |= std::uint64_t(0xFF) << (8 * (c % 8));
+      for (int from = 0; from < ring; ++from)
+        for (int s = 1; s < ring; ++s)
+          for (int k = 1; k <= s; ++k) ++inc[m][from][s].lane[(from + k) % ring];
+    }
+  }
+};
+inline constexpr ByteTables kTables{};
+
+inline Bytes16 load(const ByteTables::Lanes& l) {
+  Bytes16 v;
+  std::memcpy(&v, l.lane, sizeof v);
+  return v;
+}
+
+// 2M + 2 <= 16 one-byte cells in one vector register, lane i = cell i, the lanes above 2M+1 zero.
+// No cell exceeds 255 because the board holds at most 255 stones. M is fixed at compile time.
+template <int M>
+class ByteBoard {
+  static_assert(M >= 1 && M <= ByteTables::kMaxM);
+  static constexpr int kRing = 2 * M + 1;
+  static constexpr int kHalf = 8 * (M + 1);  // bits of one side (pits and kalah)
+
+ public:
+  static constexpr int kMaxStones = 255;
+
+  static bool fits(const Position& p) { return p.m == M && p.total_stones() <= kMaxStones; }
+
+  ByteBoard() = default;
+  explicit ByteBoard(const Position& p) : v_{} {
+    for (int i = 0; i <= 2 * M + 1; ++i) v_[i] = std::uint8_t(p.cell[i]);
+  }
+
+  static constexpr int m() { return M; }
+  int pit(int i) const { return v_[i]; }
+
+  template <class R>
+  bool apply(int pit) {
+    if constexpr (R::kRelayCapture) {
+      int from = pit;
+      while (true) {
+        const int s = v_[from];
+        const int last = sow(from, s);
+        if (last < M) {
+          // Relay: the last stone fell into a non-empty own pit after reaching the opponent.
+          if (v_[last] > 1 && s > M - from) {
+            from = last;
+            continue;
+          }
+        } else if (last > M) {
+          int won = 0;
+          for (int c = last; c > M; --c) {
+            const int v = v_[c];
+            if (v != 2 && v != 3) break;
+            won += v;
+            v_[c] = 0;
+          }
+          v_[M] = std::uint8_t(v_[M] + won);
+        }
+        return false;
+      }
+    } else {
+      const int last = sow(pit, v_[pit]);
+      if (last == M) return true;
+      if (last < M && v_[last] == 1) {
+        const int facing = 2 * M - last;
+        const int opposite = v_[facing];
+        if (R::kEmptyCapture || opposite > 0) {
+          v_[last] = 0;
+          v_[facing] = 0;
+          v_[M] = std::uint8_t(v_[M] + 1 + opposite);
+        }
+      }
+      return false;
+    }
+  }
+
+  void flip() {
+    std::uint64_t w[2];
+    std::memcpy(w, &v_, sizeof w);
+    const unsigned __int128 x = (static_cast<unsigned __int128>(w[1]) << 64) | w[0];
+    const unsigned __int128 y = (x >> kHalf) | (x << kHalf);
+    w[0] = std::uint64_t(y) & kTables.board[M][0];
+    w[1] = std::uint64_t(y >> 64) & kTables.board[M][1];
+    std::memcpy(&v_, w, sizeof w);
+  }
+  int kalah_difference() const { return int(v_[M]) - int(v_[2 * M + 1]); }
+  bool own_empty() const { return (low() & kTables.own[M]) == 0; }
+  bool opp_empty() const {
+    return ((low() & kTables.opp[M][0]) | (high() & kTables.opp[M][1])) == 0;
+  }
+  int final_margin() const {
+    int own = v_[M], opp = v_[2 * M + 1];
+    for (int i = 0; i < M; ++i) own += v_[i], opp += v_[M + 1 + i];
+    return own - opp;
+  }
+  std::uint64_t key() const {
+    const std::uint64_t lo = low() & (kTables.own[M] | kTables.opp[M][0]);
+    const std::uint64_t hi = high() & kTables.opp[M][1];
+    const std::uint64_t h = mum(lo ^ 0xA0761D6478BD642Full, hi ^ 0xE7037ED1A0B428DBull ^ M);
+    const std::uint64_t k = mum(h ^ 0x8EBC6AF09C88C6E3ull, 0x589965CC75374CC3ull);
+    return k + (k == 0);
+  }
+
+ private:
+  std::uint64_t low() const {
+    std::uint64_t w;
+    std::memcpy(&w, &v_, sizeof w);
+    return w;
+  }
+  std::uint64_t high() const {
+    std::uint64_t w;
+    std::memcpy(&w, reinterpret_cast<const char*>(&v_) + 8, sizeof w);
+    return w;
+  }
+
+  // Empties cell `from` (holding s stones) and sows them; returns the last cell sown.
+  int sow(int from, int s) {
+    Bytes16 v = v_ & load(kTables.keep_all_but[from]);
+    if (s >= kRing) [[unlikely]] {
+      v += load(kTables.ring_ones[M]) * std::uint8_t(s / kRing);
+      s %= kRing;
+      if (s == 0) {
+        v_ = v;
+        return from;
+      }
+    }
+    v_ = v + load(kTables.inc[M][from][s]);
+    const int last = from + s;
+    return last < kRing ? last : last - kRing;
+  }
+
+  Bytes16 v_;
+};
+
+}  // namespace kalah::search_detail

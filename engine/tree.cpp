@@ -22,7 +22,7 @@ class Tracer {
       tree_.nodes[id].leaf = TreeLeaf::kGameOver;
       return final_margin(p);
     }
-    if (oracle_) {
+    if (oracle_ && id != 0) {  // the root is always expanded, as in the engine
       if (auto v = oracle_->margin(p)) {
         tree_.nodes[id].leaf = TreeLeaf::kOracle;
         return *v;
@@ -126,8 +126,9 @@ std::string summary(const SearchTree& t) {
   std::string s = to_string(t.root_position) + ", depth " + std::to_string(t.depth) + ": value " +
                   bound_text(t.value) + " for " + side_letter(t.root_position.mover) +
                   (t.exact ? " (exact game margin)" : " (heuristic, depth-limited)") + "; " +
-                  std::to_string(t.searched) + " nodes searched, " + std::to_string(t.pruned) +
-                  (t.pruned == 1 ? " move pruned" : " moves pruned");
+                  std::to_string(t.searched) +
+                  (t.searched == 1 ? " node searched, " : " nodes searched, ") +
+                  std::to_string(t.pruned) + (t.pruned == 1 ? " move pruned" : " moves pruned");
   return s;
 }
 

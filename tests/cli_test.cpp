@@ -215,6 +215,28 @@ TEST(CliTree, RefusesHugeTreesUnlessAllowed) {
   EXPECT_EQ(r.status, 0);
 }
 
+TEST(CliDatabase, PlayAndTreeUseTheDatabaseExactly) {
+  const std::string db = temp_path("db");
+  std::remove(db.c_str());  // gen creates the directory
+  const Result gen = run("KALAH gen --max-stones 8 --threads 1 --quiet --db " + db);
+  ASSERT_EQ(gen.status, 0) << gen.err;
+  // 8 stones in pits: every position the search reaches is inside the database.
+  const std::string pos = " --position '0,0,1,0,2,3,10/1,0,0,0,1,0,18 S'";
+  const Result play = run("KALAH play --self --depth 3 --no-random --db " + db + pos);
+  EXPECT_EQ(play.status, 0) << play.err;
+  EXPECT_TRUE(contains(play.out, "database: " + db)) << play.out;
+  EXPECT_TRUE(contains(play.out, "exact;")) << play.out;
+  EXPECT_TRUE(contains(play.out, "database hits")) << play.out;
+  EXPECT_FALSE(contains(play.out, "depth 3;")) << play.out;
+  const Result tree = run("KALAH tree '0,0,1,0,2,3,10/1,0,0,0,1,0,18 S' --depth 2 --db " + db);
+  EXPECT_EQ(tree.status, 0) << tree.err;
+  EXPECT_TRUE(contains(tree.out, "  database")) << tree.out;
+  EXPECT_TRUE(contains(tree.out, "(exact game margin)")) << tree.out;
+  // A --db that does not exist is an error, not a silent search without it.
+  EXPECT_NE(run("KALAH play --self --depth 2 --db " + db + "-missing").status, 0);
+  std::system(("rm -rf '" + db + "'").c_str());
+}
+
 std::string signature(const std::string& out) {
   const auto at = out.find("signature: ");
   return at == std::string::npos ? "" : out.substr(at, out.find('\n', at) - at);

@@ -9,6 +9,7 @@
 
 #include "board_view.hpp"
 #include "command.hpp"
+#include "db_open.hpp"
 #include "describe.hpp"
 #include "options.hpp"
 #include "search.hpp"
@@ -138,8 +139,14 @@ void computer_move(const PlayConfig& cfg, Searcher& searcher, Position& p) {
   const SearchResult r = searcher.search(p, cfg.limits);
   const MoveStory story = play_and_describe(cfg.rules, p, r.pit);
   char stats[128];
-  std::snprintf(stats, sizeof stats, "%llu nodes, %.2f s", static_cast<unsigned long long>(r.nodes),
-                r.seconds);
+  if (r.oracle_hits > 0) {
+    std::snprintf(stats, sizeof stats, "%llu nodes, %llu database hits, %.2f s",
+                  static_cast<unsigned long long>(r.nodes),
+                  static_cast<unsigned long long>(r.oracle_hits), r.seconds);
+  } else {
+    std::snprintf(stats, sizeof stats, "%llu nodes, %.2f s",
+                  static_cast<unsigned long long>(r.nodes), r.seconds);
+  }
   std::cout << describe(story, p.m) << "   [value " << signed_value(r.value) << " for "
             << side_letter(story.mover) << ", "
             << (r.exact ? std::string("exact") : "depth " + std::to_string(r.depth)) << "; "
@@ -157,6 +164,8 @@ int run_play(int argc, char** argv) {
   double seconds = 0;
   std::string position;
   int tt_mb = 64;
+  std::string db = kDefaultDbPath;
+  add_db_option(desc, db);
   desc.add_options()("depth,d", po::value(&depth)->default_value(depth),
                      "engine search depth in plies, 1..60 (60 when only --nodes/--time is given)")(
       "first", po::value(&first)->default_value(first),
@@ -182,7 +191,9 @@ int run_play(int argc, char** argv) {
           "(heuristic search) or 'exact' (the true game margin). Without --seed the\n"
           "random choice among equal moves is seeded from the clock; the seed used is "
           "printed.\nUnder wetherell the game ends when a kalah holds more than half the "
-          "stones or the side\nto move has none in its pits.",
+          "stones or the side\nto move has none in its pits. With an endgame database (--db, or " +
+              std::string(kDefaultDbPath) +
+              " when it exists) every\nposition the search reaches inside it is valued exactly.",
           desc, {}, vm))
     return 0;
   game.check();
@@ -212,6 +223,8 @@ int run_play(int argc, char** argv) {
            std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
   }
   opt.seed = seed;
+  const OpenedDb database = open_db_for(db, !vm["db"].defaulted(), {cfg.rules, p.m});
+  opt.oracle = database.probe.get();
   Searcher searcher(cfg.rules, opt);
 
   std::cout << "kalah play: " << rules_name(cfg.rules) << ", " << p.m << " pits, "
@@ -226,9 +239,11 @@ int run_play(int argc, char** argv) {
   if (seconds > 0) std::cout << ", at most " << seconds << " s";
   std::cout << " per move; "
             << (opt.randomize ? "random choice among equal moves, seed " + std::to_string(seed)
-                              : std::string("lowest pit among equal moves"))
-            << "\n\n"
-            << draw_board(p);
+                              : std::string("lowest pit among equal moves"));
+  if (opt.oracle)
+    std::cout << "\ndatabase: " << db << ", exact with up to " << opt.oracle->max_stones()
+              << " stones in pits";
+  std::cout << "\n\n" << draw_board(p);
   if (!cfg.self) print_human_help(p);
   while (!game_finished(cfg.rules, p)) {
     std::cout << "\n";

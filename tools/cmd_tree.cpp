@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "db_open.hpp"
 #include "options.hpp"
 #include "tree.hpp"
 
@@ -16,6 +17,8 @@ int run_tree(int argc, char** argv) {
   std::string format = "text";
   std::size_t max_nodes = 100000;
   std::vector<std::string> args;
+  std::string db = kDefaultDbPath;
+  add_db_option(desc, db);
   desc.add_options()("depth,d", po::value(&depth)->default_value(depth),
                      "search depth in plies, 1..60")(
       "format", po::value(&format)->default_value(format), "text (indented) or dot (Graphviz)")(
@@ -34,8 +37,11 @@ int run_tree(int argc, char** argv) {
           "value\nfor the player making it and whether that value is exact, a lower bound "
           "(fail-high:\nthe moves after it are pruned) or an upper bound (fail-low), plus the "
           "moves pruned by\neach cut-off. Leaves are ends of game or the kalah difference at "
-          "depth 0.\nPOSITION is one quoted argument or two (BOARD SIDE), as for kalah move. "
-          "Render DOT with\n`kalah tree ... --format dot | dot -Tpng -o tree.png`.",
+          "depth 0,\nor database values (--db, or " +
+              std::string(kDefaultDbPath) +
+              " when it exists).\nPOSITION is one quoted argument or two (BOARD SIDE), as for "
+              "kalah move. "
+              "Render DOT with\n`kalah tree ... --format dot | dot -Tpng -o tree.png`.",
           desc, pos, vm))
     return 0;
   game.check();
@@ -58,7 +64,8 @@ int run_tree(int argc, char** argv) {
   if (is_over(rules, p)) throw InputError("the game is over in this position: there is no tree");
   SearchTree tree;
   try {
-    tree = trace_search(rules, p, depth, max_nodes);
+    const OpenedDb database = open_db_for(db, !vm["db"].defaulted(), {rules, p.m});
+    tree = trace_search(rules, p, depth, max_nodes, database.probe.get());
   } catch (const TreeTooLarge& e) {
     throw InputError(std::string(e.what()) + " (at depth " + std::to_string(depth) +
                      "); use a smaller --depth or raise --max-nodes");

@@ -24,8 +24,14 @@ void throw_lmdb(const std::string& path, const std::string& what, int rc) {
   std::string why = mdb_strerror(rc);
   if (rc == MDB_MAP_FULL) {
     why = "database map full (MDB_MAP_FULL: the LMDB map size is exhausted)";
-  } else if (rc == ENOSPC) {
+  } else if (rc == ENOSPC || rc == EDQUOT) {
     why = "disk full (" + why + ")";
+  } else if (rc == EIO) {
+    // LMDB reports a short write of its pages as EIO: say "disk full" when that is the cause.
+    std::error_code ec;
+    const auto space = std::filesystem::space(path, ec);
+    if (!ec && space.available < (std::uintmax_t(1) << 20))
+      why = "disk full (" + why + ", " + std::to_string(space.available) + " bytes free)";
   } else if (rc == MDB_INVALID) {
     why = "not an LMDB database (" + why + ")";
   }

@@ -17,6 +17,11 @@ struct SolveOptions {
   ExactOracle* oracle = nullptr;
   // Transposition table size; rounded down to a power of two of 64-byte buckets (at least one).
   std::size_t tt_bytes = std::size_t(256) << 20;
+  // Boards with at most this many stones in pits are solved once each by plain minimax and kept
+  // in a dense table of C(n + 2m - 1, 2m - 1) bytes per level n (filled lazily; at most 126).
+  // -1: chosen from the rules and the position's stones in pits, within min(tt_bytes / 4, 64 MiB)
+  // (solve_driver.hpp); 0: none.
+  int memo_stones = -1;
   double max_seconds = 0;  // 0: unlimited; otherwise the solve stops with complete = false
   bool progress = false;   // report bounds, nodes and rate on stderr, at most about once a second
 };

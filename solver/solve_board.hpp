@@ -11,7 +11,7 @@ namespace kalah::solve_detail {
 
 // What every board offers the search (R: the rule policy):
 //   explicit Board(const Position&)  the pits of p; the kalahs are not kept
-//   int m() const; int pit(int i) const; int own_stones() const
+//   int m() const; int pit(int i) const; int opp_pit(int i) const; int own_stones() const
 //   int play(int i, bool& again)     plays own pit i (0-based, non-empty) and returns the stones
 //                                    the move put into the mover's kalah; unless again (extra
 //                                    turn) the board is then seen from the opponent
@@ -42,6 +42,7 @@ class PositionBoard {
   }
   int m() const { return p_.m; }
   int pit(int i) const { return p_.cell[i]; }
+  int opp_pit(int i) const { return p_.opp_pit(i); }
   int own_stones() const { return p_.own_pit_stones(); }
 
   int play(int i, bool& again) {
@@ -84,8 +85,9 @@ class ByteBoard {
     c_[p.m] = c_[2 * p.m + 1] = 0;
     c_[kM] = std::uint8_t(p.m);
   }
-  int m() const { return c_[kM]; }
+  int m() const { return c_[kM] & 15; }  // m <= 12; the mask tells the compiler cells < 32
   int pit(int i) const { return c_[i]; }
+  int opp_pit(int i) const { return c_[m() + 1 + i]; }
   int own_stones() const {
     int n = 0;
     for (int i = 0; i < m(); ++i) n += c_[i];

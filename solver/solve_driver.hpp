@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -10,6 +11,19 @@
 #include "solve_search.hpp"
 
 namespace kalah::solve_detail {
+
+constexpr std::size_t kAutoMemoBytes = std::size_t(64) << 20;
+
+// The memo's level count when the options leave it open: a plain minimax of every small position
+// pays where the alpha-beta tree is bushy and deep (wetherell: up to n/2 - 2 levels) and costs
+// more than it saves where the tree is lean (kalah rules: n/4), so it scales with the root's
+// stones in pits n, within min(tt_bytes / 4, 64 MiB). Measured on 5- and 6-pit starts (README).
+template <class B>
+int auto_memo_stones(int m, int n, std::size_t tt_bytes) {
+  const int want = B::Rules::kRelayCapture ? n / 2 - 2 : n / 4;
+  const int fits = ExactMemo<B>::stones_for_bytes(m, std::min(tt_bytes / 4, kAutoMemoBytes));
+  return std::clamp(std::min(want, fits), 0, ExactMemo<B>::kMaxValue);
+}
 
 // Smallest value >= v / largest value <= v with the parity of `parity`.
 inline int round_up(int v, int parity) {
@@ -45,7 +59,14 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
   }
 
   SolveTable tt(opt.tt_bytes);
-  Search<B> search(tt, opt.oracle);
+  std::unique_ptr<ExactMemo<B>> memo;
+  const int memo_stones = opt.memo_stones >= 0 ? std::min(opt.memo_stones, ExactMemo<B>::kMaxValue)
+                                               : auto_memo_stones<B>(p.m, n, opt.tt_bytes);
+  if (memo_stones > 0) {
+    memo = std::make_unique<ExactMemo<B>>(p.m, memo_stones);
+    memo->set_oracle(opt.oracle);
+  }
+  Search<B> search(tt, opt.oracle, memo.get());
   int lo = -n, hi = n, beta = 0;  // proven lo <= future <= hi; testing future >= beta
   const char* phase = "bounds";
   std::function<void()> report;
@@ -115,7 +136,7 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
   int cn = n, cf = f, dummy;
   while (!Search<B>::game_over(cur, cn, &dummy)) {
     int first = -1;
-    if (cn >= Search<B>::kTableMinStones) {
+    if (cn >= search.table_min_stones()) {
       if (const SolveEntry* e = tt.probe(cur.key())) first = e->move;
     }
     bool found = false;

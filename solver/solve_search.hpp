@@ -10,6 +10,7 @@
 
 #include "oracle.hpp"
 #include "solve_board.hpp"
+#include "solve_memo.hpp"
 #include "solve_tt.hpp"
 
 namespace kalah::solve_detail {
@@ -24,13 +25,22 @@ class Search {
   using R = typename B::Rules;
   using Clock = std::chrono::steady_clock;
 
-  // Pit-stone counts below these skip the TT / enhanced transposition cutoffs (cheap subtrees).
+  // Boards with fewer stones in pits skip the TT (cheap subtrees); ETC needs at least
+  // kEtcMinStones.
   static constexpr int kTableMinStones = 3;
-  static constexpr int kEtcMinStones = 8;
+  static constexpr int kEtcMinStones = 10;
 
-  Search(SolveTable& tt, ExactOracle* oracle) : tt_(tt), oracle_(oracle) {
+  // memo (may be null) answers boards with at most memo->max_stones() stones in pits, after the
+  // oracle (may be null) has answered those it covers. The TT holds only boards above both.
+  Search(SolveTable& tt, ExactOracle* oracle, ExactMemo<B>* memo)
+      : tt_(tt), oracle_(oracle), memo_(memo) {
     if (oracle_ != nullptr) oracle_max_ = oracle_->max_stones();
+    if (memo_ != nullptr) memo_max_ = memo_->max_stones();
+    table_min_ = std::max({kTableMinStones, oracle_max_ + 1, memo_max_ + 1});
   }
+
+  // Boards with at least this many stones in pits use the TT.
+  int table_min_stones() const { return table_min_; }
 
   // Stops when the clock passes `deadline` (checked every few thousand nodes); calls `report`
   // about every `every` seconds when set.
@@ -60,7 +70,8 @@ class Search {
     return true;
   }
 
-  int search(const B& b, int n, int alpha, int beta) {
+  // key: b.key() when the caller has it (n >= table_min_stones()), else 0.
+  int search(const B& b, int n, int alpha, int beta, std::uint64_t key = 0) {
     if ((++nodes_ & kPollMask) == 0) poll();
     if (aborted_) return 0;
     int over;
@@ -73,11 +84,11 @@ class Search {
         return *f;
       }
     }
+    if (n <= memo_max_) return memo_->value(b, n, &nodes_, &oracle_hits_);
 
     int lo = -n, hi = n, tt_move = -1;
-    std::uint64_t key = 0;
-    if (n >= kTableMinStones) {
-      key = b.key();
+    if (n >= table_min_) {
+      if (key == 0) key = b.key();
       if (const SolveEntry* e = tt_.probe(key)) {
         lo = std::max(lo, int(e->lower));
         hi = std::min(hi, int(e->upper));
@@ -88,71 +99,70 @@ class Search {
       }
     }
 
-    // Children, with their gain (stones into the mover's kalah) and whether the mover goes on.
-    struct Child {
-      B b;
-      int gain;
-      int order;
-      bool again;
-      std::int8_t pit;
-    };
-    Child kids[kMaxPits];
-    const int m = b.m();
-    int count = 0;
-    for (int i = 0; i < m; ++i) {
-      if (b.pit(i) == 0) continue;
-      Child& c = kids[count++];
-      c.b = b;
-      c.pit = std::int8_t(i);
-      c.gain = c.b.play(i, c.again);
-      c.order = i == tt_move ? 1 << 20 : (c.again ? 1 << 10 : 0) + c.gain * 16 + i;
-    }
-
-    // Enhanced transposition cutoff: a child's stored bound may already refute this window.
-    if (n >= kEtcMinStones) {
-      for (int k = 0; k < count; ++k) {
-        const Child& c = kids[k];
-        if (n - c.gain < kTableMinStones) continue;
-        const SolveEntry* e = tt_.probe(c.b.key());
-        if (e == nullptr) continue;
-        const int v = c.again ? c.gain + e->lower : c.gain - e->upper;
-        if (v >= beta) {
-          tt_.store(key, v, hi, c.pit, 0);
-          return v;
-        }
-      }
-    }
-
-    // Best first: insertion sort by order, descending.
-    int idx[kMaxPits];
-    for (int k = 0; k < count; ++k) {
-      int j = k;
-      while (j > 0 && kids[idx[j - 1]].order < kids[k].order) {
-        idx[j] = idx[j - 1];
-        --j;
-      }
-      idx[j] = k;
-    }
-
     const std::uint64_t nodes_before = nodes_;
     const int alpha0 = alpha;
     int best = -n - 1, best_move = -1;
-    for (int k = 0; k < count; ++k) {
-      const Child& c = kids[idx[k]];
+    // Searches child c; true when it ends the node (cutoff or abort).
+    const auto visit = [&](const Child& c) {
       const int nc = n - c.gain;
-      const int v = c.again ? c.gain + search(c.b, nc, alpha - c.gain, beta - c.gain)
-                            : c.gain - search(c.b, nc, c.gain - beta, c.gain - alpha);
-      if (aborted_) return 0;
+      const int v = c.again ? c.gain + search(c.b, nc, alpha - c.gain, beta - c.gain, c.key)
+                            : c.gain - search(c.b, nc, c.gain - beta, c.gain - alpha, c.key);
+      if (aborted_) return true;
       if (v > best) {
         best = v;
         best_move = c.pit;
         if (v > alpha) {
           alpha = v;
-          if (v >= beta) break;
+          if (v >= beta) return true;
         }
       }
+      return false;
+    };
+
+    // The stored best move first: it often ends the node before the others are generated.
+    bool done = false;
+    if (tt_move >= 0 && b.pit(tt_move) > 0) {
+      Child c;
+      make_child(b, n, tt_move, c);
+      done = visit(c);
     }
-    if (n >= kTableMinStones) {
+    if (!done) {
+      Child kids[kMaxPits];
+      const int m = b.m();
+      int count = 0;
+      for (int i = 0; i < m; ++i)
+        if (i != tt_move && b.pit(i) != 0) make_child(b, n, i, kids[count++]);
+
+      // Enhanced transposition cutoff: a child's stored bound may already refute this window.
+      if (n >= kEtcMinStones) {
+        for (int k = 0; k < count; ++k) {
+          const Child& c = kids[k];
+          if (c.key == 0) continue;
+          const SolveEntry* e = tt_.probe(c.key);
+          if (e == nullptr) continue;
+          const int v = c.again ? c.gain + e->lower : c.gain - e->upper;
+          if (v >= beta) {
+            tt_.store(key, v, hi, c.pit, 0);
+            return v;
+          }
+        }
+      }
+
+      // Best first: insertion sort by order, descending.
+      int idx[kMaxPits];
+      for (int k = 0; k < count; ++k) {
+        int j = k;
+        while (j > 0 && kids[idx[j - 1]].order < kids[k].order) {
+          idx[j] = idx[j - 1];
+          --j;
+        }
+        idx[j] = k;
+      }
+      for (int k = 0; k < count && !visit(kids[idx[k]]); ++k) {
+      }
+    }
+    if (aborted_) return 0;
+    if (n >= table_min_) {
       const int work = std::bit_width(nodes_ - nodes_before);
       if (best >= beta) {
         tt_.store(key, best, hi, best_move, work);
@@ -166,6 +176,30 @@ class Search {
   }
 
  private:
+  // A move of the node: the board after it, the stones it put into the mover's kalah, whether
+  // the mover goes on (extra turn), and its ordering score.
+  struct Child {
+    B b;
+    std::uint64_t key;  // b.key(), or 0 below table_min_stones()
+    int gain;
+    int order;
+    bool again;
+    std::int8_t pit;
+  };
+
+  void make_child(const B& b, int n, int i, Child& c) {
+    c.b = b;
+    c.pit = std::int8_t(i);
+    c.gain = c.b.play(i, c.again);
+    c.key = 0;
+    if (n - c.gain >= table_min_) {
+      c.key = c.b.key();
+      tt_.prefetch(c.key);
+    }
+    // Extra turns first, then by stones won, then nearer the kalah.
+    c.order = (c.again ? 1 << 20 : 0) + c.gain * 16 + i;
+  }
+
   static constexpr std::uint64_t kPollMask = (1u << 14) - 1;
 
   void poll() {
@@ -179,8 +213,12 @@ class Search {
 
   SolveTable& tt_;
   ExactOracle* oracle_;
+  ExactMemo<B>* memo_;
   int oracle_max_ = -1;
+  int memo_max_ = -1;
+  int table_min_ = kTableMinStones;
   std::uint64_t nodes_ = 0;
+
   std::uint64_t oracle_hits_ = 0;
   bool aborted_ = false;
   std::optional<Clock::time_point> deadline_;

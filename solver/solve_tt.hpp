@@ -4,9 +4,10 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
 #include <new>
+#include <utility>
+
+#include <sys/mman.h>
 
 namespace kalah::solve_detail {
 
@@ -42,6 +43,8 @@ class SolveTable {
   std::size_t bytes() const { return (mask_ + 1) * sizeof(Bucket); }
   std::size_t max_bytes() const { return max_buckets_ * sizeof(Bucket); }
 
+  void prefetch(std::uint64_t key) const { __builtin_prefetch(&buckets_[key & mask_]); }
+
   // The entry for key, or nullptr. key must not be 0. Valid until the next store().
   const SolveEntry* probe(std::uint64_t key) const {
     const Bucket& b = buckets_[key & mask_];
@@ -64,8 +67,26 @@ class SolveTable {
   struct alignas(64) Bucket {
     SolveEntry e[kWays];
   };
-  struct Free {
-    void operator()(void* p) const { std::free(p); }
+  static constexpr std::size_t kHugePage = std::size_t(2) << 20;
+
+  // Owns one anonymous mapping.
+  class Mapping {
+   public:
+    Mapping() = default;
+    Mapping(void* p, std::size_t length) : p_(p), length_(length) {}
+    Mapping(Mapping&& o) noexcept : p_(std::exchange(o.p_, nullptr)), length_(o.length_) {}
+    Mapping& operator=(Mapping&& o) noexcept {
+      std::swap(p_, o.p_);
+      std::swap(length_, o.length_);
+      return *this;
+    }
+    ~Mapping() {
+      if (p_ != nullptr) munmap(p_, length_);
+    }
+
+   private:
+    void* p_ = nullptr;
+    std::size_t length_ = 0;
   };
 
   // Merges or places `in`; true when it took an empty slot.
@@ -96,19 +117,23 @@ class SolveTable {
     return false;
   }
 
-  // Zeroed memory from calloc: all-zero bytes are empty entries, and untouched pages cost nothing.
+  // Zeroed memory from an anonymous mapping: all-zero bytes are empty entries, untouched pages
+  // cost nothing, and transparent huge pages (where the system allows them) spare TLB misses.
   void allocate(std::size_t buckets) {
-    memory_.reset(std::calloc(buckets * sizeof(Bucket) + alignof(Bucket), 1));
-    if (!memory_) throw std::bad_alloc();
-    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(memory_.get());
-    buckets_ =
-        reinterpret_cast<Bucket*>((at + alignof(Bucket) - 1) / alignof(Bucket) * alignof(Bucket));
+    const std::size_t bytes = buckets * sizeof(Bucket);
+    const std::size_t length = bytes + kHugePage;
+    void* p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    memory_ = Mapping(p, length);
+    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p);
+    buckets_ = reinterpret_cast<Bucket*>((at + kHugePage - 1) / kHugePage * kHugePage);
+    madvise(buckets_, bytes, MADV_HUGEPAGE);  // advice only: failure is harmless
     mask_ = buckets - 1;
     used_ = 0;
   }
 
   void grow() {
-    std::unique_ptr<void, Free> old_memory = std::move(memory_);
+    Mapping old_memory = std::move(memory_);
     const Bucket* old = buckets_;
     const std::size_t old_count = mask_ + 1;
     allocate(old_count * 2);
@@ -117,7 +142,7 @@ class SolveTable {
         if (e.key != 0) used_ += insert(e);
   }
 
-  std::unique_ptr<void, Free> memory_;
+  Mapping memory_;
   Bucket* buckets_ = nullptr;  // in memory_
   std::size_t mask_ = 0;
   std::size_t max_buckets_ = 1;

@@ -94,9 +94,11 @@ Position scattered_position(int m, int n, std::mt19937_64& rng) {
   return p;
 }
 
+// A small TT (replacements get exercised) and no exact memo: the alpha-beta search does it all.
 SolveOptions small_options() {
   SolveOptions opt;
-  opt.tt_bytes = 1 << 16;  // small: collisions and replacements get exercised too
+  opt.tt_bytes = 1 << 16;
+  opt.memo_stones = 0;
   return opt;
 }
 
@@ -335,6 +337,39 @@ TEST(Solve, OracleGivesIdenticalResults) {
     }
   }
   EXPECT_GT(hits, 0u);
+}
+
+TEST(Solve, ExactMemoGivesIdenticalResults) {
+  std::mt19937_64 rng(31337);
+  for (Rules rules : kAllRules) {
+    Naive naive(rules);
+    for (int trial = 0; trial < 40; ++trial) {
+      const int m = 1 + int(rng() % 4);
+      const Position p = trial % 2 ? random_position(rules, m, m <= 2 ? 3 : 2, rng)
+                                   : scattered_position(m, 6 + int(rng() % 5), rng);
+      SolveOptions opt = small_options();
+      opt.memo_stones = 1 + int(rng() % 7);
+      NaiveOracle oracle(rules, int(rng() % 5));
+      if (trial % 3 == 0) opt.oracle = &oracle;  // the memo asks the oracle below its levels
+      check_result(rules, p, solve(rules, p, opt), naive);
+    }
+  }
+}
+
+TEST(Solve, DefaultOptionsSolveTheValueVectorsOfFourPits) {
+  // The automatic memo and the default table sizes, on every 4-pit vector of one file each.
+  for (Rules rules : kAllRules) {
+    const std::string file = std::string("values-") + std::string(rules_name(rules)) + ".txt";
+    int checked = 0;
+    for (const auto& row : test::read_vector_file(file)) {
+      const Position p = parse_position(row[0] + " " + row[1]);
+      if (p.m != 4 || ++checked > 20) continue;
+      const SolveResult r = solve(rules, p);
+      ASSERT_TRUE(r.complete);
+      EXPECT_EQ(r.margin, std::stoi(row[2])) << file << ": " << row[0] << " " << row[1];
+    }
+    EXPECT_GT(checked, 0) << file;
+  }
 }
 
 TEST(Solve, NodeCountsAreDeterministic) {

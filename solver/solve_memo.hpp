@@ -1,0 +1,136 @@
+// The solver's exact memo: positions with few stones in pits solved once, kept in a dense table.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include <sys/mman.h>
+
+#include "oracle.hpp"
+#include "position.hpp"
+
+namespace kalah::solve_detail {
+
+// Exact future margins of every board with at most max_stones() stones in pits, computed on first
+// request by plain minimax (no pruning: each position is solved once) and stored one byte each,
+// indexed densely by (stones in pits, rank of the arrangement). Near the end of the game the
+// alpha-beta search would otherwise re-prove the same small positions under ever new windows.
+template <class B>
+class ExactMemo {
+ public:
+  using R = typename B::Rules;
+  static constexpr int kMaxValue = 126;  // |future| <= n, stored as future + 128 in a byte
+
+  // The largest level count L (<= kMaxValue) whose table of all levels 0..L fits `bytes`;
+  // -1 when not even level 0 fits.
+  static int stones_for_bytes(int m, std::size_t bytes) {
+    int l = -1;
+    double total = 0;
+    while (l < kMaxValue) {
+      total += double(arrangements(2 * m, l + 1));
+      if (total > double(bytes)) break;
+      ++l;
+    }
+    return l;
+  }
+
+  // A memo for boards of m pits a side and up to max_stones (<= kMaxValue) stones in pits.
+  ExactMemo(int m, int max_stones) : m_(m), max_(max_stones), cells_(2 * m) {
+    offset_.resize(max_ + 2, 0);
+    for (int n = 0; n <= max_; ++n) offset_[n + 1] = offset_[n] + arrangements(cells_, n);
+    // below_[(i * (max_ + 1) + r) * (max_ + 1) + v]: arrangements of r stones in cells i.. of the
+    // 2m whose cell i holds fewer than v.
+    const int side = max_ + 1;
+    below_.assign(std::size_t(cells_) * side * side, 0);
+    for (int i = 0; i < cells_; ++i)
+      for (int r = 0; r <= max_; ++r)
+        for (int v = 1; v <= r; ++v)
+          below_[(i * side + r) * side + v] =
+              below_[(i * side + r) * side + v - 1] + arrangements(cells_ - i - 1, r - (v - 1));
+    length_ = offset_[max_ + 1];
+    void* p = mmap(nullptr, length_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    table_ = static_cast<std::uint8_t*>(p);
+    madvise(table_, length_, MADV_HUGEPAGE);  // advice only
+  }
+  ~ExactMemo() { munmap(table_, length_); }
+  ExactMemo(const ExactMemo&) = delete;
+  ExactMemo& operator=(const ExactMemo&) = delete;
+
+  int max_stones() const { return max_; }
+  std::size_t bytes() const { return length_; }
+
+  // Positions with at most oracle->max_stones() stones in pits are asked from the oracle instead.
+  void set_oracle(ExactOracle* oracle) {
+    oracle_ = oracle;
+    oracle_max_ = oracle != nullptr ? oracle->max_stones() : -1;
+  }
+
+  // The exact future margin of b, which holds n <= max_stones() stones in pits. Adds the number of
+  // positions it had to solve to *solved and the oracle's answers to *hits.
+  int value(const B& b, int n, std::uint64_t* solved, std::uint64_t* hits) {
+    if (n <= oracle_max_) {
+      if (const std::optional<int> f = oracle_->future(b.position())) {
+        ++*hits;
+        return *f;
+      }
+    }
+    std::uint8_t& slot = table_[offset_[n] + rank(b, n)];
+    if (slot != 0) return int(slot) - 128;
+    ++*solved;
+    int v;
+    const int own = b.own_stones();
+    if (R::kRelayCapture ? own == 0 : (own == 0 || own == n)) {
+      v = 2 * own - n;
+    } else {
+      v = -n - 1;
+      for (int i = 0; i < m_; ++i) {
+        if (b.pit(i) == 0) continue;
+        B c = b;
+        bool again;
+        const int gain = c.play(i, again);
+        const int f = value(c, n - gain, solved, hits);
+        v = std::max(v, again ? gain + f : gain - f);
+      }
+    }
+    slot = std::uint8_t(v + 128);
+    return v;
+  }
+
+ private:
+  // Arrangements of n stones in c cells: C(n + c - 1, c - 1).
+  static std::uint64_t arrangements(int c, int n) {
+    if (c == 0) return n == 0;
+    std::uint64_t r = 1;
+    for (int j = 1; j < c; ++j) r = r * std::uint64_t(n + j) / std::uint64_t(j);
+    return r;
+  }
+
+  // Lexicographic rank of b's pits (own 1..m, then the opponent's 1..m) among level n.
+  std::uint64_t rank(const B& b, int n) const {
+    const int side = max_ + 1;
+    std::uint64_t r = 0;
+    const std::uint64_t* row = below_.data();
+    for (int i = 0; i + 1 < cells_; ++i) {
+      const int x = i < m_ ? b.pit(i) : b.opp_pit(i - m_);
+      r += row[n * side + x];
+      n -= x;
+      row += std::size_t(side) * side;
+    }
+    return r;
+  }
+
+  int m_, max_, cells_;
+  ExactOracle* oracle_ = nullptr;
+  int oracle_max_ = -1;
+  std::vector<std::uint64_t> offset_;  // first index of each level
+  std::vector<std::uint64_t> below_;
+  std::size_t length_ = 0;
+  std::uint8_t* table_ = nullptr;  // future + 128 per entry; 0: not solved yet
+};
+
+}  // namespace kalah::solve_detail

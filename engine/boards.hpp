@@ -75,18 +75,18 @@ struct ByteTables {
     std::uint8_t lane[16];
   };
   Lanes inc[kMaxM + 1][16][16];
-  Lanes ring_ones[kMaxM + 1];         // one in each ring cell (pits and the mover's kalah)
+  Lanes ring_mask[kMaxM + 1];         // 0xFF in each ring cell (pits and the mover's kalah)
   Lanes keep_all_but[16];             // 0xFF in every lane but one
   std::uint64_t own[kMaxM + 1];       // the mover's pits' lanes (all within the low eight)
   std::uint64_t opp[kMaxM + 1][2];    // the opponent's pits' lanes, low and high word
   std::uint64_t board[kMaxM + 1][2];  // the 2m+2 lanes of a board
 
-  constexpr ByteTables() : inc{}, ring_ones{}, keep_all_but{}, own{}, opp{}, board{} {
+  constexpr ByteTables() : inc{}, ring_mask{}, keep_all_but{}, own{}, opp{}, board{} {
     for (int c = 0; c < 16; ++c)
       for (int l = 0; l < 16; ++l) keep_all_but[c].lane[l] = l == c ? 0 : 0xFF;
     for (int m = 1; m <= kMaxM; ++m) {
       const int ring = 2 * m + 1;
-      for (int c = 0; c < ring; ++c) ring_ones[m].lane[c] = 1;
+      for (int c = 0; c < ring; ++c) ring_mask[m].lane[c] = 0xFF;
       for (int c = 0; c < m; ++c) own[m] |= std::uint64_t(0xFF) << (8 * c);
       for (int c = m + 1; c <= 2 * m; ++c) opp[m][c / 8] |= std::uint64_t(0xFF) << (8 * (c % 8));
       for (int c = 0; c < 2 * m + 2; ++c) board[m][c / 8] |= std::uint64_t(0xFF) << (8 * (c % 8));
@@ -114,8 +114,6 @@ class ByteBoard {
 
  public:
   static constexpr int kMaxStones = 255;
-
-  static bool fits(const Position& p) { return p.m == M && p.total_stones() <= kMaxStones; }
 
   ByteBoard() = default;
   explicit ByteBoard(const Position& p) : v_{} {
@@ -209,7 +207,9 @@ class ByteBoard {
   int sow(int from, int s) {
     Bytes16 v = v_ & load(kTables.keep_all_but[from]);
     if (s >= kRing) [[unlikely]] {
-      v += load(kTables.ring_ones[M]) * std::uint8_t(s / kRing);
+      Bytes16 laps;
+      std::memset(&laps, s / kRing, sizeof laps);
+      v += laps & load(kTables.ring_mask[M]);
       s %= kRing;
       if (s == 0) {
         v_ = v;

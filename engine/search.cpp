@@ -38,21 +38,29 @@ using search_detail::WideBoard;
 
 constexpr int kInf = 1 << 20;
 
-// Index of the next move to search among n whose order keys are key[i] (in pit order; visited
-// ones marked): the hint first, then the highest key, the lowest pit among equal keys. This is
-// ordered_children's order (ordering.hpp), chosen lazily so that a cut-off skips the rest.
-inline int next_child(const int* key, const int* pit, int n, unsigned& visited, int hint) {
-  if (visited == 0 && hint >= 0) {
+// Search order of a move: its order key (the mover's kalah difference after it, higher first),
+// then its pit (lower first), packed so that a larger rank comes first.
+constexpr int order_rank(int key, int pit) {
+  return key * 16 + (15 - pit);
+}
+constexpr int kSearched = -(1 << 30);  // the rank of a move already searched
+
+// Index of the next move to search among n with ranks rank[i] (in pit order): `hint` (given for
+// the first pick only; -1 none) if it is among them, else the highest rank. This is
+// ordered_children's order (ordering.hpp), chosen lazily so that a cut-off skips the rest; the
+// chosen rank is replaced by kSearched.
+inline int next_child(int* rank, const int* pit, int n, int hint) {
+  if (hint >= 0) {
     for (int i = 0; i < n; ++i)
       if (pit[i] == hint) {
-        visited |= 1u << i;
+        rank[i] = kSearched;
         return i;
       }
   }
-  int pick = -1;
-  for (int i = 0; i < n; ++i)
-    if (!(visited >> i & 1) && (pick < 0 || key[i] > key[pick])) pick = i;
-  visited |= 1u << pick;
+  int pick = 0;
+  for (int i = 1; i < n; ++i)
+    if (rank[i] > rank[pick]) pick = i;
+  rank[pick] = kSearched;
   return pick;
 }
 
@@ -64,7 +72,7 @@ class SearchImpl final : public Searcher::Impl {
   SearchResult run(const Position& root, const SearchLimits& limits) override {
     // Byte boards serve boards of up to 7 pits and 255 stones (one compiled search per size); an
     // oracle needs Positions at every node.
-    if (!opt.oracle && root.total_stones() <= 255) {
+    if (!opt.oracle && root.total_stones() <= ByteBoard<1>::kMaxStones) {
       switch (root.m) {
         case 1:
           return run_on(ByteBoard<1>(root), limits);
@@ -160,7 +168,7 @@ class SearchImpl final : public Searcher::Impl {
   struct Moves {
     Slot<B> slot[kMaxPits];
     const B& child(int i) const { return slot[i].b; }
-    int key[kMaxPits], pit[kMaxPits];
+    int rank[kMaxPits], pit[kMaxPits];
     std::uint64_t hash[kMaxPits];  // the children's TT keys, their slots already prefetched
     bool again[kMaxPits];
     int n = 0;
@@ -171,7 +179,7 @@ class SearchImpl final : public Searcher::Impl {
       if (b.pit(i) == 0) continue;
       B& c = *new (&mv.slot[mv.n].b) B(b);
       mv.again[mv.n] = c.template apply<R>(i);
-      mv.key[mv.n] = c.kalah_difference();
+      mv.rank[mv.n] = order_rank(c.kalah_difference(), i);
       if (!mv.again[mv.n]) c.flip();
       mv.hash[mv.n] = c.key();
       tt.prefetch(mv.hash[mv.n]);
@@ -190,9 +198,8 @@ class SearchImpl final : public Searcher::Impl {
     SearchResult res;
     res.depth = depth;
     int best = -kInf;
-    unsigned visited = 0;
     for (int k = 0; k < mv.n; ++k) {
-      const int i = next_child(mv.key, mv.pit, mv.n, visited, e ? e->move : -1);
+      const int i = next_child(mv.rank, mv.pit, mv.n, k == 0 && e ? e->move : -1);
       const int floor = best == -kInf ? -kInf : best - 1;
       const int v = mv.again[i] ? alphabeta(mv.child(i), mv.hash[i], depth - 1, floor, kInf)
                                 : -alphabeta(mv.child(i), mv.hash[i], depth - 1, -kInf, -floor);
@@ -274,9 +281,8 @@ class SearchImpl final : public Searcher::Impl {
   void interior(const B& p, int depth, int hint, int& alpha, int beta, int& best, int& best_pit) {
     Moves<B> mv;
     generate(p, mv);
-    unsigned visited = 0;
     for (int k = 0; k < mv.n; ++k) {
-      const int i = next_child(mv.key, mv.pit, mv.n, visited, hint);
+      const int i = next_child(mv.rank, mv.pit, mv.n, k == 0 ? hint : -1);
       const int v = mv.again[i] ? alphabeta(mv.child(i), mv.hash[i], depth - 1, alpha, beta)
                                 : -alphabeta(mv.child(i), mv.hash[i], depth - 1, -beta, -alpha);
       if (v > best) {
@@ -292,7 +298,7 @@ class SearchImpl final : public Searcher::Impl {
   // inline from the mover's side without flipping the board; same nodes and values as recursing.
   template <class B>
   void frontier(const B& p, int hint, int& alpha, int beta, int& best, int& best_pit) {
-    int key[kMaxPits], value[kMaxPits], pit[kMaxPits];
+    int rank[kMaxPits], value[kMaxPits], pit[kMaxPits];
     bool heuristic[kMaxPits];
     int n = 0;
     for (int i = 0; i < p.m(); ++i) {
@@ -303,15 +309,14 @@ class SearchImpl final : public Searcher::Impl {
       // The child's game is over when its side to move has no stones (wetherell: the opponent,
       // as there is no extra turn) or, under kalah rules, when either side has none.
       const bool ended = R::kRelayCapture ? c.opp_empty() : c.own_empty() || c.opp_empty();
-      key[n] = kd;
+      rank[n] = order_rank(kd, i);
       value[n] = ended ? c.final_margin() : kd;
       heuristic[n] = !ended;
       pit[n] = i;
       ++n;
     }
-    unsigned visited = 0;
     for (int k = 0; k < n; ++k) {
-      const int i = next_child(key, pit, n, visited, hint);
+      const int i = next_child(rank, pit, n, k == 0 ? hint : -1);
       count_node();
       heuristic_leaves_ += heuristic[i];
       const int v = value[i];

@@ -23,12 +23,14 @@ struct SolveOptions {
   // (solve_driver.hpp); 0: none.
   int memo_stones = -1;
   double max_seconds = 0;  // 0: unlimited; otherwise the solve stops with complete = false
-  bool progress = false;   // report bounds, nodes and rate on stderr, at most about once a second
+  // false: stop as soon as the margin is proven (complete, best_moves and pv left empty).
+  bool find_moves = true;
+  bool progress = false;  // report bounds, nodes and rate on stderr, at most about once a second
 };
 
 struct SolveResult {
-  // True when margin, best_moves and pv are all proven. When false, only lower/upper hold (the
-  // time ran out); lower == upper means the margin is known but the moves are not.
+  // True when margin, best_moves and pv (unless not asked for) are all proven. When false, only
+  // lower/upper hold (the time ran out); lower == upper means the margin is known, the moves not.
   bool complete = false;
   int margin = 0;  // RULES.md margin for the side to move; meaningful only when complete
   int lower = 0;   // proven: lower <= margin <= upper (equal when complete)

@@ -105,6 +105,11 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
   res.upper = kd + hi;
   if (lo < hi) return finish(search);
   const int f = lo;
+  if (!opt.find_moves) {
+    res.complete = true;
+    res.margin = kd + f;
+    return finish(search);
+  }
 
   // Does own pit i of b (future margin exactly `target`) achieve it? Sets the child and its exact
   // future margin when it does.

@@ -70,18 +70,21 @@ class ExactMemo {
     oracle_max_ = oracle != nullptr ? oracle->max_stones() : -1;
   }
 
-  // The exact future margin of b, which holds n <= max_stones() stones in pits. Adds the number of
-  // positions it had to solve to *solved and the oracle's answers to *hits.
-  int value(const B& b, int n, std::uint64_t* solved, std::uint64_t* hits) {
+  // The exact future margin of b, which holds n <= max_stones() stones in pits. `hooks` gets
+  // hooks.solved() for each position solved here and hooks.oracle_hit() for each oracle answer;
+  // once hooks.solved() or hooks.stopped() is true the result is meaningless and nothing
+  // unfinished is stored.
+  template <class Hooks>
+  int value(const B& b, int n, Hooks& hooks) {
     if (n <= oracle_max_) {
       if (const std::optional<int> f = oracle_->future(b.position())) {
-        ++*hits;
+        hooks.oracle_hit();
         return *f;
       }
     }
     std::uint8_t& slot = table_[offset_[n] + rank(b, n)];
     if (slot != 0) return int(slot) - 128;
-    ++*solved;
+    if (hooks.solved()) return 0;
     int v;
     const int own = b.own_stones();
     if (R::kRelayCapture ? own == 0 : (own == 0 || own == n)) {
@@ -93,7 +96,8 @@ class ExactMemo {
         B c = b;
         bool again;
         const int gain = c.play(i, again);
-        const int f = value(c, n - gain, solved, hits);
+        const int f = value(c, n - gain, hooks);
+        if (hooks.stopped()) return 0;
         v = std::max(v, again ? gain + f : gain - f);
       }
     }

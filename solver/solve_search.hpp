@@ -54,6 +54,14 @@ class Search {
   }
 
   bool aborted() const { return aborted_; }
+
+  // Hooks of ExactMemo::value: its solved positions count as nodes.
+  bool solved() {
+    if ((++nodes_ & kPollMask) == 0) poll();
+    return aborted_;
+  }
+  bool stopped() const { return aborted_; }
+  void oracle_hit() { ++oracle_hits_; }
   std::uint64_t nodes() const { return nodes_; }
   std::uint64_t oracle_hits() const { return oracle_hits_; }
   SolveTable& table() { return tt_; }
@@ -84,7 +92,7 @@ class Search {
         return *f;
       }
     }
-    if (n <= memo_max_) return memo_->value(b, n, &nodes_, &oracle_hits_);
+    if (n <= memo_max_) return memo_->value(b, n, *this);
 
     int lo = -n, hi = n, tt_move = -1;
     if (n >= table_min_) {

@@ -1,9 +1,15 @@
 // The exhaustive solver against a naive minimax, RULES.md values, the shared value vectors.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <map>
 #include <random>
+#include <sstream>
 #include <vector>
 
 #include "move.hpp"
@@ -275,11 +281,8 @@ void check_value_vectors(Rules rules, const std::string& file, int max_m) {
   EXPECT_GT(checked, 0);
 }
 
-#ifdef NDEBUG
-constexpr int kVectorMaxPits = kMaxPits;  // the 6-pit lines take about a second in all
-#else
-constexpr int kVectorMaxPits = 4;
-#endif
+// Every line, 6-pit ones included (about a second in all in a release build).
+constexpr int kVectorMaxPits = kMaxPits;
 
 TEST(Solve, WetherellValueVectors) {
   check_value_vectors(Rules::kWetherell, "values-wetherell.txt", kVectorMaxPits);
@@ -345,7 +348,7 @@ TEST(Solve, ExactMemoGivesIdenticalResults) {
     Naive naive(rules);
     for (int trial = 0; trial < 40; ++trial) {
       const int m = 1 + int(rng() % 4);
-      const Position p = trial % 2 ? random_position(rules, m, m <= 2 ? 3 : 2, rng)
+      const Position p = trial % 2 ? random_position(rules, m, m <= 2 ? 3 : 5 - m, rng)
                                    : scattered_position(m, 6 + int(rng() % 5), rng);
       SolveOptions opt = small_options();
       opt.memo_stones = 1 + int(rng() % 7);
@@ -372,12 +375,86 @@ TEST(Solve, DefaultOptionsSolveTheValueVectorsOfFourPits) {
   }
 }
 
+TEST(Solve, ValueOnlySolveSkipsTheMoves) {
+  SolveOptions opt = small_options();
+  opt.find_moves = false;
+  const SolveResult r = solve(Rules::kWetherell, start_position(3, 3), opt);
+  ASSERT_TRUE(r.complete);
+  EXPECT_EQ(r.margin, -2);  // RULES.md
+  EXPECT_TRUE(r.best_moves.empty());
+  EXPECT_TRUE(r.pv.empty());
+}
+
 TEST(Solve, NodeCountsAreDeterministic) {
   const Position p = start_position(4, 3);
   const SolveResult a = solve(Rules::kKalah, p, small_options());
   const SolveResult b = solve(Rules::kKalah, p, small_options());
   EXPECT_EQ(a.nodes, b.nodes);
   EXPECT_EQ(a.pv, b.pv);
+}
+
+// `kalah solve ARGS` through the shell: exit status, stdout, stderr.
+struct CliResult {
+  int status = -1;
+  std::string out, err;
+};
+
+CliResult kalah_solve(const std::string& args) {
+  const std::string base = ::testing::TempDir() + "kalah_solve_cli_" + std::to_string(::getpid());
+  const std::string line =
+      "'" KALAH_BINARY "' solve " + args + " >" + base + ".out 2>" + base + ".err </dev/null";
+  const int rc = std::system(line.c_str());
+  CliResult r;
+  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  for (auto [suffix, text] : {std::pair{".out", &r.out}, std::pair{".err", &r.err}}) {
+    std::ifstream in(base + suffix);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    *text = ss.str();
+    std::remove((base + suffix).c_str());
+  }
+  return r;
+}
+
+TEST(SolveCli, PrintsValueMovesAndPv) {
+  const CliResult r = kalah_solve("--no-db --pits 3 --stones 3");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("outcome:    loss for S"), std::string::npos) << r.out;  // RULES.md
+  EXPECT_NE(r.out.find("margin:     -2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("best moves: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("pv:         "), std::string::npos) << r.out;
+  const CliResult j = kalah_solve("--no-db --json --pits 2 --stones 3");
+  ASSERT_EQ(j.status, 0) << j.err;
+  EXPECT_NE(j.out.find("\"complete\": true"), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"outcome\": \"win\", \"margin\": 6"), std::string::npos) << j.out;
+}
+
+TEST(SolveCli, GameOverPositionAndTimeLimit) {
+  const CliResult over = kalah_solve("--no-db --rules kalah 1,6,1,5/0,0,0,5 S");
+  ASSERT_EQ(over.status, 0) << over.err;
+  EXPECT_NE(over.out.find("margin:     +8"), std::string::npos) << over.out;
+  EXPECT_NE(over.out.find("none (game over)"), std::string::npos) << over.out;
+  const CliResult limited = kalah_solve("--no-db --pits 6 --stones 3 --max-time 0.05 --json");
+  ASSERT_EQ(limited.status, 0) << limited.err;
+  EXPECT_NE(limited.out.find("\"complete\": false"), std::string::npos) << limited.out;
+  EXPECT_NE(limited.out.find("\"margin\": null"), std::string::npos) << limited.out;
+}
+
+TEST(SolveCli, BadInputIsOneLineError) {
+  for (const char* args :
+       {"--no-db 1,2,3/1,2 S", "--no-db '1,x,0/1,1,0 S'", "--no-db --rules foo", "--no-db --pits 0",
+        "--no-db --stones 2 '1,1,0/1,1,0 S'", "--no-db --pits 3 '1,1,0/1,1,0 S'",
+        "--no-db --max-time -1", "--no-db --tt-mb 0", "--no-db --memo 200",
+        "--no-db --db /nonexistent/kalah.db", "--no-db --bogus"}) {
+    const CliResult r = kalah_solve(args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("kalah solve: error: ", 0), 0u) << args << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << args;
+  }
+  const CliResult missing = kalah_solve("--db /nonexistent/kalah.db --pits 2 --stones 1");
+  EXPECT_NE(missing.status, 0);
+  EXPECT_EQ(std::count(missing.err.begin(), missing.err.end(), '\n'), 1) << missing.err;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "db_open.hpp"
 #include "options.hpp"
 #include "solve.hpp"
 
@@ -14,8 +15,8 @@ namespace kalah::cli {
 namespace {
 
 const char* kUsage =
-    "solve [--rules R] [--pits m] [--stones k | POSITION] [--db PATH] [--json] [--max-time SEC] "
-    "[--tt-mb MB] [--progress]";
+    "solve [--rules R] [--pits m] [--stones k | POSITION] [--db PATH | --no-db] [--json] "
+    "[--max-time SEC] [--tt-mb MB] [--memo N] [--progress]";
 const char* kDescription =
     "Solves a position exhaustively (MTD(f) over exact margins with a transposition table) and\n"
     "prints the outcome for the side to move (win / draw / loss), the exact margin (final kalah\n"
@@ -23,8 +24,10 @@ const char* kDescription =
     "a principal variation to the end of the game, nodes, database hits, time and nodes/s.\n"
     "Without POSITION the start position of --pits/--stones is solved, S to move. POSITION is\n"
     "\"s1,..,sm,SK/n1,..,nm,NK X\" (quote it, or pass board and side as two words).\n"
-    "When --max-time runs out the answer is incomplete: only the proven bounds on the margin are\n"
-    "printed (and the exact margin if it was proven before the best moves were).";
+    "Positions inside the endgame database (--db, default data/kalah.db when it exists and holds\n"
+    "the rule set and board size) are answered from it. When --max-time runs out the answer is\n"
+    "incomplete: only the proven bounds on the margin are printed (and the exact margin if it was\n"
+    "proven before the best moves were).";
 
 std::string join(const std::vector<int>& v, const char* sep) {
   std::string s;
@@ -52,7 +55,8 @@ std::string json_escape(const std::string& s) {
   return out;
 }
 
-void print_json(const Position& p, Rules rules, const SolveResult& r) {
+// db_stones: the database's coverage (positions with up to that many stones in pits), -1 none.
+void print_json(const Position& p, Rules rules, const SolveResult& r, int db_stones) {
   const bool exact = r.lower == r.upper;
   const std::string out = outcome(r);
   std::ostringstream o;
@@ -67,12 +71,13 @@ void print_json(const Position& p, Rules rules, const SolveResult& r) {
     o << "null, \"pv\": null";
   char rate[64];
   std::snprintf(rate, sizeof rate, "%.0f", r.seconds > 0 ? r.nodes / r.seconds : 0.0);
-  o << ", \"nodes\": " << r.nodes << ", \"db_hits\": " << r.oracle_hits
-    << ", \"seconds\": " << r.seconds << ", \"nodes_per_second\": " << rate << "}\n";
+  o << ", \"nodes\": " << r.nodes << ", \"db_stones\": " << db_stones
+    << ", \"db_hits\": " << r.oracle_hits << ", \"seconds\": " << r.seconds
+    << ", \"nodes_per_second\": " << rate << "}\n";
   std::cout << o.str();
 }
 
-void print_text(const Position& p, Rules rules, const SolveResult& r) {
+void print_text(const Position& p, Rules rules, const SolveResult& r, int db_stones) {
   const std::string out = outcome(r);
   const char mover = side_letter(p.mover);
   std::cout << "position:   " << to_string(p) << " (" << rules_name(rules) << ", " << mover
@@ -88,6 +93,7 @@ void print_text(const Position& p, Rules rules, const SolveResult& r) {
               << (r.best_moves.empty() ? "none (game over)" : join(r.best_moves, " ")) << "\n";
     std::cout << "pv:         " << (r.pv.empty() ? "(empty)" : join(r.pv, " ")) << "\n";
   }
+  if (db_stones >= 0) std::cout << "database:   exact up to " << db_stones << " stones in pits\n";
   char line[160];
   std::snprintf(line, sizeof line, "nodes:      %llu, db hits %llu, %.3f s, %.2f M nodes/s\n",
                 static_cast<unsigned long long>(r.nodes),
@@ -99,18 +105,25 @@ void print_text(const Position& p, Rules rules, const SolveResult& r) {
 int run_solve(int argc, char** argv) {
   GameOptions game;
   std::vector<std::string> position_words;
-  std::string db_path;
+  std::string db_path = kDefaultDbPath;
   double max_time = 0;
   long long tt_mb = 256;
+  int memo = -1;
   po::options_description desc("options");
   add_game_options(desc, game);
-  desc.add_options()("position", po::value(&position_words)->multitoken(),
-                     "position to solve (instead of --stones)")(
-      "db", po::value(&db_path), "endgame database to probe (exact values inside it)")(
-      "json", "print one JSON object")("max-time", po::value(&max_time),
-                                       "give up after SEC seconds (0: no limit)")(
-      "tt-mb", po::value(&tt_mb)->default_value(tt_mb), "transposition table size in MiB")(
-      "progress", "report bounds and node rate on stderr about once a second");
+  add_db_option(desc, db_path);
+  // clang-format off
+  desc.add_options()
+      ("position", po::value(&position_words)->multitoken(), "position to solve (instead of --stones)")
+      ("no-db", "search alone, even when the database at --db exists")
+      ("json", "print one JSON object")
+      ("max-time", po::value(&max_time), "give up after SEC seconds (0: no limit)")
+      ("tt-mb", po::value(&tt_mb)->default_value(tt_mb), "transposition table size in MiB")
+      ("memo", po::value(&memo)->default_value(memo),
+       "solve boards with up to this many stones in pits once into a dense table (-1: automatic, "
+       "0: off)")
+      ("progress", "report bounds and node rate on stderr about once a second");
+  // clang-format on
   po::positional_options_description pos;
   pos.add("position", -1);
   po::variables_map vm;
@@ -119,6 +132,7 @@ int run_solve(int argc, char** argv) {
   const Rules rules = game.parsed_rules();
   if (!(max_time >= 0)) throw InputError("--max-time must be >= 0");
   check_range("tt-mb", tt_mb, 1, 1 << 20);
+  check_range("memo", memo, -1, 126);
   Position p;
   if (!position_words.empty()) {
     if (!vm["stones"].defaulted()) throw InputError("give either --stones or a POSITION, not both");
@@ -132,17 +146,23 @@ int run_solve(int argc, char** argv) {
     game.check();
     p = game.start();
   }
-  if (!db_path.empty()) throw InputError("--db is not available yet (database probing not built)");
+  const bool explicit_db = !vm["db"].defaulted();
+  if (explicit_db && vm.count("no-db")) throw InputError("give either --db or --no-db, not both");
+  OpenedDb db;
+  if (!vm.count("no-db")) db = open_db_for(db_path, explicit_db, {rules, p.m});
 
   SolveOptions opt;
+  opt.oracle = db.probe.get();
   opt.tt_bytes = std::size_t(tt_mb) << 20;
+  opt.memo_stones = memo;
   opt.max_seconds = max_time;
   opt.progress = vm.count("progress") > 0;
   const SolveResult r = solve(rules, p, opt);
+  const int db_stones = opt.oracle != nullptr ? opt.oracle->max_stones() : -1;
   if (vm.count("json"))
-    print_json(p, rules, r);
+    print_json(p, rules, r, db_stones);
   else
-    print_text(p, rules, r);
+    print_text(p, rules, r, db_stones);
   return 0;
 }
 

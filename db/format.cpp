@@ -73,16 +73,16 @@ Key level_key(TableId t, int n) {
   return k;
 }
 
-Key block_prefix(TableId t, int n) {
+Key group_prefix(TableId t, int n) {
   check_level(n);
-  Key k = table_prefix(kBlock, t);
+  Key k = table_prefix(kGroup, t);
   push_be(k, std::uint64_t(n), 1);
   return k;
 }
 
-Key block_key(TableId t, int n, std::uint32_t block) {
-  Key k = block_prefix(t, n);
-  push_be(k, block, 4);
+Key group_key(TableId t, int n, std::uint32_t g) {
+  Key k = group_prefix(t, n);
+  push_be(k, g, 4);
   return k;
 }
 
@@ -152,10 +152,11 @@ std::string encode_level(const LevelMeta& m) {
   put_le(out, m.block_entries, 4);
   put_le(out, m.compressed_bytes, 8);
   put_le(out, m.blocks, 4);
+  put_le(out, m.blocks_per_group, 4);
   put_le(out, m.complete ? 1 : 0, 1);
   put_le(out, std::uint64_t(m.codec), 1);
   put_le(out, std::uint64_t(m.zstd_level), 1);
-  put_le(out, 0, 1);
+  put_le(out, 0, 5);
   return out;
 }
 
@@ -168,12 +169,42 @@ std::optional<LevelMeta> decode_level(std::string_view v) {
   m.block_entries = std::uint32_t(get_le(v, 20, 4));
   m.compressed_bytes = get_le(v, 24, 8);
   m.blocks = std::uint32_t(get_le(v, 32, 4));
-  m.complete = get_le(v, 36, 1) == 1;
-  m.codec = int(get_le(v, 37, 1));
-  m.zstd_level = int(std::int8_t(get_le(v, 38, 1)));
-  if (m.block_entries == 0 || m.blocks != (m.entries + m.block_entries - 1) / m.block_entries)
+  m.blocks_per_group = std::uint32_t(get_le(v, 36, 4));
+  m.complete = get_le(v, 40, 1) == 1;
+  m.codec = int(get_le(v, 41, 1));
+  m.zstd_level = int(std::int8_t(get_le(v, 42, 1)));
+  if (m.block_entries == 0 || m.blocks_per_group == 0 ||
+      m.blocks != (m.entries + m.block_entries - 1) / m.block_entries)
     return std::nullopt;
   return m;
+}
+
+std::string encode_group(const std::vector<std::string>& blocks, std::size_t first,
+                         std::size_t count) {
+  std::string out;
+  put_le(out, count, 4);
+  put_le(out, 0, 4);
+  std::uint64_t offset = 8 + 4 * (count + 1);
+  for (std::size_t j = 0; j <= count; ++j) {
+    put_le(out, offset, 4);
+    if (j < count) offset += blocks[first + j].size();
+  }
+  if (offset >> 32) throw std::length_error("block group larger than 4 GiB");
+  for (std::size_t j = 0; j < count; ++j) out += blocks[first + j];
+  return out;
+}
+
+std::optional<std::string_view> block_in_group(std::string_view group, std::uint32_t j,
+                                               std::uint32_t count) {
+  const std::uint64_t table_end = 8 + 4 * (std::uint64_t(count) + 1);
+  if (j >= count || group.size() < table_end || get_le(group, 0, 4) != count ||
+      get_le(group, 4, 4) != 0 || get_le(group, 8, 4) != table_end ||
+      get_le(group, 8 + 4 * std::size_t(count), 4) != group.size())
+    return std::nullopt;
+  const std::uint64_t begin = get_le(group, 8 + 4 * std::size_t(j), 4);
+  const std::uint64_t end = get_le(group, 12 + 4 * std::size_t(j), 4);
+  if (begin < table_end || end < begin || end > group.size()) return std::nullopt;
+  return group.substr(begin, end - begin);
 }
 
 std::string encode_book_value(int margin) {

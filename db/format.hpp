@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "position.hpp"
 #include "table.hpp"
@@ -18,12 +19,13 @@ constexpr std::uint32_t kVersion = 1;
 constexpr char kMagic[8] = {'K', 'A', 'L', 'A', 'H', 'D', 'B', '\0'};
 
 // First key byte: the record type. Keys are big-endian and fixed-width per type, so LMDB's
-// lexicographic order sorts blocks by (rule set, m, n, block).
+// lexicographic order sorts block groups by (rule set, m, n, group), hence blocks by
+// (rule set, m, n, block).
 enum Tag : std::uint8_t {
   kHeader = 0x00,
   kTable = 0x01,
   kLevel = 0x02,
-  kBlock = 0x03,
+  kGroup = 0x03,
   kBook = 0x04
 };
 
@@ -41,9 +43,13 @@ struct Key {
 Key header_key();
 Key table_key(TableId t);
 Key level_key(TableId t, int n);
-Key block_key(TableId t, int n, std::uint32_t block);
-// Prefix shared by the block keys of one level, and by the book keys of one table.
-Key block_prefix(TableId t, int n);
+// Key of the record holding block group g of level n (blocks g*G .. g*G+G-1, G per level record).
+Key group_key(TableId t, int n, std::uint32_t g);
+inline Key block_key(TableId t, int n, std::uint32_t g) {
+  return group_key(t, n, g);
+}  // old name
+// Prefix shared by the group keys of one level, and by the book keys of one table.
+Key group_prefix(TableId t, int n);
 Key book_prefix(TableId t);
 Key book_key(TableId t, std::span<const Stones> pits);
 
@@ -62,9 +68,18 @@ constexpr std::size_t kTableBytes = 8;
 std::string encode_table(const TableRecord& r);
 std::optional<TableRecord> decode_table(std::string_view v);
 
-constexpr std::size_t kLevelBytes = 40;
+constexpr std::size_t kLevelBytes = 48;
 std::string encode_level(const LevelMeta& m);
 std::optional<LevelMeta> decode_level(std::string_view v);
+
+// Block-group record: `count` blocks from blocks[first], stored back to back after a table of
+// count+1 offsets (db/FORMAT.md).
+std::string encode_group(const std::vector<std::string>& blocks, std::size_t first,
+                         std::size_t count);
+// Block j of a group record that must hold `count` blocks; nullopt when the record's count or
+// offsets are inconsistent (a damaged record).
+std::optional<std::string_view> block_in_group(std::string_view group, std::uint32_t j,
+                                               std::uint32_t count);
 
 // Book value: the exact future margin, int16 little-endian.
 std::string encode_book_value(int margin);

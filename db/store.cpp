@@ -95,7 +95,8 @@ Store::Store(const std::string& path, bool writable) : Store(path, writable, Sto
 
 Store::Store(const std::string& path, bool writable, const StoreOptions& options)
     : path_(path), options_(options) {
-  if (options_.block_entries == 0) throw DbError(path + ": block_entries must be positive");
+  if (options_.block_entries == 0 || options_.blocks_per_group == 0)
+    throw DbError(path + ": block_entries and blocks_per_group must be positive");
   env_ = std::make_unique<LmdbEnv>(path, writable, options.map_size);
   LmdbTxn txn(*env_, writable);
   if (const auto header = txn.get(format::header_key().view())) {
@@ -117,7 +118,8 @@ Store::Store(const std::string& path, bool writable, const StoreOptions& options
 Store::~Store() = default;
 
 void Store::set_options(const StoreOptions& options) {
-  if (options.block_entries == 0) throw DbError(path_ + ": block_entries must be positive");
+  if (options.block_entries == 0 || options.blocks_per_group == 0)
+    throw DbError(path_ + ": block_entries and blocks_per_group must be positive");
   const std::uint64_t map_size = options_.map_size;
   options_ = options;
   options_.map_size = map_size;
@@ -168,15 +170,19 @@ void Store::write_level(TableId t, int n, std::span<const std::int8_t> values) {
   meta.block_entries = options_.block_entries;
   meta.complete = true;
   meta.blocks = std::uint32_t(blocks.size());
+  meta.blocks_per_group = options_.blocks_per_group;
   meta.codec = kCodecZstdInt8;
   meta.zstd_level = options_.zstd_level;
 
   LmdbTxn txn(*env_, true);
-  txn.erase_prefix(format::block_prefix(t, n).view());
-  for (std::uint32_t b = 0; b < blocks.size(); ++b) {
-    meta.compressed_bytes += blocks[b].size();
-    txn.put(format::block_key(t, n, b).view(), blocks[b]);
-    std::string().swap(blocks[b]);
+  txn.erase_prefix(format::group_prefix(t, n).view());
+  const std::size_t per_group = meta.blocks_per_group;
+  for (std::size_t first = 0, g = 0; first < blocks.size(); first += per_group, ++g) {
+    const std::size_t count = std::min(per_group, blocks.size() - first);
+    const std::string group = format::encode_group(blocks, first, count);
+    meta.compressed_bytes += group.size();
+    txn.put(format::group_key(t, n, std::uint32_t(g)).view(), group);
+    for (std::size_t j = first; j < first + count; ++j) std::string().swap(blocks[j]);
   }
   txn.put(format::level_key(t, n).view(), format::encode_level(meta));
   int through = -1;
@@ -200,23 +206,28 @@ void Store::scan_level(
     throw DbError(where + ": corrupt level record (wrong entry count)");
   std::vector<std::int8_t> buf(std::min<std::uint64_t>(meta->block_entries, meta->entries));
   Xxh64Stream hash;
-  std::uint32_t expect = 0;
-  const auto prefix = format::block_prefix(t, n);
+  std::uint32_t block = 0, group = 0;
+  const auto prefix = format::group_prefix(t, n);
   txn.scan(prefix.view(), [&](std::string_view key, std::string_view value) {
-    if (key.size() != prefix.size + 4 || format::get_be(key, prefix.size, 4) != expect)
-      throw DbError(block_where(where, expect) + ": missing");
-    if (expect >= meta->blocks) throw DbError(where + ": more blocks than its record says");
-    const std::uint64_t first = std::uint64_t(expect) * meta->block_entries;
-    const std::size_t count =
-        std::size_t(std::min<std::uint64_t>(meta->block_entries, meta->entries - first));
-    const std::span<std::int8_t> out(buf.data(), count);
-    decode_block(value, out, block_where(where, expect));
-    hash.update(value.data() + kBlockValueSumOffset, 8);
-    fn(first, out);
-    ++expect;
+    if (key.size() != prefix.size + 4 || format::get_be(key, prefix.size, 4) != group)
+      throw DbError(block_where(where, block) + ": missing");
+    if (block >= meta->blocks) throw DbError(where + ": more blocks than its record says");
+    const std::uint32_t count = std::min(meta->blocks_per_group, meta->blocks - block);
+    for (std::uint32_t j = 0; j < count; ++j, ++block) {
+      const auto stored = format::block_in_group(value, j, count);
+      if (!stored) throw DbError(block_where(where, block) + ": corrupt block group record");
+      const std::uint64_t first = std::uint64_t(block) * meta->block_entries;
+      const std::span<std::int8_t> out(
+          buf.data(),
+          std::size_t(std::min<std::uint64_t>(meta->block_entries, meta->entries - first)));
+      decode_block(*stored, out, block_where(where, block));
+      hash.update(stored->data() + kBlockValueSumOffset, 8);
+      fn(first, out);
+    }
+    ++group;
     return true;
   });
-  if (expect != meta->blocks) throw DbError(block_where(where, expect) + ": missing");
+  if (block != meta->blocks) throw DbError(block_where(where, block) + ": missing");
   if (hash.digest() != meta->checksum) throw DbError(where + ": level checksum mismatch");
 }
 
@@ -246,11 +257,16 @@ void Store::read_block(TableId t, int n, std::uint32_t block, std::vector<std::i
   if (expect_block_entries && meta->block_entries != expect_block_entries)
     throw DbError(where + ": level rewritten with another block size since the probe opened");
   if (block >= meta->blocks) throw DbError(block_where(where, block) + ": beyond the level");
-  const auto value = txn.get(format::block_key(t, n, block).view());
+  const std::uint32_t group = block / meta->blocks_per_group;
+  const auto value = txn.get(format::group_key(t, n, group).view());
   if (!value) throw DbError(block_where(where, block) + ": missing");
+  const std::uint32_t first_block = group * meta->blocks_per_group;
+  const auto stored = format::block_in_group(
+      *value, block - first_block, std::min(meta->blocks_per_group, meta->blocks - first_block));
+  if (!stored) throw DbError(block_where(where, block) + ": corrupt block group record");
   const std::uint64_t first = std::uint64_t(block) * meta->block_entries;
   out.resize(std::size_t(std::min<std::uint64_t>(meta->block_entries, meta->entries - first)));
-  decode_block(*value, out, block_where(where, block));
+  decode_block(*stored, out, block_where(where, block));
 }
 
 std::vector<TableId> Store::tables() const {

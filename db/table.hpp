@@ -22,13 +22,14 @@ std::string to_string(TableId t);
 struct LevelMeta {
   std::uint64_t entries;   // C(n+2m-1, 2m-1)
   std::uint64_t checksum;  // XXH64 over the blocks' value checksums in block order (FORMAT.md)
-  std::uint32_t format_version;    // of the store that wrote the level
-  std::uint32_t block_entries;     // values per block (the last block may hold fewer)
-  std::uint64_t compressed_bytes;  // sum of the stored block values, headers included
-  bool complete;                   // the level was committed in full
-  std::uint32_t blocks = 0;        // ceil(entries / block_entries)
-  int codec = 0;                   // block codec id (FORMAT.md)
-  int zstd_level = 0;              // compression level the writer used (informational)
+  std::uint32_t format_version;        // of the store that wrote the level
+  std::uint32_t block_entries;         // values per block (the last block may hold fewer)
+  std::uint64_t compressed_bytes;      // sum of the stored block values, headers included
+  bool complete;                       // the level was committed in full
+  std::uint32_t blocks = 0;            // ceil(entries / block_entries)
+  std::uint32_t blocks_per_group = 1;  // blocks per LMDB record (the last record may hold fewer)
+  int codec = 0;                       // block codec id (FORMAT.md)
+  int zstd_level = 0;                  // compression level the writer used (informational)
 };
 
 }  // namespace kalah

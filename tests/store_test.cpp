@@ -358,8 +358,8 @@ void flip_in_file(const std::filesystem::path& file, const std::string& needle, 
   out.write(bytes.data(), std::streamsize(bytes.size()));
 }
 
-// The stored value of block b, read with plain LMDB.
-std::string raw_block(const std::string& path, TableId t, int n, std::uint32_t b) {
+// The record of block group 0 of level n, read with plain LMDB.
+std::string raw_group(const std::string& path, TableId t, int n) {
   MDB_env* env;
   MDB_txn* txn;
   MDB_dbi dbi;
@@ -367,13 +367,19 @@ std::string raw_block(const std::string& path, TableId t, int n, std::uint32_t b
   EXPECT_EQ(mdb_env_open(env, path.c_str(), MDB_RDONLY, 0664), 0);
   EXPECT_EQ(mdb_txn_begin(env, nullptr, MDB_RDONLY, &txn), 0);
   EXPECT_EQ(mdb_dbi_open(txn, nullptr, 0, &dbi), 0);
-  const auto key = format::block_key(t, n, b);
+  const auto key = format::group_key(t, n, 0);
   MDB_val k{key.size, const_cast<std::uint8_t*>(key.bytes.data())}, v;
-  std::string out;
-  if (mdb_get(txn, dbi, &k, &v) == 0) out.assign(static_cast<const char*>(v.mv_data), v.mv_size);
+  std::string group;
+  if (mdb_get(txn, dbi, &k, &v) == 0) group.assign(static_cast<const char*>(v.mv_data), v.mv_size);
   mdb_txn_abort(txn);
   mdb_env_close(env);
-  return out;
+  return group;
+}
+
+// Block b's bytes inside a group record, through its offset table (FORMAT.md).
+std::string block_of(const std::string& group, std::uint32_t b) {
+  const auto offset = [&](std::size_t i) { return format::get_le(group, 8 + 4 * i, 4); };
+  return group.substr(offset(b), offset(b + 1) - offset(b));
 }
 
 // A flipped bit anywhere in a stored block (header, checksum, zstd frame) is caught by
@@ -383,23 +389,30 @@ TEST(Store, FlippedByteIsDetectedByReadLevelAndProbe) {
   const LevelIndex idx(3, 8);
   const auto level = testing::pits_level(idx, 8);  // 1287 entries
   const auto storage_rank = testing::naive_storage_ranks(3, 8);
-  // 0: the middle of the zstd frame; 1: stored-bytes checksum; 9: entry count; 17: checksum of
-  // the values; 28: a zstd frame-header bit that decoders ignore.
-  for (std::size_t where : {0, 1, 9, 17, 28}) {
+  // Offsets into block 2's bytes: 0: the middle of the zstd frame; 1: stored-bytes checksum;
+  // 9: entry count; 17: checksum of the values; 28: a zstd frame-header bit that decoders
+  // ignore. -1: the group's offset table entry that ends block 2 (and starts block 3).
+  for (int where : {0, 1, 9, 17, 28, -1}) {
     TempDir dir("store_flip");
     {
       Store store(dir.str(), true, small_blocks(256));
       for (int n = 0; n <= 8; ++n) store.write_level(t, n, testing::pits_level(idx, n));
     }
-    const std::string stored = raw_block(dir.str(), t, 8, 2);
+    const std::string group = raw_group(dir.str(), t, 8);
+    ASSERT_EQ(format::get_le(group, 0, 4), 6u);  // blocks 0..5 in one group record
+    const std::string stored = block_of(group, 2);
     ASSERT_GT(stored.size(), 40u);
-    const std::size_t delta = where == 0 ? stored.size() / 2 : where;  // frame middle / header
-    flip_in_file(dir.path() / "data.mdb", stored, delta);
+    if (where >= 0) {
+      const std::size_t delta = where == 0 ? stored.size() / 2 : std::size_t(where);
+      flip_in_file(dir.path() / "data.mdb", stored, delta);
+    } else {  // group header and offset table; offset 3 ends block 2 and starts block 3
+      flip_in_file(dir.path() / "data.mdb", group.substr(0, 8 + 4 * 7), 8 + 4 * 3);
+    }
 
     Store store(dir.str(), false);
     std::vector<std::int8_t> out(level.size());
     const std::string e = error_of([&] { store.read_level(t, 8, out); });
-    EXPECT_NE(e.find("level 8 block 2"), std::string::npos) << e << " (flip at " << delta << ")";
+    EXPECT_NE(e.find("level 8 block 2"), std::string::npos) << e << " (flip case " << where << ")";
 
     Probe probe(store, t, 1 << 20);
     std::vector<Stones> x(6, 0);
@@ -412,7 +425,8 @@ TEST(Store, FlippedByteIsDetectedByReadLevelAndProbe) {
         p.own_pit(i) = x[i];
         p.opp_pit(i) = x[3 + i];
       }
-      if (storage_rank.at(x) / 256 == 2) {
+      const std::uint64_t block = storage_rank.at(x) / 256;
+      if (block == 2 || (where < 0 && block == 3)) {
         EXPECT_THROW(probe.future(p), DbError) << "rank " << r;
       } else {
         EXPECT_EQ(probe.future(p), level[r]) << "rank " << r;
@@ -450,7 +464,9 @@ TEST(Format, DatabaseBytesFollowFormatMd) {
   const TableId t{Rules::kKalah, 2};  // rule-set code 1
   const LevelIndex idx(2, 6);
   {
-    Store store(dir.str(), true, small_blocks(8));
+    StoreOptions o = small_blocks(8);
+    o.blocks_per_group = 3;  // several groups, a partial last one
+    Store store(dir.str(), true, o);
     for (int n = 0; n <= 6; ++n) store.write_level(t, n, testing::pits_level(idx, n));
     store.put_book(t, {{{1, 2, 3, 300}, -5}});
   }
@@ -490,24 +506,39 @@ TEST(Format, DatabaseBytesFollowFormatMd) {
   std::size_t records = 3;
   for (int n = 0; n <= 6; ++n) {
     const std::string level = db.at("\x02\x01\x02"s + char(n));
-    ASSERT_EQ(level.size(), 40u);
+    ASSERT_EQ(level.size(), 48u);
     const std::uint64_t entries = le(level, 0, 8);
     EXPECT_EQ(entries, idx.size(n));
     EXPECT_EQ(le(level, 16, 4), 1u);  // format version
     EXPECT_EQ(le(level, 20, 4), 8u);  // block entries
     const std::uint64_t blocks = le(level, 32, 4);
     EXPECT_EQ(blocks, (entries + 7) / 8);
-    EXPECT_EQ(u8(level, 36), 1u);  // complete
-    EXPECT_EQ(u8(level, 37), 1u);  // codec
+    EXPECT_EQ(le(level, 36, 4), 3u);  // blocks per group
+    EXPECT_EQ(u8(level, 40), 1u);     // complete
+    EXPECT_EQ(u8(level, 41), 1u);     // codec
+    EXPECT_EQ(le(level, 43, 5), 0u);  // reserved
     const auto storage_rank = testing::naive_storage_ranks(2, n);
     std::vector<std::int8_t> stored(entries);
     std::string sums;
     std::uint64_t bytes = 0;
-    for (std::uint32_t b = 0; b < blocks; ++b) {
+    const std::uint64_t groups = (blocks + 2) / 3;
+    for (std::uint32_t g = 0; g < groups; ++g) {
       const std::string key =
-          "\x03\x01\x02"s + char(n) + char(b >> 24) + char(b >> 16) + char(b >> 8) + char(b);
-      const std::string v = db.at(key);
-      bytes += v.size();
+          "\x03\x01\x02"s + char(n) + char(g >> 24) + char(g >> 16) + char(g >> 8) + char(g);
+      bytes += db.at(key).size();
+    }
+    for (std::uint32_t b = 0; b < blocks; ++b) {
+      const std::uint32_t g = b / 3, j = b % 3;
+      const std::string key =
+          "\x03\x01\x02"s + char(n) + char(g >> 24) + char(g >> 16) + char(g >> 8) + char(g);
+      const std::string group = db.at(key);
+      const std::uint64_t k = std::min<std::uint64_t>(3, blocks - 3 * g);
+      ASSERT_EQ(le(group, 0, 4), k);
+      EXPECT_EQ(le(group, 4, 4), 0u);
+      EXPECT_EQ(le(group, 8, 4), 8 + 4 * (k + 1));  // blocks start right after the table
+      EXPECT_EQ(le(group, 8 + 4 * k, 4), group.size());
+      const std::string v =
+          group.substr(le(group, 8 + 4 * j, 4), le(group, 12 + 4 * j, 4) - le(group, 8 + 4 * j, 4));
       ASSERT_GE(v.size(), 24u);
       EXPECT_EQ(le(v, 0, 8), xxh64(v.data() + 8, v.size() - 8));
       const std::uint64_t count = le(v, 8, 4);
@@ -520,8 +551,8 @@ TEST(Format, DatabaseBytesFollowFormatMd) {
       EXPECT_EQ(le(v, 16, 8), xxh64(stored.data() + 8 * b, count));
       sums += v.substr(16, 8);
     }
-    records += 1 + blocks;
-    EXPECT_EQ(le(level, 24, 8), bytes);                           // compressed bytes
+    records += 1 + groups;
+    EXPECT_EQ(le(level, 24, 8), bytes);                           // stored bytes
     EXPECT_EQ(le(level, 8, 8), xxh64(sums.data(), sums.size()));  // level checksum
     for (const auto& [x, r] : storage_rank)
       ASSERT_EQ(stored[r], testing::value_of_pits(x.data(), 4, n)) << "n=" << n << " r=" << r;

@@ -18,6 +18,8 @@ struct Child {
 
 // Fills out[] with the legal moves of p (not over) ordered: `hint` (0-based, -1 for none) first,
 // then by static evaluation for the mover, best first, lower pit first among equals. Returns count.
+// This is the engine's move order; search.cpp produces the same order lazily on its own boards,
+// and `kalah tree` and the tests use this reference.
 template <class R>
 int ordered_children(const Position& p, int hint, Child* out) {
   int n = 0;

@@ -65,16 +65,14 @@ BuildReport build_database(Store& store, const BuildOptions& o, const BuildEvent
   report.first_built = stored + 1;
   // Level n is compressed and committed in the background while level n+1 is solved (it only
   // reads level n). Commits stay in level order: the next write starts after the previous one.
-  std::future<void> writing;
+  std::future<double> writing;  // seconds the write took
   int writing_level = -1;
   double writing_solve_s = 0;
-  std::chrono::steady_clock::time_point write_start;
   auto finish_write = [&] {
     if (!writing.valid()) return;
-    writing.get();  // rethrows a storage failure
+    const double write_s = writing.get();  // rethrows a storage failure
     const int n = writing_level;
-    if (events.level_done)
-      events.level_done(n, index.size(n), writing_solve_s, seconds_since(write_start));
+    if (events.level_done) events.level_done(n, index.size(n), writing_solve_s, write_s);
     report.complete_through = n;
     report.entries_built += index.size(n);
     if (events.after_commit) events.after_commit(n);
@@ -87,8 +85,11 @@ BuildReport build_database(Store& store, const BuildOptions& o, const BuildEvent
       finish_write();
       writing_level = n;
       writing_solve_s = solve_s;
-      write_start = std::chrono::steady_clock::now();
-      writing = std::async(std::launch::async, [&store, t, n, &levels] { store.write_level(t, n, levels[n]); });
+      writing = std::async(std::launch::async, [&store, t, n, &levels] {
+        const auto write_start = std::chrono::steady_clock::now();
+        store.write_level(t, n, levels[n]);
+        return seconds_since(write_start);
+      });
     }
     finish_write();
   } catch (...) {

@@ -82,30 +82,78 @@ class ExactMemo {
         return *f;
       }
     }
-    std::uint8_t& slot = table_[offset_[n] + rank(b, n)];
+    std::uint8_t& slot = table_[index(b, n)];
     if (slot != 0) return int(slot) - 128;
+    return solve(b, n, slot, hooks);
+  }
+
+  // Starts loading the entry of b (n stones in pits, above the oracle) into the cache.
+  void prefetch(const B& b, int n) const { __builtin_prefetch(&table_[index(b, n)]); }
+
+ private:
+  // True when the game is over at b; then *v is its future margin.
+  static bool game_over(const B& b, int n, int* v) {
+    const int own = b.own_stones();
+    if (R::kRelayCapture ? own != 0 : (own != 0 && own != n)) return false;
+    *v = 2 * own - n;
+    return true;
+  }
+
+  // Solves b (not over, not stored yet) into `slot`. The children's entries are prefetched before
+  // the first one is looked at.
+  template <class Hooks>
+  int solve(const B& b, int n, std::uint8_t& slot, Hooks& hooks) {
     if (hooks.solved()) return 0;
     int v;
-    const int own = b.own_stones();
-    if (R::kRelayCapture ? own == 0 : (own == 0 || own == n)) {
-      v = 2 * own - n;
-    } else {
-      v = -n - 1;
-      for (int i = 0; i < m_; ++i) {
-        if (b.pit(i) == 0) continue;
-        B c = b;
-        bool again;
-        const int gain = c.play(i, again);
-        const int f = value(c, n - gain, hooks);
-        if (hooks.stopped()) return 0;
-        v = std::max(v, again ? gain + f : gain - f);
+    if (game_over(b, n, &v)) {
+      slot = std::uint8_t(v + 128);
+      return v;
+    }
+    struct Child {
+      B b;
+      std::size_t at;  // table index, or kNone: over or for the oracle
+      int gain;
+      int over;  // the future margin when is_over
+      bool again;
+      bool is_over;
+    };
+    constexpr std::size_t kNone = ~std::size_t(0);
+    Child kids[kMaxPits];
+    int count = 0;
+    for (int i = 0; i < m_; ++i) {
+      if (b.pit(i) == 0) continue;
+      Child& c = kids[count++];
+      c.b = b;
+      c.gain = c.b.play(i, c.again);
+      const int nc = n - c.gain;
+      c.at = kNone;
+      c.is_over = game_over(c.b, nc, &c.over);
+      if (!c.is_over && nc > oracle_max_) {
+        c.at = index(c.b, nc);
+        __builtin_prefetch(&table_[c.at]);
       }
+    }
+    v = -n - 1;
+    for (int k = 0; k < count; ++k) {
+      const Child& c = kids[k];
+      const int nc = n - c.gain;
+      int f;
+      if (c.is_over) {
+        f = c.over;
+      } else if (c.at != kNone) {
+        f = table_[c.at] != 0 ? int(table_[c.at]) - 128 : solve(c.b, nc, table_[c.at], hooks);
+      } else {
+        f = value(c.b, nc, hooks);
+      }
+      if (hooks.stopped()) return 0;
+      v = std::max(v, c.again ? c.gain + f : c.gain - f);
     }
     slot = std::uint8_t(v + 128);
     return v;
   }
 
- private:
+  std::size_t index(const B& b, int n) const { return offset_[n] + rank(b, n); }
+
   // Arrangements of n stones in c cells: C(n + c - 1, c - 1).
   static std::uint64_t arrangements(int c, int n) {
     if (c == 0) return n == 0;

@@ -200,9 +200,12 @@ class Search {
     c.pit = std::int8_t(i);
     c.gain = c.b.play(i, c.again);
     c.key = 0;
-    if (n - c.gain >= table_min_) {
+    const int nc = n - c.gain;
+    if (nc >= table_min_) {
       c.key = c.b.key();
       tt_.prefetch(c.key);
+    } else if (nc <= memo_max_ && nc > oracle_max_) {
+      memo_->prefetch(c.b, nc);
     }
     // Extra turns first, then by stones won, then nearer the kalah.
     c.order = (c.again ? 1 << 20 : 0) + c.gain * 16 + i;

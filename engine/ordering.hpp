@@ -7,11 +7,12 @@
 
 namespace kalah {
 
-// One legal move and the position it leads to. `sign` is +1 when the mover moves again (kalah rules'
-// extra turn) and -1 when the turn passes: the move's value for the mover is sign * value(child).
+// One legal move and the position it leads to. `sign` is +1 when the mover moves again (kalah
+// rules' extra turn) and -1 when the turn passes: the move's value for the mover is sign *
+// value(child).
 struct Child {
   Position pos;
-  int pit;        // 0-based pit of the mover
+  int pit;  // 0-based pit of the mover
   int sign;
   int order_key;  // static evaluation of the child for the mover (kalah difference)
 };

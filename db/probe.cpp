@@ -32,6 +32,9 @@ Probe::Probe(const Store& store, TableId t, std::size_t cache_bytes)
                     " vanished while opening the probe");
     block_entries_.push_back(meta->block_entries);
   }
+  for (const auto& [pits, margin] : store.book_entries(t))
+    book_.emplace(std::string(reinterpret_cast<const char*>(pits.data()), pits.size() * sizeof(Stones)), margin);
+  answers_beyond_ = !book_.empty();
 }
 
 std::optional<int> Probe::future(const Position& p) {
@@ -46,12 +49,15 @@ std::optional<int> Probe::future(const Position& p) {
       store_.read_block(table_, n, block, out, per_block);
     });
   }
+  if (book_.empty()) return std::nullopt;
   Stones pits[2 * kMaxPits];
   for (int i = 0; i < p.m; ++i) {
     pits[i] = p.own_pit(i);
     pits[p.m + i] = p.opp_pit(i);
   }
-  return store_.get_book(table_, std::span<const Stones>(pits, std::size_t(2 * p.m)));
+  const auto it = book_.find(std::string(reinterpret_cast<const char*>(pits), std::size_t(2 * p.m) * sizeof(Stones)));
+  if (it == book_.end()) return std::nullopt;
+  return it->second;
 }
 
 }  // namespace kalah

@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "block_cache.hpp"
@@ -15,7 +17,7 @@ namespace kalah {
 
 // Answers future margins of table t: positions with n <= store.complete_through(t) stones in pits
 // from the level blocks (storage rank -> block -> cached decompressed block -> value), positions
-// above from the book. Thread-safe: many threads may call future() at once. A corrupted block
+// above from the book (loaded into memory when the probe is made). Thread-safe: many threads may call future() at once. A corrupted block
 // throws DbError; a wrong value is never returned. The store must outlive the probe; levels written
 // after construction are not seen (make a new Probe).
 class Probe : public ExactOracle {
@@ -31,6 +33,7 @@ class Probe : public ExactOracle {
   std::uint64_t hits() const { return cache_.hits(); }      // level probes served from the cache
   std::uint64_t misses() const { return cache_.misses(); }  // level probes that read a block
   const BlockCache& cache() const { return cache_; }
+  std::size_t book_size() const { return book_.size(); }
 
  private:
   const Store& store_;
@@ -38,6 +41,8 @@ class Probe : public ExactOracle {
   StorageOrder order_;
   std::vector<std::uint32_t> block_entries_;  // per level 0..max_stones_
   BlockCache cache_;
+  // The table's book, read once at construction: pit counts (2 bytes each) -> future margin.
+  std::unordered_map<std::string, int> book_;
 };
 
 }  // namespace kalah

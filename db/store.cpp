@@ -318,6 +318,23 @@ std::uint64_t Store::book_size(TableId t) const {
   return count;
 }
 
+std::vector<std::pair<std::vector<Stones>, int>> Store::book_entries(TableId t) const {
+  LmdbTxn txn(*env_, false);
+  std::vector<std::pair<std::vector<Stones>, int>> out;
+  const std::size_t prefix = format::book_prefix(t).size;
+  txn.scan(format::book_prefix(t).view(), [&](std::string_view key, std::string_view value) {
+    const auto margin = format::decode_book_value(value);
+    if (!margin || key.size() != prefix + 2 * std::size_t(2 * t.m))
+      throw DbError(path_ + ": corrupt book entry of " + to_string(t));
+    std::vector<Stones> pits(std::size_t(2 * t.m));
+    for (std::size_t i = 0; i < pits.size(); ++i)
+      pits[i] = Stones(std::uint8_t(key[prefix + 2 * i]) << 8 | std::uint8_t(key[prefix + 2 * i + 1]));
+    out.emplace_back(std::move(pits), *margin);
+    return true;
+  });
+  return out;
+}
+
 std::uint64_t Store::used_bytes() const {
   return env_->used_bytes();
 }

@@ -87,6 +87,8 @@ class Store {
   void put_book(TableId t, const std::vector<std::pair<std::vector<Stones>, int>>& entries);
   std::optional<int> get_book(TableId t, std::span<const Stones> pits) const;
   std::uint64_t book_size(TableId t) const;
+  // Every book entry of t, in key order: (2m pit counts, future margin).
+  std::vector<std::pair<std::vector<Stones>, int>> book_entries(TableId t) const;
 
   // Bytes of the LMDB data file in use, all tables together.
   std::uint64_t used_bytes() const;

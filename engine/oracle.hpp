@@ -20,15 +20,19 @@ class ExactOracle {
   // The exact future margin of p for its side to move, or nullopt when p is not covered.
   virtual std::optional<int> future(const Position& p) = 0;
 
+  // True when some positions above max_stones() may be answered too (a book of solved positions).
+  bool answers_beyond() const { return answers_beyond_; }
+
   // The exact game margin of p, or nullopt; the cheap stone-count guard comes first.
   std::optional<int> margin(const Position& p) {
-    if (p.pit_stones() > max_stones_) return std::nullopt;
+    if (p.pit_stones() > max_stones_ && !answers_beyond_) return std::nullopt;
     if (auto f = future(p)) return p.kalah_difference() + *f;
     return std::nullopt;
   }
 
  protected:
   int max_stones_ = -1;
+  bool answers_beyond_ = false;
 };
 
 }  // namespace kalah

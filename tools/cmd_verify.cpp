@@ -6,6 +6,7 @@
 #include "command.hpp"
 #include "options.hpp"
 #include "progress.hpp"
+#include "book.hpp"
 #include "engine_check.hpp"
 #include "verify.hpp"
 
@@ -93,6 +94,8 @@ int run_verify(int argc, char** argv) {
                      "every level and compares each level's checksum, then checks that every entry\n"
                      "(or K random ones) equals the best over its moves of the stones won plus or\n"
                      "minus the successor's stored value, with moves played by the engine's rules.\n"
+                     "Then checks each entry of the table's opening book (kalah solve --store) the same\n"
+                     "way, successors from the levels, the book or a solve of at most 60 s.\n"
                      "Prints counts per level; exits 1 on any damaged block or wrong value.\n\n"
                      "With --engine: from random positions inside the database, the engine (no random\n"
                      "choice) picks a move at each depth, and the move is scored with the exact values:\n"
@@ -147,6 +150,14 @@ int run_verify(int argc, char** argv) {
     std::cout << "  " << (r.ok() ? "OK" : "FAILED") << ": " << with_commas(r.checked) << " entries checked, "
               << with_commas(r.mismatches) << " wrong\n";
     all_ok = all_ok && r.ok();
+    if (store.book_size(t) > 0 && r.ok()) {
+      Probe probe(store, t, 256u << 20);
+      const BookCheck b = verify_book(t.rules, store, probe, 60);
+      for (const auto& e : b.examples) std::cout << "  wrong book entry: " << e << "\n";
+      std::cout << "  book: " << b.entries << " entries, " << b.checked << " checked, " << b.wrong << " wrong, "
+                << b.unchecked << " unchecked (a successor's solve ran out of 60 s)\n";
+      all_ok = all_ok && b.wrong == 0;
+    }
   }
   if (tables == 0) throw DbError("database " + db + " has no table matching the options");
   return all_ok ? 0 : 1;

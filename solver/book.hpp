@@ -1,0 +1,40 @@
+// The solved-position book: exact values of an opening's first plies, stored beside the levels.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "probe.hpp"
+#include "solve.hpp"
+
+namespace kalah {
+
+struct BookReport {
+  int positions = 0;   // distinct positions within the plies (game-over ones included)
+  int stored = 0;      // entries written (positions above the levels whose game is not over)
+  int unsolved = 0;    // positions whose solve ran out of time: not stored
+  std::uint64_t nodes = 0;
+  double seconds = 0;
+};
+
+// Solves `root` and every position reachable from it within `plies` moves (an extra turn is a
+// ply) that lies above the probe's levels, with the probe at the solver's leaves, and writes their
+// exact future margins into store's book for the probe's table in one transaction. A solve that
+// runs out of its per-position time (base.max_seconds) is skipped, never stored.
+BookReport build_book(Rules rules, Store& store, Probe& probe, const Position& root, int plies,
+                      const SolveOptions& base,
+                      const std::function<void(int done, int total)>& progress = {});
+
+struct BookCheck {
+  std::uint64_t entries = 0, checked = 0, wrong = 0, unchecked = 0;
+  std::vector<std::string> examples;
+};
+
+// Checks every book entry of the probe's table: the best over its moves of stones won plus or minus
+// the successor's value, successors taken from the levels or the book, else solved (max_seconds
+// each; a successor that runs out of time leaves the entry unchecked).
+BookCheck verify_book(Rules rules, const Store& store, Probe& probe, double max_seconds);
+
+}  // namespace kalah

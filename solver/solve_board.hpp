@@ -79,8 +79,9 @@ class ByteBoard {
   using Rules = R;
   static constexpr int kMaxPitStones = 255;
 
-  ByteBoard() = default;
+  ByteBoard() = default;  // uninitialized: only to be assigned to
   explicit ByteBoard(const Position& p) {
+    std::memset(c_, 0, sizeof c_);
     for (int j = 0; j < 2 * p.m + 2; ++j) c_[j] = std::uint8_t(p.cell[j]);
     c_[p.m] = c_[2 * p.m + 1] = 0;
     c_[kM] = std::uint8_t(p.m);
@@ -184,7 +185,7 @@ class ByteBoard {
     std::memcpy(c_ + h, tmp, h);
   }
 
-  alignas(32) std::uint8_t c_[32] = {};
+  alignas(32) std::uint8_t c_[32];
 };
 
 }  // namespace kalah::solve_detail

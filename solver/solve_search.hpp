@@ -18,7 +18,7 @@ namespace kalah::solve_detail {
 // Searches the future margin f of boards of type B (future: margin minus kalah difference; it lies
 // in [-n, n] for n stones in pits and has the parity of n). search(b, n, alpha, beta) is
 // fail-soft: a result v <= alpha proves f <= v, v >= beta proves f >= v, otherwise f == v.
-// After stop() or the deadline, results are meaningless and aborted() is true.
+// Once the deadline has passed, results are meaningless and aborted() is true.
 template <class B>
 class Search {
  public:
@@ -64,7 +64,6 @@ class Search {
   void oracle_hit() { ++oracle_hits_; }
   std::uint64_t nodes() const { return nodes_; }
   std::uint64_t oracle_hits() const { return oracle_hits_; }
-  SolveTable& table() { return tt_; }
 
   // True when the game is over at b (RULES.md end rules); then *value is its future margin.
   static bool game_over(const B& b, int n, int* value) {
@@ -229,7 +228,6 @@ class Search {
   int memo_max_ = -1;
   int table_min_ = kTableMinStones;
   std::uint64_t nodes_ = 0;
-
   std::uint64_t oracle_hits_ = 0;
   bool aborted_ = false;
   std::optional<Clock::time_point> deadline_;

@@ -12,7 +12,8 @@
 namespace kalah {
 
 struct SolveOptions {
-  // Probed at every node with at most oracle->max_stones() stones in pits; an answer is taken as
+  // Probed at every node with at most oracle->max_stones() stones in pits, and at every node of
+  // the first few plies (an opening book beyond the levels may know them); an answer is taken as
   // exact. Must answer for the same rule set and board size as the solved position.
   ExactOracle* oracle = nullptr;
   // Transposition table size; rounded down to a power of two of 64-byte buckets (at least one).

@@ -29,6 +29,9 @@ class Search {
   // kEtcMinStones.
   static constexpr int kTableMinStones = 3;
   static constexpr int kEtcMinStones = 10;
+  // Nodes this close to the search's root ask the oracle whatever their stones in pits (an
+  // opening book beyond the database's levels may know them); deeper ones only inside its levels.
+  static constexpr int kBookPlies = 6;
 
   // memo (may be null) answers boards with at most memo->max_stones() stones in pits, after the
   // oracle (may be null) has answered those it covers. The TT holds only boards above both.
@@ -85,7 +88,7 @@ class Search {
     if (game_over(b, n, &over)) return over;
     if (beta <= -n) return -n;
     if (alpha >= n) return n;
-    if (n <= oracle_max_) {
+    if (n <= oracle_max_ || (ply_ < kBookPlies && oracle_ != nullptr)) {
       if (const std::optional<int> f = oracle_->future(b.position())) {
         ++oracle_hits_;
         return *f;
@@ -112,8 +115,10 @@ class Search {
     // Searches child c; true when it ends the node (cutoff or abort).
     const auto visit = [&](const Child& c) {
       const int nc = n - c.gain;
+      ++ply_;
       const int v = c.again ? c.gain + search(c.b, nc, alpha - c.gain, beta - c.gain, c.key)
                             : c.gain - search(c.b, nc, c.gain - beta, c.gain - alpha, c.key);
+      --ply_;
       if (aborted_) return true;
       if (v > best) {
         best = v;
@@ -227,6 +232,7 @@ class Search {
   int oracle_max_ = -1;
   int memo_max_ = -1;
   int table_min_ = kTableMinStones;
+  int ply_ = 0;  // moves from the node search() was called on
   std::uint64_t nodes_ = 0;
   std::uint64_t oracle_hits_ = 0;
   bool aborted_ = false;

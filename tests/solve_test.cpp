@@ -76,6 +76,32 @@ class NaiveOracle : public ExactOracle {
   Naive naive_;
 };
 
+// NaiveOracle plus a "book": it also answers the positions of `book` whatever their stones.
+class BookOracle : public NaiveOracle {
+ public:
+  BookOracle(Rules rules, int max, std::vector<Position> book)
+      : NaiveOracle(rules, max), naive_(rules), book_(std::move(book)) {}
+  std::optional<int> future(const Position& p) override {
+    for (const Position& b : book_) {
+      bool same = b.m == p.m;
+      for (int i = 0; same && i < p.m; ++i)
+        same = b.own_pit(i) == p.own_pit(i) && b.opp_pit(i) == p.opp_pit(i);
+      if (same) {
+        ++book_hits;
+        Position q = p;
+        q.own_kalah() = q.opp_kalah() = 0;
+        return naive_.margin(q);
+      }
+    }
+    return NaiveOracle::future(p);
+  }
+  int book_hits = 0;
+
+ private:
+  Naive naive_;
+  std::vector<Position> book_;
+};
+
 // A position reached by random play from the start of (m, k), with random kalahs added.
 Position random_position(Rules rules, int m, int k, std::mt19937_64& rng) {
   Position p = start_position(m, k, rng() % 2 ? Side::kSouth : Side::kNorth);
@@ -340,6 +366,26 @@ TEST(Solve, OracleGivesIdenticalResults) {
     }
   }
   EXPECT_GT(hits, 0u);
+}
+
+TEST(Solve, OracleAnswersAboveItsLevelsNearTheRootAreUsed) {
+  // A book holding the start and its children: the solve asks it and stays correct.
+  for (Rules rules : kAllRules) {
+    Naive naive(rules);
+    const Position start = start_position(3, 2);
+    std::vector<Position> book{start};
+    for (int pit = 1; pit <= 3; ++pit) {
+      Position c = start;
+      play_move(rules, c, pit);
+      book.push_back(c);
+    }
+    BookOracle oracle(rules, 2, book);
+    SolveOptions opt = small_options();
+    opt.oracle = &oracle;
+    const SolveResult r = solve(rules, start, opt);
+    check_result(rules, start, r, naive);
+    EXPECT_GT(oracle.book_hits, 0) << rules_name(rules);
+  }
 }
 
 TEST(Solve, ExactMemoGivesIdenticalResults) {

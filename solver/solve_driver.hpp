@@ -68,16 +68,17 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
   }
   Search<B> search(tt, opt.oracle, memo.get());
   int lo = -n, hi = n, beta = 0;  // proven lo <= future <= hi; testing future >= beta
-  const char* phase = "bounds";
+  const char* phase = nullptr;    // null: MTD(f) tests; else what the solve is doing after them
   std::function<void()> report;
   if (opt.progress) {
     report = [&] {
       const double s = std::chrono::duration<double>(Clock::now() - start).count();
-      std::fprintf(stderr, "solve: %.0f s, %.3g nodes (%.3g/s), margin in [%d, %d], %s", s,
-                   double(search.nodes()), search.nodes() / std::max(s, 1e-9), kd + lo, kd + hi,
-                   phase);
-      if (lo < hi && phase[0] == 'b') std::fprintf(stderr, ", testing >= %d", kd + beta);
-      std::fputc('\n', stderr);
+      std::fprintf(stderr, "solve: %.0f s, %.3g nodes (%.3g/s), margin in [%d, %d], ", s,
+                   double(search.nodes()), search.nodes() / std::max(s, 1e-9), kd + lo, kd + hi);
+      if (phase == nullptr)
+        std::fprintf(stderr, "MTD(f) test margin >= %d\n", kd + beta);
+      else
+        std::fprintf(stderr, "%s\n", phase);
     };
   }
   std::optional<Clock::time_point> deadline;

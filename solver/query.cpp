@@ -42,10 +42,11 @@ QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle, 
       SolveOptions opt;
       opt.oracle = oracle;
       opt.max_seconds = left();
+      opt.find_moves = false;  // only the value is needed
       const SolveResult r = solve(rules, c, opt);
       a.used_solver = true;
-      child = r.complete ? MarginBound{r.margin, r.margin} : MarginBound{r.lower, r.upper};
-      if (!r.complete) a.timed_out = true;
+      child = MarginBound{r.lower, r.upper};
+      if (r.lower != r.upper) a.timed_out = true;
     }
     const MarginBound mine = again ? child : MarginBound{-child.upper, -child.lower};
     a.moves.push_back({pit, mine, again});

@@ -8,6 +8,7 @@
 
 #include "command.hpp"
 #include "db_open.hpp"
+#include "book.hpp"
 #include "options.hpp"
 #include "solve.hpp"
 
@@ -16,7 +17,7 @@ namespace {
 
 const char* kUsage =
     "solve [--rules R] [--pits m] [--stones k | POSITION] [--db PATH | --no-db] [--json] "
-    "[--max-time SEC] [--tt-mb MB] [--memo N] [--progress]";
+    "[--max-time SEC] [--tt-mb MB] [--memo N] [--progress] [--store [--book-plies P]]";
 const char* kDescription =
     "Solves a position exhaustively (MTD(f) over exact margins with a transposition table) and\n"
     "prints the outcome for the side to move (win / draw / loss), the exact margin (final kalah\n"
@@ -27,7 +28,11 @@ const char* kDescription =
     "Positions inside the endgame database (--db, default data/kalah.db when it exists and holds\n"
     "the rule set and board size) are answered from it. When --max-time runs out the answer is\n"
     "incomplete: only the proven bounds on the margin are printed (and the exact margin if it was\n"
-    "proven before the best moves were).";
+    "proven before the best moves were).\n"
+    "With --store, the exact values of the position and of every position within --book-plies\n"
+    "moves of it (each solved with the database at the leaves, --max-time each) are written into\n"
+    "the database's book for this rule set and board size, so query and play from this opening\n"
+    "are instant; kalah verify checks the book.";
 
 std::string join(const std::vector<int>& v, const char* sep) {
   std::string s;
@@ -122,7 +127,9 @@ int run_solve(int argc, char** argv) {
       ("memo", po::value(&memo)->default_value(memo),
        "solve boards with up to this many stones in pits once into a dense table (-1: automatic, "
        "0: off)")
-      ("progress", "report bounds and node rate on stderr about once a second");
+      ("progress", "report bounds and node rate on stderr about once a second")
+      ("store", "write the position and its first --book-plies plies into the database's book")
+      ("book-plies", po::value<int>()->default_value(2), "plies below the position stored by --store (0..8)");
   // clang-format on
   po::positional_options_description pos;
   pos.add("position", -1);
@@ -148,6 +155,28 @@ int run_solve(int argc, char** argv) {
   }
   const bool explicit_db = !vm["db"].defaulted();
   if (explicit_db && vm.count("no-db")) throw InputError("give either --db or --no-db, not both");
+  if (vm.count("store")) {
+    if (vm.count("no-db")) throw InputError("--store needs a database: drop --no-db");
+    const int plies = vm["book-plies"].as<int>();
+    check_range("book-plies", plies, 0, 8);
+    Store store(db_path, true);
+    Probe probe(store, {rules, p.m}, 256u << 20);
+    SolveOptions base;
+    base.tt_bytes = std::size_t(tt_mb) << 20;
+    base.memo_stones = memo;
+    base.max_seconds = max_time;
+    const BookReport b = build_book(rules, store, probe, p, plies, base, [&](int done, int total) {
+      if (vm.count("progress")) std::cerr << "book: " << done << "/" << total << " positions\r" << std::flush;
+    });
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "book: %d positions within %d plies, %d stored in %s (%d unsolved in time, not stored); "
+                  "%.2f s, %llu nodes\n",
+                  b.positions, plies, b.stored, db_path.c_str(), b.unsolved, b.seconds,
+                  static_cast<unsigned long long>(b.nodes));
+    std::cout << buf;
+    return b.unsolved ? 1 : 0;
+  }
   OpenedDb db;
   if (!vm.count("no-db")) db = open_db_for(db_path, explicit_db, {rules, p.m});
 

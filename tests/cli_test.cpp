@@ -256,6 +256,17 @@ TEST(CliBench, SignatureIsIdenticalAcrossRuns) {
   EXPECT_FALSE(contains(w.out, "wetherell"));
 }
 
+// The generator workload's signature (a checksum of every value) is the same on 1 and 2 threads.
+TEST(CliBench, GenSignatureIsIndependentOfThreads) {
+  const Result one = run("KALAH bench gen --max-stones 8 --threads 1");
+  const Result two = run("KALAH bench gen --max-stones 8 --threads 2");
+  ASSERT_EQ(one.status, 0) << one.err;
+  ASSERT_EQ(two.status, 0) << two.err;
+  const auto sig = [](const std::string& out) { return out.substr(out.rfind("signature")); };
+  EXPECT_EQ(sig(one.out), sig(two.out));
+  EXPECT_EQ(run("KALAH bench gen --max-stones 25").status, 2);
+}
+
 TEST(CliUsage, UnknownCommandsOptionsAndBadValuesExit2) {
   const char* bad[] = {"KALAH frobnicate",
                        "KALAH move --frob",

@@ -113,6 +113,7 @@ int run_solve(int argc, char** argv) {
   std::string db_path = kDefaultDbPath;
   double max_time = 0;
   long long tt_mb = 256;
+  long long cache_mb = 2048;
   int memo = -1;
   po::options_description desc("options");
   add_game_options(desc, game);
@@ -124,6 +125,8 @@ int run_solve(int argc, char** argv) {
       ("json", "print one JSON object")
       ("max-time", po::value(&max_time), "give up after SEC seconds (0: no limit)")
       ("tt-mb", po::value(&tt_mb)->default_value(tt_mb), "transposition table size in MiB")
+      ("cache-mb", po::value(&cache_mb)->default_value(cache_mb),
+       "database block cache in MiB (decompressed blocks; a 6-pit <= 24 table is 1.2 GiB)")
       ("memo", po::value(&memo)->default_value(memo),
        "solve boards with up to this many stones in pits once into a dense table (-1: automatic, "
        "0: off)")
@@ -139,6 +142,7 @@ int run_solve(int argc, char** argv) {
   const Rules rules = game.parsed_rules();
   if (!(max_time >= 0)) throw InputError("--max-time must be >= 0");
   check_range("tt-mb", tt_mb, 1, 1 << 20);
+  check_range("cache-mb", cache_mb, 1, 1 << 20);
   check_range("memo", memo, -1, 126);
   Position p;
   if (!position_words.empty()) {
@@ -160,7 +164,7 @@ int run_solve(int argc, char** argv) {
     const int plies = vm["book-plies"].as<int>();
     check_range("book-plies", plies, 0, 8);
     Store store(db_path, true);
-    Probe probe(store, {rules, p.m}, 256u << 20);
+    Probe probe(store, {rules, p.m}, std::size_t(cache_mb) << 20);
     SolveOptions base;
     base.tt_bytes = std::size_t(tt_mb) << 20;
     base.memo_stones = memo;
@@ -178,7 +182,7 @@ int run_solve(int argc, char** argv) {
     return b.unsolved ? 1 : 0;
   }
   OpenedDb db;
-  if (!vm.count("no-db")) db = open_db_for(db_path, explicit_db, {rules, p.m});
+  if (!vm.count("no-db")) db = open_db_for(db_path, explicit_db, {rules, p.m}, std::size_t(cache_mb) << 20);
 
   SolveOptions opt;
   opt.oracle = db.probe.get();

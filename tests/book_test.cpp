@@ -9,20 +9,12 @@
 namespace kalah {
 namespace {
 
-StoreOptions fast_store() {
-  StoreOptions o;
-  o.block_entries = 4096;
-  o.zstd_level = 1;
-  o.threads = 2;
-  return o;
-}
-
 TEST(Book, StartPositionsAnsweredFromTheBookMatchTheSolver) {
   for (Rules rules : {Rules::kWetherell, Rules::kKalah, Rules::kKalahEmptyCapture}) {
     const TableId t{rules, 4};
     const Position start = start_position(4, 2);
     testing::TempDir dir("book");
-    Store store(dir.str(), true, fast_store());
+    Store store(dir.str(), true, testing::fast_store());
     build_database(store, {t, 6, 2});
     BookReport rep;
     {
@@ -54,7 +46,7 @@ TEST(Book, AWrongEntryIsFoundByTheCheck) {
   const TableId t{Rules::kWetherell, 3};
   const Position start = start_position(3, 3);
   testing::TempDir dir("book_bad");
-  Store store(dir.str(), true, fast_store());
+  Store store(dir.str(), true, testing::fast_store());
   build_database(store, {t, 5, 2});
   {
     Probe probe(store, t, 1 << 20);

@@ -20,14 +20,6 @@ namespace {
 
 using testing::TempDir;
 
-StoreOptions fast_store() {
-  StoreOptions o;
-  o.block_entries = 4096;
-  o.zstd_level = 1;
-  o.threads = 2;
-  return o;
-}
-
 int naive_margin(Rules rules, const Position& p, std::map<std::string, int>& memo) {
   const std::string key = to_string(p);
   if (auto it = memo.find(key); it != memo.end()) return it->second;
@@ -58,7 +50,7 @@ TEST(Build, StoredTablesEqualMinimaxOnSmallBoards) {
   for (Rules rules : kAllRules) {
     for (auto [m, n_max] : {std::pair{2, 9}, std::pair{3, 7}, std::pair{4, 5}}) {
       TempDir dir("build_exact");
-      Store store(dir.str(), true, fast_store());
+      Store store(dir.str(), true, testing::fast_store());
       build_database(store, {{rules, m}, n_max, 2});
       Probe probe(store, {rules, m}, 1 << 20);
       const LevelIndex index(m, n_max);
@@ -82,14 +74,14 @@ TEST(Build, ResumeAfterInterruptionAtEveryLevelGivesIdenticalChecksums) {
   const TableId t{Rules::kWetherell, 3};
   const int top = 9;
   TempDir clean_dir("build_clean");
-  Store clean(clean_dir.str(), true, fast_store());
+  Store clean(clean_dir.str(), true, testing::fast_store());
   build_database(clean, {t, top, 2});
   const auto want = checksums(clean, t);
   ASSERT_EQ(int(want.size()), top + 1);
   for (int stop = 0; stop < top; ++stop) {
     TempDir dir("build_resume");
     {
-      Store store(dir.str(), true, fast_store());
+      Store store(dir.str(), true, testing::fast_store());
       BuildEvents ev;
       ev.after_commit = [&](int n) {
         if (n == stop) throw std::runtime_error("injected interruption");
@@ -97,7 +89,7 @@ TEST(Build, ResumeAfterInterruptionAtEveryLevelGivesIdenticalChecksums) {
       EXPECT_THROW(build_database(store, {t, top, 2}, ev), std::runtime_error);
       EXPECT_EQ(store.complete_through(t), stop);
     }
-    Store store(dir.str(), true, fast_store());
+    Store store(dir.str(), true, testing::fast_store());
     const BuildReport r = build_database(store, {t, top, 2});
     EXPECT_EQ(r.first_built, stop + 1);
     EXPECT_EQ(checksums(store, t), want) << "stopped after level " << stop;
@@ -107,7 +99,7 @@ TEST(Build, ResumeAfterInterruptionAtEveryLevelGivesIdenticalChecksums) {
 TEST(Build, SameSizeIsANoOpAndLargerExtends) {
   const TableId t{Rules::kKalah, 2};
   TempDir dir("build_extend");
-  Store store(dir.str(), true, fast_store());
+  Store store(dir.str(), true, testing::fast_store());
   EXPECT_EQ(build_database(store, {t, 6, 1}).first_built, 0);
   const auto before = checksums(store, t);
   const BuildReport again = build_database(store, {t, 6, 1});
@@ -122,7 +114,7 @@ TEST(Build, SameSizeIsANoOpAndLargerExtends) {
 
 TEST(Build, RefusesOutOfRangeAndOversizedBuilds) {
   TempDir dir("build_bad");
-  Store store(dir.str(), true, fast_store());
+  Store store(dir.str(), true, testing::fast_store());
   EXPECT_THROW(build_database(store, {{Rules::kWetherell, 13}, 4, 1}), InputError);
   EXPECT_THROW(build_database(store, {{Rules::kWetherell, 6}, 128, 1}), InputError);
   EXPECT_THROW(build_database(store, {{Rules::kWetherell, 12}, 100, 1}), InputError);  // memory
@@ -146,7 +138,7 @@ TEST(Build, SixPitValueVectorsFromTheDatabase) {
     }
     ASSERT_GE(six.size(), 50u) << file;
     TempDir dir("build_vectors");
-    Store store(dir.str(), true, fast_store());
+    Store store(dir.str(), true, testing::fast_store());
     build_database(store, {{rules, 6}, max_stones, 2});
     Probe probe(store, {rules, 6}, 16 << 20);
     for (const auto& [p, want] : six) {
@@ -184,7 +176,7 @@ TEST(Verify, CleanDatabasePassesAndDamageIsReported) {
   const TableId t{Rules::kKalahEmptyCapture, 3};
   TempDir dir("verify");
   {
-    Store store(dir.str(), true, fast_store());
+    Store store(dir.str(), true, testing::fast_store());
     build_database(store, {t, 8, 2});
     const VerifyReport full = verify_table(store, t, {});
     EXPECT_TRUE(full.ok());
@@ -207,7 +199,7 @@ TEST(Verify, CleanDatabasePassesAndDamageIsReported) {
 TEST(Query, BeyondTheDatabaseUsesTheSolverAndSaysSo) {
   const TableId t{Rules::kWetherell, 4};
   TempDir dir("query");
-  Store store(dir.str(), true, fast_store());
+  Store store(dir.str(), true, testing::fast_store());
   build_database(store, {t, 4, 1});
   Probe probe(store, t, 1 << 20);
   const Position p = parse_position("1,6,1,5/0,0,0,5 S");  // 13 stones in pits; margin 8 (vectors)

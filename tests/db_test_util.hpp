@@ -13,8 +13,18 @@
 #include <unistd.h>
 
 #include "index.hpp"
+#include "store.hpp"
 
 namespace kalah::testing {
+
+// Store options for tests: small blocks, fast compression, two threads.
+inline StoreOptions fast_store() {
+  StoreOptions o;
+  o.block_entries = 4096;
+  o.zstd_level = 1;
+  o.threads = 2;
+  return o;
+}
 
 // A fresh directory path under the system temp dir (not created); removed with its contents.
 class TempDir {

@@ -8,19 +8,11 @@
 namespace kalah {
 namespace {
 
-StoreOptions fast_store() {
-  StoreOptions o;
-  o.block_entries = 4096;
-  o.zstd_level = 1;
-  o.threads = 2;
-  return o;
-}
-
 TEST(EngineWithDatabase, NeverLosesValueOnRandomPositions) {
   for (Rules rules : {Rules::kWetherell, Rules::kKalah, Rules::kKalahEmptyCapture}) {
     const TableId t{rules, 6};
     testing::TempDir dir("engine_db");
-    Store store(dir.str(), true, fast_store());
+    Store store(dir.str(), true, testing::fast_store());
     build_database(store, {t, 9, 2});
     Probe probe(store, t, 16u << 20);
     EngineCheckOptions o;
@@ -46,7 +38,7 @@ TEST(EngineWithDatabase, NeverLosesValueOnRandomPositions) {
 TEST(EngineWithDatabase, SolverWithoutDatabaseAgreesWithStoredValues) {
   const TableId t{Rules::kWetherell, 6};
   testing::TempDir dir("resolve");
-  Store store(dir.str(), true, fast_store());
+  Store store(dir.str(), true, testing::fast_store());
   build_database(store, {t, 8, 2});
   Probe probe(store, t, 16u << 20);
   const ResolveReport r = resolve_sample(t.rules, probe, 300, 8, 7);

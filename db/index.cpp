@@ -21,7 +21,9 @@ LevelIndex::LevelIndex(int m, int max_stones)
   for (int a = 0; a < rows; ++a) {
     for (int b = 0; b < bstride_ && b <= a; ++b) {
       binom_[a * bstride_ + b] =
-          (b == 0 || b == a) ? 1 : binom_[(a - 1) * bstride_ + b - 1] + (b < a ? binom_[(a - 1) * bstride_ + b] : 0);
+          (b == 0 || b == a)
+              ? 1
+              : binom_[(a - 1) * bstride_ + b - 1] + (b < a ? binom_[(a - 1) * bstride_ + b] : 0);
     }
   }
   below_.assign(std::size_t(cells_) * plane_, 0);

@@ -11,8 +11,9 @@ namespace kalah {
 // Level n holds every arrangement of n stones in c = 2m cells (the side to move's pits 1..m, then
 // the opponent's pits 1..m), C(n+c-1, c-1) of them. rank() is a bijection onto [0, size(n)): the
 // lexicographic rank of the cells read in significance order own pit m, opponent's pit m, own pit
-// m-1, opponent's pit m-1, ..., own pit 1, opponent's pit 1 (most significant first), where a larger
-// count ranks higher. So all stones in own pit m is the last rank, all in opponent's pit 1 rank 0.
+// m-1, opponent's pit m-1, ..., own pit 1, opponent's pit 1 (most significant first), where a
+// larger count ranks higher. So all stones in own pit m is the last rank, all in opponent's pit 1
+// rank 0.
 class LevelIndex {
  public:
   // Supports levels 0..max_stones for m pits per side.
@@ -74,7 +75,9 @@ class LevelIndex {
   bool next(Stones* x) const;
 
   // Number of arrangements of n stones in c cells: C(n+c-1, c-1).
-  std::uint64_t count(int c, int n) const { return c == 0 ? (n == 0) : binom_[(n + c - 1) * bstride_ + (c - 1)]; }
+  std::uint64_t count(int c, int n) const {
+    return c == 0 ? (n == 0) : binom_[(n + c - 1) * bstride_ + (c - 1)];
+  }
 
  private:
   void build_pair_table();

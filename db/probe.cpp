@@ -33,7 +33,9 @@ Probe::Probe(const Store& store, TableId t, std::size_t cache_bytes)
     block_entries_.push_back(meta->block_entries);
   }
   for (const auto& [pits, margin] : store.book_entries(t))
-    book_.emplace(std::string(reinterpret_cast<const char*>(pits.data()), pits.size() * sizeof(Stones)), margin);
+    book_.emplace(
+        std::string(reinterpret_cast<const char*>(pits.data()), pits.size() * sizeof(Stones)),
+        margin);
   answers_beyond_ = !book_.empty();
 }
 
@@ -55,7 +57,8 @@ std::optional<int> Probe::future(const Position& p) {
     pits[i] = p.own_pit(i);
     pits[p.m + i] = p.opp_pit(i);
   }
-  const auto it = book_.find(std::string(reinterpret_cast<const char*>(pits), std::size_t(2 * p.m) * sizeof(Stones)));
+  const auto it = book_.find(
+      std::string(reinterpret_cast<const char*>(pits), std::size_t(2 * p.m) * sizeof(Stones)));
   if (it == book_.end()) return std::nullopt;
   return it->second;
 }

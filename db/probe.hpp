@@ -17,9 +17,9 @@ namespace kalah {
 
 // Answers future margins of table t: positions with n <= store.complete_through(t) stones in pits
 // from the level blocks (storage rank -> block -> cached decompressed block -> value), positions
-// above from the book (loaded into memory when the probe is made). Thread-safe: many threads may call future() at once. A corrupted block
-// throws DbError; a wrong value is never returned. The store must outlive the probe; levels written
-// after construction are not seen (make a new Probe).
+// above from the book (loaded into memory when the probe is made). Thread-safe: many threads may
+// call future() at once. A corrupted block throws DbError; a wrong value is never returned. The
+// store must outlive the probe; levels written after construction are not seen (make a new Probe).
 class Probe : public ExactOracle {
  public:
   // Throws DbError when the store holds no table t. cache_bytes bounds the LRU cache of

@@ -328,7 +328,8 @@ std::vector<std::pair<std::vector<Stones>, int>> Store::book_entries(TableId t) 
       throw DbError(path_ + ": corrupt book entry of " + to_string(t));
     std::vector<Stones> pits(std::size_t(2 * t.m));
     for (std::size_t i = 0; i < pits.size(); ++i)
-      pits[i] = Stones(std::uint8_t(key[prefix + 2 * i]) << 8 | std::uint8_t(key[prefix + 2 * i + 1]));
+      pits[i] =
+          Stones(std::uint8_t(key[prefix + 2 * i]) << 8 | std::uint8_t(key[prefix + 2 * i + 1]));
     out.emplace_back(std::move(pits), *margin);
     return true;
   });

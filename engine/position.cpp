@@ -7,7 +7,8 @@
 namespace kalah {
 
 Position start_position(int m, int k, Side first) {
-  if (m < 1 || m > kMaxPits) throw InputError("pits per side must be 1.." + std::to_string(kMaxPits));
+  if (m < 1 || m > kMaxPits)
+    throw InputError("pits per side must be 1.." + std::to_string(kMaxPits));
   if (k < 0 || 2L * m * k > kMaxTotalStones)
     throw InputError("stones per pit must be 0.." + std::to_string(kMaxTotalStones / (2 * m)));
   Position p;
@@ -24,7 +25,8 @@ std::vector<long> parse_side(std::string_view text, const char* who) {
   std::size_t pos = 0;
   while (true) {
     std::size_t comma = text.find(',', pos);
-    std::string_view field = text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos);
+    std::string_view field =
+        text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos);
     if (field.empty())
       throw InputError(std::string("empty field in ") + who + "'s side (field " +
                        std::to_string(out.size() + 1) + ")");
@@ -33,7 +35,8 @@ std::vector<long> parse_side(std::string_view text, const char* who) {
     if (ec == std::errc::result_out_of_range || (ec == std::errc() && v > kMaxTotalStones))
       throw InputError(std::string("count '") + std::string(field) + "' in " + who +
                        "'s side is too large (at most " + std::to_string(kMaxTotalStones) + ")");
-    if (ec != std::errc() || end != field.data() + field.size() || field[0] == '-' || field[0] == '+')
+    if (ec != std::errc() || end != field.data() + field.size() || field[0] == '-' ||
+        field[0] == '+')
       throw InputError(std::string("'") + std::string(field) + "' in " + who +
                        "'s side is not a non-negative integer");
     out.push_back(v);
@@ -56,14 +59,14 @@ Position parse_position(std::string_view text) {
     throw InputError("side to move must be 'S' or 'N', got '" + std::string(who) + "'");
   const std::size_t slash = board.find('/');
   if (slash == std::string_view::npos || board.find('/', slash + 1) != std::string_view::npos)
-    throw InputError("board '" + std::string(board) + "' must have exactly one '/' between S's and N's sides");
+    throw InputError("board '" + std::string(board) +
+                     "' must have exactly one '/' between S's and N's sides");
   const auto south = parse_side(board.substr(0, slash), "S");
   const auto north = parse_side(board.substr(slash + 1), "N");
   if (south.size() != north.size())
     throw InputError("S's side has " + std::to_string(south.size() - 1) + " pits but N's has " +
                      std::to_string(north.size() - 1));
-  if (south.size() < 2)
-    throw InputError("each side needs its pits followed by its kalah");
+  if (south.size() < 2) throw InputError("each side needs its pits followed by its kalah");
   const int m = int(south.size()) - 1;
   if (m > kMaxPits)
     throw InputError(std::to_string(m) + " pits per side is outside the supported 1.." +
@@ -72,8 +75,8 @@ Position parse_position(std::string_view text) {
   for (long v : south) total += v;
   for (long v : north) total += v;
   if (total > kMaxTotalStones)
-    throw InputError("position holds " + std::to_string(total) + " stones, more than the supported " +
-                     std::to_string(kMaxTotalStones));
+    throw InputError("position holds " + std::to_string(total) +
+                     " stones, more than the supported " + std::to_string(kMaxTotalStones));
   Position p;
   p.m = m;
   p.mover = Side::kSouth;

@@ -11,13 +11,17 @@
 
 namespace kalah {
 
-constexpr int kMaxPits = 12;           // pits per side
+constexpr int kMaxPits = 12;            // pits per side
 constexpr int kMaxTotalStones = 65535;  // every count, kalahs included, fits a Stones
 using Stones = std::uint16_t;
 
 enum class Side : std::uint8_t { kSouth = 0, kNorth = 1 };
-constexpr Side other(Side s) { return s == Side::kSouth ? Side::kNorth : Side::kSouth; }
-constexpr char side_letter(Side s) { return s == Side::kSouth ? 'S' : 'N'; }
+constexpr Side other(Side s) {
+  return s == Side::kSouth ? Side::kNorth : Side::kSouth;
+}
+constexpr char side_letter(Side s) {
+  return s == Side::kSouth ? 'S' : 'N';
+}
 
 // Bad text or an illegal request from a user: what() is a one-line message naming the problem.
 struct InputError : std::runtime_error {
@@ -103,7 +107,8 @@ inline bool is_decided(const Position& p) {
   return 2 * int(p.own_kalah()) > t || 2 * int(p.opp_kalah()) > t;
 }
 
-// Game over for play: the natural end, or under wetherell a kalah holding more than half the stones.
+// Game over for play: the natural end, or under wetherell a kalah holding more than half the
+// stones.
 bool game_finished(Rules r, const Position& p);
 
 }  // namespace kalah

@@ -32,9 +32,12 @@ struct KalahEmptyCapture {
 
 constexpr std::string_view rules_name(Rules r) {
   switch (r) {
-    case Rules::kWetherell: return "wetherell";
-    case Rules::kKalah: return "kalah";
-    case Rules::kKalahEmptyCapture: return "kalah-empty-capture";
+    case Rules::kWetherell:
+      return "wetherell";
+    case Rules::kKalah:
+      return "kalah";
+    case Rules::kKalahEmptyCapture:
+      return "kalah-empty-capture";
   }
   return "?";
 }
@@ -49,9 +52,12 @@ inline std::optional<Rules> parse_rules(std::string_view s) {
 template <class F>
 decltype(auto) with_rules(Rules r, F&& f) {
   switch (r) {
-    case Rules::kKalah: return std::forward<F>(f)(KalahRules{});
-    case Rules::kKalahEmptyCapture: return std::forward<F>(f)(KalahEmptyCapture{});
-    case Rules::kWetherell: break;
+    case Rules::kKalah:
+      return std::forward<F>(f)(KalahRules{});
+    case Rules::kKalahEmptyCapture:
+      return std::forward<F>(f)(KalahEmptyCapture{});
+    case Rules::kWetherell:
+      break;
   }
   return std::forward<F>(f)(Wetherell{});
 }

@@ -1,4 +1,5 @@
-// Play-time search: iterative-deepening alpha-beta with TT, the seed's ordering, exact-value oracle.
+// Play-time search: iterative-deepening alpha-beta with TT, the seed's ordering, exact-value
+// oracle.
 #pragma once
 
 #include <cstdint>
@@ -14,9 +15,9 @@ namespace kalah {
 // When to stop deepening. The search always finishes depth 1; a budget that runs out during a
 // deeper iteration returns the last completed one.
 struct SearchLimits {
-  int depth = 8;              // plies; every move (an extra turn too) is one ply
-  std::uint64_t nodes = 0;    // 0: no node budget
-  double seconds = 0;         // 0: no time budget
+  int depth = 8;            // plies; every move (an extra turn too) is one ply
+  std::uint64_t nodes = 0;  // 0: no node budget
+  double seconds = 0;       // 0: no time budget
 };
 
 struct SearchOptions {
@@ -27,19 +28,19 @@ struct SearchOptions {
 };
 
 struct RootMoveValue {
-  int pit;        // 1-based
-  int value;      // exact value when > best - 1; otherwise an upper bound (the move is worse)
+  int pit;    // 1-based
+  int value;  // exact value when > best - 1; otherwise an upper bound (the move is worse)
   bool upper_bound;
 };
 
 struct SearchResult {
-  int pit = 0;                // chosen move, 1-based; 0 when the game is over
-  int value = 0;              // minimax value for the side to move at `depth`
-  bool exact = false;         // value is the exact game margin (no heuristic leaf was involved)
-  int depth = 0;              // last completed iteration
+  int pit = 0;                 // chosen move, 1-based; 0 when the game is over
+  int value = 0;               // minimax value for the side to move at `depth`
+  bool exact = false;          // value is the exact game margin (no heuristic leaf was involved)
+  int depth = 0;               // last completed iteration
   std::vector<int> best_pits;  // every root move of value `value`, ascending
   std::vector<RootMoveValue> root;  // root moves of the last completed iteration, search order
-  std::vector<int> pv;         // principal variation from the TT, 1-based pits
+  std::vector<int> pv;              // principal variation from the TT, 1-based pits
   std::uint64_t nodes = 0;
   std::uint64_t oracle_hits = 0;
   double seconds = 0;

@@ -20,8 +20,8 @@ std::vector<Stones> pits_of(const Position& p) {
 }
 
 // The future margin of a successor (kalahs included in c): from the oracle, else by solving.
-std::optional<int> successor_future(Rules rules, const Position& c, Probe& probe, double max_seconds,
-                                    std::uint64_t& nodes) {
+std::optional<int> successor_future(Rules rules, const Position& c, Probe& probe,
+                                    double max_seconds, std::uint64_t& nodes) {
   if (is_over(rules, c)) return c.own_pit_stones() - c.opp_pit_stones();
   if (auto f = probe.future(c)) return f;
   SolveOptions opt;
@@ -105,8 +105,10 @@ BookCheck verify_book(Rules rules, const Store& store, Probe& probe, double max_
         const bool again = play_move(rules, c, pit);
         const int gain = again ? c.own_kalah() : c.opp_kalah();
         const auto f = successor_future(rules, c, probe, max_seconds, nodes);
-        if (!f) known = false;
-        else best = std::max(best, gain + (again ? *f : -*f));
+        if (!f)
+          known = false;
+        else
+          best = std::max(best, gain + (again ? *f : -*f));
       }
     }
     if (!known) {
@@ -117,7 +119,8 @@ BookCheck verify_book(Rules rules, const Store& store, Probe& probe, double max_
     if (best != stored) {
       ++check.wrong;
       if (check.examples.size() < 5)
-        check.examples.push_back(to_string(p) + " book " + std::to_string(stored) + " expected " + std::to_string(best));
+        check.examples.push_back(to_string(p) + " book " + std::to_string(stored) + " expected " +
+                                 std::to_string(best));
     }
   }
   return check;

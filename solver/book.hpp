@@ -12,9 +12,9 @@
 namespace kalah {
 
 struct BookReport {
-  int positions = 0;   // distinct positions within the plies (game-over ones included)
-  int stored = 0;      // entries written (positions above the levels whose game is not over)
-  int unsolved = 0;    // positions whose solve ran out of time: not stored
+  int positions = 0;  // distinct positions within the plies (game-over ones included)
+  int stored = 0;     // entries written (positions above the levels whose game is not over)
+  int unsolved = 0;   // positions whose solve ran out of time: not stored
   std::uint64_t nodes = 0;
   double seconds = 0;
 };

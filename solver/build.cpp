@@ -37,15 +37,17 @@ BuildReport build_database(Store& store, const BuildOptions& o, const BuildEvent
   const auto start = std::chrono::steady_clock::now();
   const TableId t = o.table;
   if (t.m < 1 || t.m > kMaxPits)
-    throw InputError("--pits must be 1.." + std::to_string(kMaxPits) + ", got " + std::to_string(t.m));
+    throw InputError("--pits must be 1.." + std::to_string(kMaxPits) + ", got " +
+                     std::to_string(t.m));
   if (o.max_stones < 0 || o.max_stones > kMaxTableStones)
     throw InputError("--max-stones must be 0.." + std::to_string(kMaxTableStones) + ", got " +
                      std::to_string(o.max_stones));
   const std::uint64_t need = build_memory_bytes(t.m, o.max_stones);
-  const std::uint64_t have = std::uint64_t(sysconf(_SC_PHYS_PAGES)) * std::uint64_t(sysconf(_SC_PAGE_SIZE));
+  const std::uint64_t have =
+      std::uint64_t(sysconf(_SC_PHYS_PAGES)) * std::uint64_t(sysconf(_SC_PAGE_SIZE));
   if (need > have - have / 8)
-    throw InputError("levels 0.." + std::to_string(o.max_stones) + " of " + to_string(t) + " need " +
-                     (need == UINT64_MAX ? std::string("more than 16 EiB") : gib(need)) +
+    throw InputError("levels 0.." + std::to_string(o.max_stones) + " of " + to_string(t) +
+                     " need " + (need == UINT64_MAX ? std::string("more than 16 EiB") : gib(need)) +
                      " of memory; this machine has " + gib(have));
 
   BuildReport report;

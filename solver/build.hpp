@@ -17,8 +17,8 @@ struct BuildOptions {
 
 // What a build reports while it runs; every member may be left empty.
 struct BuildEvents {
-  std::function<void(int n, int max_stones)> loading;                 // re-reading a stored level
-  LevelProgress solving;                                              // inside one level
+  std::function<void(int n, int max_stones)> loading;  // re-reading a stored level
+  LevelProgress solving;                               // inside one level
   std::function<void(int n, std::uint64_t entries, double solve_s, double write_s)> level_done;
   std::function<void(int n)> after_commit;  // tests inject interruptions here
 };
@@ -38,6 +38,7 @@ std::uint64_t build_memory_bytes(int m, int max_stones);
 // (and verified) instead of solved; each new level is committed in its own transaction, so an
 // interrupted build loses at most the level in progress. Throws InputError for out-of-range
 // options or too little memory, DbError for storage failures.
-BuildReport build_database(Store& store, const BuildOptions& options, const BuildEvents& events = {});
+BuildReport build_database(Store& store, const BuildOptions& options,
+                           const BuildEvents& events = {});
 
 }  // namespace kalah

@@ -32,7 +32,9 @@ Position random_entry(const LevelIndex& index, int lo, int hi, std::mt19937_64& 
 }
 
 // win > draw > loss
-int outcome_rank(int margin) { return margin > 0 ? 2 : margin == 0 ? 1 : 0; }
+int outcome_rank(int margin) {
+  return margin > 0 ? 2 : margin == 0 ? 1 : 0;
+}
 
 }  // namespace
 
@@ -78,7 +80,10 @@ EngineCheckReport check_engine(Rules rules, Probe& probe, const EngineCheckOptio
                                    std::to_string(r.pit) + " worth " + std::to_string(chosen) +
                                    ", best " + std::to_string(best));
         }
-        if (o.progress) o.progress(std::string(with_db ? "engine + database" : "engine alone") + " depth " + std::to_string(depth), row.positions, positions.size());
+        if (o.progress)
+          o.progress(std::string(with_db ? "engine + database" : "engine alone") + " depth " +
+                         std::to_string(depth),
+                     row.positions, positions.size());
       }
       rep.rows.push_back(row);
     }
@@ -86,7 +91,8 @@ EngineCheckReport check_engine(Rules rules, Probe& probe, const EngineCheckOptio
   return rep;
 }
 
-ResolveReport resolve_sample(Rules rules, Probe& probe, int count, int max_stones, std::uint64_t seed,
+ResolveReport resolve_sample(Rules rules, Probe& probe, int count, int max_stones,
+                             std::uint64_t seed,
                              const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
   ResolveReport rep;
   const int top = std::min(max_stones, probe.max_stones());

@@ -11,8 +11,8 @@
 namespace kalah {
 
 struct EngineCheckOptions {
-  int positions = 1000;     // random positions inside the database
-  int max_depth = 6;        // engine depths 1..max_depth are checked
+  int positions = 1000;  // random positions inside the database
+  int max_depth = 6;     // engine depths 1..max_depth are checked
   std::uint64_t seed = 1;
   std::size_t tt_bytes = 16u << 20;
   std::function<void(const std::string& step, std::uint64_t done, std::uint64_t total)> progress;
@@ -23,8 +23,8 @@ struct EngineCheckRow {
   int depth = 0;
   bool with_db = false;
   int positions = 0;
-  int margin_losses = 0;   // chosen move's exact margin below the best move's
-  int outcome_losses = 0;  // chosen move's outcome worse (win -> draw/loss, draw -> loss)
+  int margin_losses = 0;      // chosen move's exact margin below the best move's
+  int outcome_losses = 0;     // chosen move's outcome worse (win -> draw/loss, draw -> loss)
   long long margin_lost = 0;  // total margin given away
 };
 
@@ -47,7 +47,8 @@ struct ResolveReport {
 
 // Re-solves `count` random entries with at most max_stones stones in pits by the exhaustive
 // solver without any database and compares with the stored values (catches generator bugs).
-ResolveReport resolve_sample(Rules rules, Probe& probe, int count, int max_stones, std::uint64_t seed,
-                             const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
+ResolveReport resolve_sample(
+    Rules rules, Probe& probe, int count, int max_stones, std::uint64_t seed,
+    const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
 
 }  // namespace kalah

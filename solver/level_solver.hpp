@@ -28,7 +28,8 @@ using LevelTables = std::vector<std::vector<std::int8_t>>;
 // written once it is final, and a duplicate computation writes the same value.
 //
 // Moves are applied on a byte ring (mover's pits, mover's kalah, opponent's pits) by the same rules
-// as engine/move.hpp; tests compare every entry of small tables with a plain minimax over the engine.
+// as engine/move.hpp; tests compare every entry of small tables with a plain minimax over the
+// engine.
 template <class R, int M>
 class LevelSolver {
  public:

@@ -10,14 +10,18 @@ namespace kalah {
 
 const char* outcome_name(Outcome o) {
   switch (o) {
-    case Outcome::kWin: return "win";
-    case Outcome::kDraw: return "draw";
-    case Outcome::kLoss: return "loss";
+    case Outcome::kWin:
+      return "win";
+    case Outcome::kDraw:
+      return "draw";
+    case Outcome::kLoss:
+      return "loss";
   }
   return "?";
 }
 
-QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle, double max_seconds) {
+QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle,
+                           double max_seconds) {
   QueryAnswer a;
   if (is_over(rules, p)) {
     a.over = true;
@@ -27,7 +31,8 @@ QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle, 
   const auto start = std::chrono::steady_clock::now();
   auto left = [&] {
     if (max_seconds <= 0) return 0.0;
-    const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double used =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return std::max(1e-3, max_seconds - used);
   };
   a.value = {-1 << 20, -1 << 20};
@@ -53,7 +58,8 @@ QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle, 
     a.value.lower = std::max(a.value.lower, mine.lower);
     a.value.upper = std::max(a.value.upper, mine.upper);
   }
-  for (auto& m : a.moves) m.best = a.value.exact() && m.value.exact() && m.value.lower == a.value.lower;
+  for (auto& m : a.moves)
+    m.best = a.value.exact() && m.value.exact() && m.value.lower == a.value.lower;
   return a;
 }
 

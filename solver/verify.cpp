@@ -87,8 +87,8 @@ VerifyReport verify_table(const Store& store, TableId t, const VerifyOptions& o)
   auto record = [&](const Position& p, int stored, int expected) {
     std::lock_guard lock(mu);
     if (rep.first_mismatches.size() < 10)
-      rep.first_mismatches.push_back(to_string(p) + " stored " + std::to_string(stored) + " expected " +
-                                     std::to_string(expected));
+      rep.first_mismatches.push_back(to_string(p) + " stored " + std::to_string(stored) +
+                                     " expected " + std::to_string(expected));
   };
 
   with_rules(t.rules, [&](auto rules) {
@@ -107,22 +107,23 @@ VerifyReport verify_table(const Store& store, TableId t, const VerifyOptions& o)
       for (int n = 0; n <= check_top; ++n) {
         std::atomic<std::uint64_t> bad{0};
         arena.execute([&] {
-          tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, index.size(n), 1 << 14), [&](const auto& range) {
-            Stones x[2 * kMaxPits];
-            index.unrank(range.begin(), n, x);
-            std::uint64_t local_bad = 0;
-            for (std::uint64_t r = range.begin(); r < range.end(); ++r) {
-              if (r != range.begin()) index.next(x);
-              const Position p = from_cells(t.m, x);
-              const int expected = bellman_value<R>(p, n, table_future);
-              if (expected != levels[n][r]) {
-                ++local_bad;
-                record(p, levels[n][r], expected);
-              }
-            }
-            bad += local_bad;
-            done += range.size();
-          });
+          tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, index.size(n), 1 << 14),
+                            [&](const auto& range) {
+                              Stones x[2 * kMaxPits];
+                              index.unrank(range.begin(), n, x);
+                              std::uint64_t local_bad = 0;
+                              for (std::uint64_t r = range.begin(); r < range.end(); ++r) {
+                                if (r != range.begin()) index.next(x);
+                                const Position p = from_cells(t.m, x);
+                                const int expected = bellman_value<R>(p, n, table_future);
+                                if (expected != levels[n][r]) {
+                                  ++local_bad;
+                                  record(p, levels[n][r], expected);
+                                }
+                              }
+                              bad += local_bad;
+                              done += range.size();
+                            });
         });
         rep.levels[n].checked = index.size(n);
         rep.levels[n].mismatches = bad;
@@ -139,7 +140,8 @@ VerifyReport verify_table(const Store& store, TableId t, const VerifyOptions& o)
         // Entries per level in proportion to its size, at least one.
         const std::uint64_t size = index.size(n);
         const std::uint64_t k = std::min<std::uint64_t>(
-            size, std::max<std::uint64_t>(1, (unsigned __int128)o.sample * size / std::max<std::uint64_t>(checkable, 1)));
+            size, std::max<std::uint64_t>(1, (unsigned __int128)o.sample * size /
+                                                 std::max<std::uint64_t>(checkable, 1)));
         Stones x[2 * kMaxPits];
         for (std::uint64_t i = 0; i < k; ++i) {
           const std::uint64_t r = k == size ? i : rng() % size;

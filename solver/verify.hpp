@@ -14,8 +14,8 @@ struct LevelCheck {
   int n = 0;
   std::uint64_t entries = 0;
   bool checksum_ok = false;
-  std::string error;            // why the checksum pass failed, if it did
-  std::uint64_t checked = 0;    // entries compared with the best over their successors
+  std::string error;          // why the checksum pass failed, if it did
+  std::uint64_t checked = 0;  // entries compared with the best over their successors
   std::uint64_t mismatches = 0;
 };
 
@@ -29,7 +29,8 @@ struct VerifyReport {
 };
 
 struct VerifyOptions {
-  std::uint64_t sample = 0;  // 0: every entry (loads all levels: memory as for gen); else K random entries
+  std::uint64_t sample =
+      0;  // 0: every entry (loads all levels: memory as for gen); else K random entries
   std::uint64_t seed = 1;
   int threads = 0;
   std::function<void(const std::string& step, std::uint64_t done, std::uint64_t total)> progress;

@@ -62,7 +62,8 @@ TEST(Build, StoredTablesEqualMinimaxOnSmallBoards) {
           Position p;
           p.m = m;
           for (int i = 0; i < m; ++i) p.own_pit(i) = x[i], p.opp_pit(i) = x[m + i];
-          ASSERT_EQ(probe.future(p), naive_margin(rules, p, memo)) << rules_name(rules) << " " << to_string(p);
+          ASSERT_EQ(probe.future(p), naive_margin(rules, p, memo))
+              << rules_name(rules) << " " << to_string(p);
         }
       }
     }
@@ -123,9 +124,10 @@ TEST(Build, RefusesOutOfRangeAndOversizedBuilds) {
 
 // The 6-pit value vectors (all within 12 stones in pits) answered from generated databases.
 TEST(Build, SixPitValueVectorsFromTheDatabase) {
-  const std::pair<Rules, const char*> files[] = {{Rules::kWetherell, "values-wetherell.txt"},
-                                                 {Rules::kKalah, "values-kalah.txt"},
-                                                 {Rules::kKalahEmptyCapture, "values-kalah-empty-capture.txt"}};
+  const std::pair<Rules, const char*> files[] = {
+      {Rules::kWetherell, "values-wetherell.txt"},
+      {Rules::kKalah, "values-kalah.txt"},
+      {Rules::kKalahEmptyCapture, "values-kalah-empty-capture.txt"}};
   for (auto [rules, file] : files) {
     std::vector<std::pair<Position, int>> six;
     int max_stones = 0;
@@ -211,7 +213,8 @@ TEST(Query, BeyondTheDatabaseUsesTheSolverAndSaysSo) {
   for (const auto& m : a.moves) {
     Position c = p;
     const bool again = play_move(Rules::kWetherell, c, m.pit);
-    const int want = again ? naive_margin(Rules::kWetherell, c, memo) : -naive_margin(Rules::kWetherell, c, memo);
+    const int want = again ? naive_margin(Rules::kWetherell, c, memo)
+                           : -naive_margin(Rules::kWetherell, c, memo);
     ASSERT_TRUE(m.value.exact());
     EXPECT_EQ(m.value.lower, want) << "pit " << m.pit;
     EXPECT_EQ(m.best, want == 8);

@@ -69,8 +69,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{Rules::kWetherell, 3, 8}, Case{Rules::kWetherell, 4, 6},
                       Case{Rules::kKalah, 1, 12}, Case{Rules::kKalah, 2, 10},
                       Case{Rules::kKalah, 3, 8}, Case{Rules::kKalah, 4, 6},
-                      Case{Rules::kKalahEmptyCapture, 1, 12}, Case{Rules::kKalahEmptyCapture, 2, 10},
-                      Case{Rules::kKalahEmptyCapture, 3, 8},
+                      Case{Rules::kKalahEmptyCapture, 1, 12},
+                      Case{Rules::kKalahEmptyCapture, 2, 10}, Case{Rules::kKalahEmptyCapture, 3, 8},
                       Case{Rules::kKalahEmptyCapture, 4, 6}),
     [](const auto& info) {
       std::string n(rules_name(info.param.rules));

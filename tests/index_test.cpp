@@ -12,7 +12,7 @@ TEST(LevelIndex, SizesAreBinomials) {
   const LevelIndex idx(6, 24);
   EXPECT_EQ(idx.size(0), 1u);
   EXPECT_EQ(idx.size(1), 12u);
-  EXPECT_EQ(idx.size(20), 84672315u);    // C(31, 11)
+  EXPECT_EQ(idx.size(20), 84672315u);   // C(31, 11)
   EXPECT_EQ(idx.size(24), 417225900u);  // C(35, 11)
 }
 

@@ -15,15 +15,19 @@ void check_move_file(Rules rules, const std::string& file) {
     Position p = parse_position(row[0] + " " + row[1]);
     ASSERT_EQ(to_string(p), row[0] + " " + row[1]);
     play_move(rules, p, std::stoi(row[2]));
-    EXPECT_EQ(to_string(p), row[3] + " " + row[4]) << file << ": " << row[0] << " " << row[1]
-                                                   << " pit " << row[2];
+    EXPECT_EQ(to_string(p), row[3] + " " + row[4])
+        << file << ": " << row[0] << " " << row[1] << " pit " << row[2];
     ++checked;
   }
   EXPECT_EQ(checked, int(rows.size()));
 }
 
-TEST(MoveVectors, Wetherell) { check_move_file(Rules::kWetherell, "moves-wetherell.txt"); }
-TEST(MoveVectors, Kalah) { check_move_file(Rules::kKalah, "moves-kalah.txt"); }
+TEST(MoveVectors, Wetherell) {
+  check_move_file(Rules::kWetherell, "moves-wetherell.txt");
+}
+TEST(MoveVectors, Kalah) {
+  check_move_file(Rules::kKalah, "moves-kalah.txt");
+}
 TEST(MoveVectors, KalahEmptyCapture) {
   check_move_file(Rules::kKalahEmptyCapture, "moves-kalah-empty-capture.txt");
 }

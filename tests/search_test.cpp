@@ -1,4 +1,5 @@
-// The alpha-beta engine returns plain minimax values at the same depth, and exact values when it can.
+// The alpha-beta engine returns plain minimax values at the same depth, and exact values when it
+// can.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -25,7 +26,9 @@ int naive_minimax(Rules rules, const Position& p, int depth) {
 }
 
 // Exact margin by exhaustive minimax (small boards only).
-int naive_margin(Rules rules, const Position& p) { return naive_minimax(rules, p, 1 << 20); }
+int naive_margin(Rules rules, const Position& p) {
+  return naive_minimax(rules, p, 1 << 20);
+}
 
 class SearchVsMinimax : public ::testing::TestWithParam<Rules> {};
 
@@ -50,7 +53,8 @@ TEST_P(SearchVsMinimax, SameValueAndBestMovesAtSameDepth) {
       if (p.own_pit(pit - 1) == 0) continue;
       Position c = p;
       const bool again = play_move(rules, c, pit);
-      const int v = again ? naive_minimax(rules, c, depth - 1) : -naive_minimax(rules, c, depth - 1);
+      const int v =
+          again ? naive_minimax(rules, c, depth - 1) : -naive_minimax(rules, c, depth - 1);
       const bool listed =
           std::find(r.best_pits.begin(), r.best_pits.end(), pit) != r.best_pits.end();
       EXPECT_EQ(listed, v == r.value) << to_string(p) << " pit " << pit;

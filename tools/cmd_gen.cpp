@@ -21,25 +21,26 @@ int run_gen(int argc, char** argv) {
   po::options_description desc("options");
   add_game_options(desc, game);
   add_db_option(desc, db);
-  desc.add_options()
-      ("max-stones", po::value(&max_stones)->default_value(max_stones),
-       "build levels 0..N stones in pits (0..127; memory below)")
-      ("threads", po::value(&threads)->default_value(threads), "worker threads; 0: all cores")
-      ("zstd-level", po::value(&zstd_level)->default_value(zstd_level),
-       "compression level of new levels, 1..19: 3 keeps compression well behind solving;\n"
-       "15 stores about 20% fewer bytes at ~40x the compression time")
-      ("quiet,q", po::bool_switch(&quiet), "no progress on stderr");
+  desc.add_options()("max-stones", po::value(&max_stones)->default_value(max_stones),
+                     "build levels 0..N stones in pits (0..127; memory below)")(
+      "threads", po::value(&threads)->default_value(threads), "worker threads; 0: all cores")(
+      "zstd-level", po::value(&zstd_level)->default_value(zstd_level),
+      "compression level of new levels, 1..19: 3 keeps compression well behind solving;\n"
+      "15 stores about 20% fewer bytes at ~40x the compression time")(
+      "quiet,q", po::bool_switch(&quiet), "no progress on stderr");
   po::variables_map vm;
-  if (!parse_command(argc, argv, "gen [--rules R] [--pits m] [--max-stones N] [--db PATH] [--threads T] [--quiet]",
-                     "Computes the exact future margin of every arrangement of up to N stones in the\n"
-                     "pits (both sides, side to move first), level by level, in parallel, into the\n"
-                     "LMDB database at --db (created if absent). Each level is committed on its own:\n"
-                     "an interrupted run loses at most the level in progress and a re-run resumes;\n"
-                     "a larger N extends the table; the same N again does nothing. --stones is not used.\n\n"
-                     "Memory: one byte per entry for levels 0..N, C(N+2m, 2m) bytes: with 6 pits\n"
-                     "N=16: 0.03 GiB, N=20: 0.21 GiB, N=22: 0.55 GiB, N=24: 1.17 GiB, N=26: 2.3 GiB.\n"
-                     "Disk: about 1.5 bits per entry (zstd level 3), 1.2 at level 15.",
-                     desc, {}, vm))
+  if (!parse_command(
+          argc, argv,
+          "gen [--rules R] [--pits m] [--max-stones N] [--db PATH] [--threads T] [--quiet]",
+          "Computes the exact future margin of every arrangement of up to N stones in the\n"
+          "pits (both sides, side to move first), level by level, in parallel, into the\n"
+          "LMDB database at --db (created if absent). Each level is committed on its own:\n"
+          "an interrupted run loses at most the level in progress and a re-run resumes;\n"
+          "a larger N extends the table; the same N again does nothing. --stones is not used.\n\n"
+          "Memory: one byte per entry for levels 0..N, C(N+2m, 2m) bytes: with 6 pits\n"
+          "N=16: 0.03 GiB, N=20: 0.21 GiB, N=22: 0.55 GiB, N=24: 1.17 GiB, N=26: 2.3 GiB.\n"
+          "Disk: about 1.5 bits per entry (zstd level 3), 1.2 at level 15.",
+          desc, {}, vm))
     return 0;
   game.check();
   check_range("threads", threads, 0, 1024);
@@ -68,20 +69,23 @@ int run_gen(int argc, char** argv) {
   };
   events.level_done = [&](int n, std::uint64_t entries, double solve_s, double write_s) {
     char buf[160];
-    std::snprintf(buf, sizeof buf, "level %d: %s entries solved in %.2f s (%.1f M/s), stored in %.2f s", n,
-                  with_commas(entries).c_str(), solve_s, solve_s > 0 ? double(entries) / solve_s / 1e6 : 0.0,
-                  write_s);
+    std::snprintf(buf, sizeof buf,
+                  "level %d: %s entries solved in %.2f s (%.1f M/s), stored in %.2f s", n,
+                  with_commas(entries).c_str(), solve_s,
+                  solve_s > 0 ? double(entries) / solve_s / 1e6 : 0.0, write_s);
     progress.step_done(buf);
   };
   if (stored >= 0 && stored < max_stones)
-    progress.note("resuming " + to_string(o.table) + ": levels 0.." + std::to_string(stored) + " are stored");
+    progress.note("resuming " + to_string(o.table) + ": levels 0.." + std::to_string(stored) +
+                  " are stored");
   const BuildReport r = build_database(store, o, events);
   if (r.first_built < 0) {
     std::cout << to_string(o.table) << ": levels 0.." << r.complete_through
               << " already complete in " << db << "; nothing to do\n";
   } else {
     char buf[200];
-    std::snprintf(buf, sizeof buf, "%s: built levels %d..%d (%s entries) in %.2f s; levels 0..%d complete in %s\n",
+    std::snprintf(buf, sizeof buf,
+                  "%s: built levels %d..%d (%s entries) in %.2f s; levels 0..%d complete in %s\n",
                   to_string(o.table).c_str(), r.first_built, r.complete_through,
                   with_commas(r.entries_built).c_str(), r.seconds, r.complete_through, db.c_str());
     std::cout << buf;
@@ -89,7 +93,8 @@ int run_gen(int argc, char** argv) {
   return 0;
 }
 
-const RegisterCommand reg{"gen", "build the endgame database (levels 0..N stones in pits)", &run_gen};
+const RegisterCommand reg{"gen", "build the endgame database (levels 0..N stones in pits)",
+                          &run_gen};
 
 }  // namespace
 }  // namespace kalah::cli

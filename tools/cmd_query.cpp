@@ -24,23 +24,29 @@ std::string json_margin(const MarginBound& b) {
     o << "\"margin\":" << b.lower << ",\"outcome\":\"" << outcome_name(outcome_of(b.lower)) << "\"";
   } else {
     o << "\"margin\":null,\"outcome\":"
-      << (b.lower > 0 ? "\"win\"" : b.upper < 0 ? "\"loss\"" : b.lower == 0 && b.upper == 0 ? "\"draw\"" : "null")
+      << (b.lower > 0                    ? "\"win\""
+          : b.upper < 0                  ? "\"loss\""
+          : b.lower == 0 && b.upper == 0 ? "\"draw\""
+                                         : "null")
       << ",\"lower\":" << b.lower << ",\"upper\":" << b.upper;
   }
   return o.str();
 }
 
-void print_text(std::ostream& out, const Position& p, Rules rules, const QueryAnswer& a, bool have_db) {
+void print_text(std::ostream& out, const Position& p, Rules rules, const QueryAnswer& a,
+                bool have_db) {
   out << to_string(p) << "  (" << rules_name(rules) << ")\n";
   const char* source = a.used_solver ? (have_db ? "database + search" : "search") : "database";
   if (a.over) {
-    out << side_letter(p.mover) << " to move, game over: " << margin_text(a.value) << " (final margin "
-        << a.value.lower << ")\n";
+    out << side_letter(p.mover) << " to move, game over: " << margin_text(a.value)
+        << " (final margin " << a.value.lower << ")\n";
     return;
   }
   out << side_letter(p.mover) << " to move: " << margin_text(a.value);
-  if (a.value.exact()) out << " (margin " << a.value.lower << ", exact, " << source << ")\n";
-  else out << " (time ran out: NOT exact, proven bounds only)\n";
+  if (a.value.exact())
+    out << " (margin " << a.value.lower << ", exact, " << source << ")\n";
+  else
+    out << " (time ran out: NOT exact, proven bounds only)\n";
   for (const auto& m : a.moves) {
     out << "  pit " << m.pit << ": " << margin_text(m.value);
     if (m.value.exact()) out << " (margin " << m.value.lower << ")";
@@ -57,7 +63,8 @@ void print_json(std::ostream& out, const Position& p, Rules rules, const QueryAn
   for (std::size_t i = 0; i < a.moves.size(); ++i) {
     const auto& m = a.moves[i];
     out << (i ? "," : "") << "{\"pit\":" << m.pit << "," << json_margin(m.value)
-        << ",\"exact\":" << (m.value.exact() ? "true" : "false") << ",\"best\":" << (m.best ? "true" : "false")
+        << ",\"exact\":" << (m.value.exact() ? "true" : "false")
+        << ",\"best\":" << (m.best ? "true" : "false")
         << ",\"again\":" << (m.again ? "true" : "false") << "}";
   }
   out << "]}\n";
@@ -69,31 +76,33 @@ int run_query(int argc, char** argv) {
   bool json = false;
   double max_time = 30;
   po::options_description desc("options");
-  desc.add_options()
-      ("rules", po::value(&rules_text)->default_value(rules_text), "rule set: wetherell, kalah or kalah-empty-capture");
+  desc.add_options()("rules", po::value(&rules_text)->default_value(rules_text),
+                     "rule set: wetherell, kalah or kalah-empty-capture");
   add_db_option(desc, db);
-  desc.add_options()
-      ("json", po::bool_switch(&json), "one JSON object per position")
-      ("max-time", po::value(&max_time)->default_value(max_time),
-       "seconds of search allowed per position beyond the database; 0: no limit")
-      ("position", po::value(&words), "POSITION, or - to read one position per line from stdin");
+  desc.add_options()("json", po::bool_switch(&json), "one JSON object per position")(
+      "max-time", po::value(&max_time)->default_value(max_time),
+      "seconds of search allowed per position beyond the database; 0: no limit")(
+      "position", po::value(&words), "POSITION, or - to read one position per line from stdin");
   po::positional_options_description pos;
   pos.add("position", -1);
   po::variables_map vm;
-  if (!parse_command(argc, argv, "query POSITION|- [--rules R] [--db PATH] [--json] [--max-time SEC]",
-                     "Prints the outcome (win/draw/loss for the side to move) and exact margin of a\n"
-                     "position, and the margin of every legal move, best moves marked. Values come from\n"
-                     "the database at --db; positions beyond it are solved by exhaustive search (with the\n"
-                     "database at the leaves) for at most --max-time seconds: when the time runs out the\n"
-                     "answer says so and shows proven bounds, never a guess. POSITION may be given as\n"
-                     "one argument or as two (board, side). With -, reads one position per line; a bad\n"
-                     "line is reported on stderr, the others are answered, and the exit code is 2.\n"
-                     "JSON keys: position, rules, margin, outcome, exact, over, moves[{pit, margin,\n"
-                     "outcome, exact, best, again}]; a bounded margin is null with lower and upper.",
-                     desc, pos, vm))
+  if (!parse_command(
+          argc, argv, "query POSITION|- [--rules R] [--db PATH] [--json] [--max-time SEC]",
+          "Prints the outcome (win/draw/loss for the side to move) and exact margin of a\n"
+          "position, and the margin of every legal move, best moves marked. Values come from\n"
+          "the database at --db; positions beyond it are solved by exhaustive search (with the\n"
+          "database at the leaves) for at most --max-time seconds: when the time runs out the\n"
+          "answer says so and shows proven bounds, never a guess. POSITION may be given as\n"
+          "one argument or as two (board, side). With -, reads one position per line; a bad\n"
+          "line is reported on stderr, the others are answered, and the exit code is 2.\n"
+          "JSON keys: position, rules, margin, outcome, exact, over, moves[{pit, margin,\n"
+          "outcome, exact, best, again}]; a bounded margin is null with lower and upper.",
+          desc, pos, vm))
     return 0;
   const auto parsed_rules = parse_rules(rules_text);
-  if (!parsed_rules) throw InputError("unknown rule set '" + rules_text + "' (wetherell, kalah, kalah-empty-capture)");
+  if (!parsed_rules)
+    throw InputError("unknown rule set '" + rules_text +
+                     "' (wetherell, kalah, kalah-empty-capture)");
   if (max_time < 0) throw InputError("--max-time must be >= 0");
   const Rules rules = *parsed_rules;
   const bool explicit_db = !vm["db"].defaulted();
@@ -108,7 +117,8 @@ int run_query(int argc, char** argv) {
   } else if (words.size() <= 2) {
     lines.push_back(words.size() == 2 ? words[0] + " " + words[1] : words[0]);
   } else {
-    throw InputError("expected one POSITION (\"BOARD SIDE\"), got " + std::to_string(words.size()) + " arguments");
+    throw InputError("expected one POSITION (\"BOARD SIDE\"), got " + std::to_string(words.size()) +
+                     " arguments");
   }
 
   std::map<int, OpenedDb> dbs;  // per board size
@@ -127,14 +137,17 @@ int run_query(int argc, char** argv) {
     if (it == dbs.end()) it = dbs.emplace(p.m, open_db_for(db, explicit_db, {rules, p.m})).first;
     ExactOracle* oracle = it->second.probe.get();
     const QueryAnswer a = query_position(rules, p, oracle, max_time);
-    if (json) print_json(std::cout, p, rules, a);
-    else print_text(std::cout, p, rules, a, oracle != nullptr);
+    if (json)
+      print_json(std::cout, p, rules, a);
+    else
+      print_text(std::cout, p, rules, a, oracle != nullptr);
     std::cout.flush();
   }
   return status;
 }
 
-const RegisterCommand reg{"query", "exact outcome and margin of a position and of each move", &run_query};
+const RegisterCommand reg{"query", "exact outcome and margin of a position and of each move",
+                          &run_query};
 
 }  // namespace
 }  // namespace kalah::cli

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "book.hpp"
 #include "command.hpp"
 #include "db_open.hpp"
-#include "book.hpp"
 #include "options.hpp"
 #include "solve.hpp"
 
@@ -170,19 +170,22 @@ int run_solve(int argc, char** argv) {
     base.memo_stones = memo;
     base.max_seconds = max_time;
     const BookReport b = build_book(rules, store, probe, p, plies, base, [&](int done, int total) {
-      if (vm.count("progress")) std::cerr << "book: " << done << "/" << total << " positions\r" << std::flush;
+      if (vm.count("progress"))
+        std::cerr << "book: " << done << "/" << total << " positions\r" << std::flush;
     });
     char buf[256];
-    std::snprintf(buf, sizeof buf,
-                  "book: %d positions within %d plies, %d stored in %s (%d unsolved in time, not stored); "
-                  "%.2f s, %llu nodes\n",
-                  b.positions, plies, b.stored, db_path.c_str(), b.unsolved, b.seconds,
-                  static_cast<unsigned long long>(b.nodes));
+    std::snprintf(
+        buf, sizeof buf,
+        "book: %d positions within %d plies, %d stored in %s (%d unsolved in time, not stored); "
+        "%.2f s, %llu nodes\n",
+        b.positions, plies, b.stored, db_path.c_str(), b.unsolved, b.seconds,
+        static_cast<unsigned long long>(b.nodes));
     std::cout << buf;
     return b.unsolved ? 1 : 0;
   }
   OpenedDb db;
-  if (!vm.count("no-db")) db = open_db_for(db_path, explicit_db, {rules, p.m}, std::size_t(cache_mb) << 20);
+  if (!vm.count("no-db"))
+    db = open_db_for(db_path, explicit_db, {rules, p.m}, std::size_t(cache_mb) << 20);
 
   SolveOptions opt;
   opt.oracle = db.probe.get();

@@ -3,11 +3,11 @@
 #include <iostream>
 #include <optional>
 
+#include "book.hpp"
 #include "command.hpp"
+#include "engine_check.hpp"
 #include "options.hpp"
 #include "progress.hpp"
-#include "book.hpp"
-#include "engine_check.hpp"
 #include "verify.hpp"
 
 namespace kalah::cli {
@@ -34,26 +34,35 @@ bool check_play(const Store& store, TableId t, bool engine, int depth, int posit
     };
     const EngineCheckReport r = check_engine(t.rules, probe, o);
     progress.step_done("");
-    std::cout << "  engine    depth  positions  margin-losing moves  outcome-losing moves  margin lost\n";
+    std::cout
+        << "  engine    depth  positions  margin-losing moves  outcome-losing moves  margin lost\n";
     for (const auto& row : r.rows) {
       char buf[160];
-      std::snprintf(buf, sizeof buf, "  %-9s %5d  %9d  %19d  %20d  %11lld\n", row.with_db ? "+database" : "alone",
-                    row.depth, row.positions, row.margin_losses, row.outcome_losses, row.margin_lost);
+      std::snprintf(buf, sizeof buf, "  %-9s %5d  %9d  %19d  %20d  %11lld\n",
+                    row.with_db ? "+database" : "alone", row.depth, row.positions,
+                    row.margin_losses, row.outcome_losses, row.margin_lost);
       std::cout << buf;
       if (row.with_db && row.margin_losses) ok = false;
     }
     for (const auto& e : r.examples) std::cout << "  lost value: " << e << "\n";
-    std::cout << "  " << (ok ? "OK: with the database the engine never lost value" : "FAILED: the engine with the database lost value") << "\n";
+    std::cout << "  "
+              << (ok ? "OK: with the database the engine never lost value"
+                     : "FAILED: the engine with the database lost value")
+              << "\n";
   }
   if (resolve > 0) {
     Progress progress(!quiet);
-    const ResolveReport r = resolve_sample(t.rules, probe, resolve, resolve_max, seed,
-                                           [&](std::uint64_t d, std::uint64_t n) { progress.update("re-solving", d, n); });
+    const ResolveReport r = resolve_sample(
+        t.rules, probe, resolve, resolve_max, seed,
+        [&](std::uint64_t d, std::uint64_t n) { progress.update("re-solving", d, n); });
     progress.step_done("");
     for (const auto& e : r.examples) std::cout << "  differs: " << e << "\n";
     char buf[200];
-    std::snprintf(buf, sizeof buf, "  %s: %d entries (<= %d stones) re-solved without the database in %.2f s (%s nodes), %d differ\n",
-                  r.mismatches ? "FAILED" : "OK", r.checked, std::min(resolve_max, probe.max_stones()), r.seconds,
+    std::snprintf(buf, sizeof buf,
+                  "  %s: %d entries (<= %d stones) re-solved without the database in %.2f s (%s "
+                  "nodes), %d differ\n",
+                  r.mismatches ? "FAILED" : "OK", r.checked,
+                  std::min(resolve_max, probe.max_stones()), r.seconds,
                   with_commas(r.nodes).c_str(), r.mismatches);
     std::cout << buf;
     ok = ok && r.mismatches == 0;
@@ -69,46 +78,50 @@ int run_verify(int argc, char** argv) {
   int depth = 6, positions = 1000, resolve = 0, resolve_max = 12;
   po::options_description desc("options");
   add_db_option(desc, db);
-  desc.add_options()
-      ("rules", po::value(&rules_text), "only the table of this rule set (default: every table)")
-      ("pits", po::value(&pits), "only the table of this board size")
-      ("sample", po::value(&sample)->default_value(0),
-       "check K random entries (spread over the levels) instead of all; all needs the memory of gen")
-      ("seed", po::value(&seed)->default_value(1), "random seed of --sample")
-      ("threads", po::value(&threads)->default_value(0), "worker threads; 0: all cores")
-      ("quiet,q", po::bool_switch(&quiet), "no progress on stderr")
-      ("engine", po::bool_switch(&engine),
-       "instead: check the alpha-beta engine's moves against the exact values, at depths\n"
-       "1..--depth, without and with the database at its leaves (with it: must lose nothing)")
-      ("depth", po::value(&depth)->default_value(depth), "deepest engine depth checked (1..30)")
-      ("positions", po::value(&positions)->default_value(positions),
-       "random positions inside the database for --engine")
-      ("resolve", po::value(&resolve)->default_value(0),
-       "instead (or with --engine): re-solve K random entries with the database-free solver")
-      ("resolve-max-stones", po::value(&resolve_max)->default_value(resolve_max),
-       "entries re-solved by --resolve have at most this many stones in pits");
+  desc.add_options()("rules", po::value(&rules_text),
+                     "only the table of this rule set (default: every table)")(
+      "pits", po::value(&pits), "only the table of this board size")(
+      "sample", po::value(&sample)->default_value(0),
+      "check K random entries (spread over the levels) instead of all; all needs the memory of "
+      "gen")("seed", po::value(&seed)->default_value(1), "random seed of --sample")(
+      "threads", po::value(&threads)->default_value(0), "worker threads; 0: all cores")(
+      "quiet,q", po::bool_switch(&quiet), "no progress on stderr")(
+      "engine", po::bool_switch(&engine),
+      "instead: check the alpha-beta engine's moves against the exact values, at depths\n"
+      "1..--depth, without and with the database at its leaves (with it: must lose nothing)")(
+      "depth", po::value(&depth)->default_value(depth), "deepest engine depth checked (1..30)")(
+      "positions", po::value(&positions)->default_value(positions),
+      "random positions inside the database for --engine")(
+      "resolve", po::value(&resolve)->default_value(0),
+      "instead (or with --engine): re-solve K random entries with the database-free solver")(
+      "resolve-max-stones", po::value(&resolve_max)->default_value(resolve_max),
+      "entries re-solved by --resolve have at most this many stones in pits");
   po::variables_map vm;
-  if (!parse_command(argc, argv, "verify [--db PATH] [--rules R] [--pits m] [--sample K] [--threads T]\n"
-                     "       kalah verify --engine [--depth d] [--positions K] [--resolve K] [--db PATH]",
-                     "Checks every table of the database (or the one named): reads every block of\n"
-                     "every level and compares each level's checksum, then checks that every entry\n"
-                     "(or K random ones) equals the best over its moves of the stones won plus or\n"
-                     "minus the successor's stored value, with moves played by the engine's rules.\n"
-                     "Then checks each entry of the table's opening book (kalah solve --store) the same\n"
-                     "way, successors from the levels, the book or a solve of at most 60 s.\n"
-                     "Prints counts per level; exits 1 on any damaged block or wrong value.\n\n"
-                     "With --engine: from random positions inside the database, the engine (no random\n"
-                     "choice) picks a move at each depth, and the move is scored with the exact values:\n"
-                     "moves that lose margin and moves that lose the outcome are counted, without and\n"
-                     "with the database plugged in. With --resolve K: K random entries are re-solved by\n"
-                     "the exhaustive solver without the database and compared. Exits 1 if the engine\n"
-                     "with the database lost any value or any re-solved entry differs.",
-                     desc, {}, vm))
+  if (!parse_command(
+          argc, argv,
+          "verify [--db PATH] [--rules R] [--pits m] [--sample K] [--threads T]\n"
+          "       kalah verify --engine [--depth d] [--positions K] [--resolve K] [--db PATH]",
+          "Checks every table of the database (or the one named): reads every block of\n"
+          "every level and compares each level's checksum, then checks that every entry\n"
+          "(or K random ones) equals the best over its moves of the stones won plus or\n"
+          "minus the successor's stored value, with moves played by the engine's rules.\n"
+          "Then checks each entry of the table's opening book (kalah solve --store) the same\n"
+          "way, successors from the levels, the book or a solve of at most 60 s.\n"
+          "Prints counts per level; exits 1 on any damaged block or wrong value.\n\n"
+          "With --engine: from random positions inside the database, the engine (no random\n"
+          "choice) picks a move at each depth, and the move is scored with the exact values:\n"
+          "moves that lose margin and moves that lose the outcome are counted, without and\n"
+          "with the database plugged in. With --resolve K: K random entries are re-solved by\n"
+          "the exhaustive solver without the database and compared. Exits 1 if the engine\n"
+          "with the database lost any value or any re-solved entry differs.",
+          desc, {}, vm))
     return 0;
   std::optional<Rules> only_rules;
   if (vm.count("rules")) {
     only_rules = parse_rules(rules_text);
-    if (!only_rules) throw InputError("unknown rule set '" + rules_text + "' (wetherell, kalah, kalah-empty-capture)");
+    if (!only_rules)
+      throw InputError("unknown rule set '" + rules_text +
+                       "' (wetherell, kalah, kalah-empty-capture)");
   }
   if (vm.count("pits")) check_range("pits", pits, 1, kMaxPits);
   check_range("threads", threads, 0, 1024);
@@ -124,7 +137,8 @@ int run_verify(int argc, char** argv) {
     if ((only_rules && t.rules != *only_rules) || (pits && t.m != pits)) continue;
     ++tables;
     if (engine || resolve > 0) {
-      all_ok = check_play(store, t, engine, depth, positions, resolve, resolve_max, seed, quiet) && all_ok;
+      all_ok = check_play(store, t, engine, depth, positions, resolve, resolve_max, seed, quiet) &&
+               all_ok;
       continue;
     }
     Progress progress(!quiet);
@@ -140,22 +154,24 @@ int run_verify(int argc, char** argv) {
     std::cout << to_string(t) << ": levels 0.." << r.complete_through << "\n";
     for (const auto& l : r.levels) {
       char buf[200];
-      std::snprintf(buf, sizeof buf, "  level %2d: %15s entries, checksum %s, %s checked, %s wrong\n", l.n,
+      std::snprintf(buf, sizeof buf,
+                    "  level %2d: %15s entries, checksum %s, %s checked, %s wrong\n", l.n,
                     with_commas(l.entries).c_str(), l.checksum_ok ? "ok" : "FAILED",
                     with_commas(l.checked).c_str(), with_commas(l.mismatches).c_str());
       std::cout << buf;
       if (!l.checksum_ok) std::cout << "    " << l.error << "\n";
     }
     for (const auto& m : r.first_mismatches) std::cout << "  wrong: " << m << "\n";
-    std::cout << "  " << (r.ok() ? "OK" : "FAILED") << ": " << with_commas(r.checked) << " entries checked, "
-              << with_commas(r.mismatches) << " wrong\n";
+    std::cout << "  " << (r.ok() ? "OK" : "FAILED") << ": " << with_commas(r.checked)
+              << " entries checked, " << with_commas(r.mismatches) << " wrong\n";
     all_ok = all_ok && r.ok();
     if (store.book_size(t) > 0 && r.ok()) {
       Probe probe(store, t, 256u << 20);
       const BookCheck b = verify_book(t.rules, store, probe, 60);
       for (const auto& e : b.examples) std::cout << "  wrong book entry: " << e << "\n";
-      std::cout << "  book: " << b.entries << " entries, " << b.checked << " checked, " << b.wrong << " wrong, "
-                << b.unchecked << " unchecked (a successor's solve ran out of 60 s)\n";
+      std::cout << "  book: " << b.entries << " entries, " << b.checked << " checked, " << b.wrong
+                << " wrong, " << b.unchecked
+                << " unchecked (a successor's solve ran out of 60 s)\n";
       all_ok = all_ok && b.wrong == 0;
     }
   }
@@ -163,7 +179,8 @@ int run_verify(int argc, char** argv) {
   return all_ok ? 0 : 1;
 }
 
-const RegisterCommand reg{"verify", "check a database: checksums, and every entry against its moves", &run_verify};
+const RegisterCommand reg{
+    "verify", "check a database: checksums, and every entry against its moves", &run_verify};
 
 }  // namespace
 }  // namespace kalah::cli

@@ -6,7 +6,8 @@
 
 namespace kalah::cli {
 
-OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t, std::size_t cache_bytes) {
+OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t,
+                     std::size_t cache_bytes) {
   OpenedDb db;
   if (!explicit_path && !std::filesystem::exists(path)) return db;
   db.store = std::make_unique<Store>(path, false);

@@ -18,6 +18,7 @@ struct OpenedDb {
 // Opens `path` for table t. When `explicit_path` (the user gave --db), a missing database or a
 // missing table is an error (DbError naming the path and the tables it holds). Otherwise it is a
 // note on stderr and the result is empty.
-OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t, std::size_t cache_bytes = 256u << 20);
+OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t,
+                     std::size_t cache_bytes = 256u << 20);
 
 }  // namespace kalah::cli

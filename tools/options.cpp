@@ -17,11 +17,10 @@ void GameOptions::check() const {
 }
 
 void add_game_options(po::options_description& desc, GameOptions& game) {
-  desc.add_options()
-      ("rules", po::value(&game.rules)->default_value(game.rules),
-       "rule set: wetherell, kalah or kalah-empty-capture")
-      ("pits", po::value(&game.pits)->default_value(game.pits), "pits per side, 1..12")
-      ("stones", po::value(&game.stones)->default_value(game.stones), "stones per pit at the start");
+  desc.add_options()("rules", po::value(&game.rules)->default_value(game.rules),
+                     "rule set: wetherell, kalah or kalah-empty-capture")(
+      "pits", po::value(&game.pits)->default_value(game.pits), "pits per side, 1..12")(
+      "stones", po::value(&game.stones)->default_value(game.stones), "stones per pit at the start");
 }
 
 void add_db_option(po::options_description& desc, std::string& path) {

@@ -10,14 +10,19 @@ namespace kalah::cli {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double secs(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+double secs(Clock::duration d) {
+  return std::chrono::duration<double>(d).count();
+}
 
 std::string eta_text(double s) {
   char buf[32];
   if (s < 0 || s > 1e7) return "?";
-  if (s < 60) std::snprintf(buf, sizeof buf, "%.0fs", s);
-  else if (s < 3600) std::snprintf(buf, sizeof buf, "%dm%02ds", int(s) / 60, int(s) % 60);
-  else std::snprintf(buf, sizeof buf, "%dh%02dm", int(s) / 3600, int(s) / 60 % 60);
+  if (s < 60)
+    std::snprintf(buf, sizeof buf, "%.0fs", s);
+  else if (s < 3600)
+    std::snprintf(buf, sizeof buf, "%dm%02ds", int(s) / 60, int(s) % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%dh%02dm", int(s) / 3600, int(s) / 60 % 60);
   return buf;
 }
 }  // namespace
@@ -33,10 +38,15 @@ std::string with_commas(std::uint64_t v) {
 }
 
 Progress::Progress(bool enabled)
-    : enabled_(enabled), tty_(isatty(STDERR_FILENO)), job_start_(Clock::now()),
-      step_start_(job_start_), last_print_(job_start_) {}
+    : enabled_(enabled),
+      tty_(isatty(STDERR_FILENO)),
+      job_start_(Clock::now()),
+      step_start_(job_start_),
+      last_print_(job_start_) {}
 
-Progress::~Progress() { clear_line(); }
+Progress::~Progress() {
+  clear_line();
+}
 
 void Progress::clear_line() {
   if (line_open_) std::cerr << "\r\033[K" << std::flush;
@@ -61,8 +71,9 @@ void Progress::update(const std::string& step, std::uint64_t done, std::uint64_t
   const std::uint64_t job_done = job_done_before_step_ + done;
   const double job_s = secs(now - job_start_);
   const double job_rate = job_s > 0 ? double(job_done) / job_s : 0;
-  const double eta = job_total_ && job_rate > 0 ? double(job_total_ - std::min(job_total_, job_done)) / job_rate
-                                                : (rate > 0 ? double(total - done) / rate : -1);
+  const double eta = job_total_ && job_rate > 0
+                         ? double(job_total_ - std::min(job_total_, job_done)) / job_rate
+                         : (rate > 0 ? double(total - done) / rate : -1);
   char buf[256];
   if (tty_) {
     const int width = 24, fill = int(pct / 100 * width);

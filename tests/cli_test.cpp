@@ -5,7 +5,7 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <regex>
+#include <cctype>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -66,7 +66,21 @@ int count_lines(const std::string& s) {
 
 // Drops the seconds of the engine's move lines ("..., 0.03 s]").
 std::string without_timings(const std::string& s) {
-  return std::regex_replace(s, std::regex(", [0-9.]+ s\\]"), "]");
+  std::string out;
+  for (std::size_t i = 0; i < s.size();) {
+    // ", " digits-and-dots " s]" -> "]"
+    std::size_t j = i + 2;
+    if (s.compare(i, 2, ", ") == 0) {
+      while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == '.')) ++j;
+      if (j > i + 2 && s.compare(j, 3, " s]") == 0) {
+        out += ']';
+        i = j + 3;
+        continue;
+      }
+    }
+    out += s[i++];
+  }
+  return out;
 }
 
 TEST(CliMove, PrintsTheResultingPosition) {

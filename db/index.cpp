@@ -59,6 +59,22 @@ void LevelIndex::build_pair_table() {
   }
 }
 
+Position position_of_cells(int m, const Stones* x) {
+  Position p;
+  p.m = m;
+  for (int i = 0; i < m; ++i) {
+    p.own_pit(i) = x[i];
+    p.opp_pit(i) = x[m + i];
+  }
+  return p;
+}
+
+Position LevelIndex::position(std::uint64_t r, int n) const {
+  Stones x[2 * kMaxPits];
+  unrank(r, n, x);
+  return position_of_cells(m_, x);
+}
+
 std::uint64_t LevelIndex::rank(const Position& p, int n) const {
   Stones x[2 * kMaxPits];
   for (int i = 0; i < m_; ++i) {

@@ -8,6 +8,10 @@
 
 namespace kalah {
 
+// The position with these 2m cells as pits (side to move's pits 1..m, then the opponent's), both
+// kalahs empty, the side to move South.
+Position position_of_cells(int m, const Stones* x);
+
 // Level n holds every arrangement of n stones in c = 2m cells (the side to move's pits 1..m, then
 // the opponent's pits 1..m), C(n+c-1, c-1) of them. rank() is a bijection onto [0, size(n)): the
 // lexicographic rank of the cells read in significance order own pit m, opponent's pit m, own pit
@@ -70,6 +74,9 @@ class LevelIndex {
 
   // Inverse of rank(): writes the 2m cells of arrangement r of level n.
   void unrank(std::uint64_t r, int n, Stones* x) const;
+
+  // The arrangement r of level n as a position (position_of_cells).
+  Position position(std::uint64_t r, int n) const;
 
   // Steps x (level n) to the arrangement of rank+1; false after the last one.
   bool next(Stones* x) const;

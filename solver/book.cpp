@@ -4,6 +4,7 @@
 #include <chrono>
 #include <map>
 
+#include "index.hpp"
 #include "move.hpp"
 
 namespace kalah {
@@ -88,12 +89,7 @@ BookCheck verify_book(Rules rules, const Store& store, Probe& probe, double max_
   std::uint64_t nodes = 0;
   for (const auto& [pits, stored] : store.book_entries(t)) {
     ++check.entries;
-    Position p;
-    p.m = t.m;
-    for (int i = 0; i < t.m; ++i) {
-      p.own_pit(i) = pits[std::size_t(i)];
-      p.opp_pit(i) = pits[std::size_t(t.m + i)];
-    }
+    const Position p = position_of_cells(t.m, pits.data());
     int best = -1 << 20;
     bool known = true;
     if (is_over(rules, p)) {

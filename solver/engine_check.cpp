@@ -20,15 +20,7 @@ Position random_entry(const LevelIndex& index, int lo, int hi, std::mt19937_64& 
   std::uint64_t pick = std::uniform_int_distribution<std::uint64_t>(0, total - 1)(rng);
   int n = lo;
   while (pick >= index.size(n)) pick -= index.size(n++);
-  Stones x[2 * kMaxPits];
-  index.unrank(pick, n, x);
-  Position p;
-  p.m = index.m();
-  for (int i = 0; i < p.m; ++i) {
-    p.own_pit(i) = x[i];
-    p.opp_pit(i) = x[p.m + i];
-  }
-  return p;
+  return index.position(pick, n);
 }
 
 // win > draw > loss

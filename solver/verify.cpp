@@ -41,16 +41,6 @@ int bellman_value(const Position& p, int n, Lookup&& future) {
   return best;
 }
 
-Position from_cells(int m, const Stones* x) {
-  Position p;
-  p.m = m;
-  for (int i = 0; i < m; ++i) {
-    p.own_pit(i) = x[i];
-    p.opp_pit(i) = x[m + i];
-  }
-  return p;
-}
-
 }  // namespace
 
 VerifyReport verify_table(const Store& store, TableId t, const VerifyOptions& o) {
@@ -114,7 +104,7 @@ VerifyReport verify_table(const Store& store, TableId t, const VerifyOptions& o)
                               std::uint64_t local_bad = 0;
                               for (std::uint64_t r = range.begin(); r < range.end(); ++r) {
                                 if (r != range.begin()) index.next(x);
-                                const Position p = from_cells(t.m, x);
+                                const Position p = position_of_cells(t.m, x);
                                 const int expected = bellman_value<R>(p, n, table_future);
                                 if (expected != levels[n][r]) {
                                   ++local_bad;
@@ -146,7 +136,7 @@ VerifyReport verify_table(const Store& store, TableId t, const VerifyOptions& o)
         for (std::uint64_t i = 0; i < k; ++i) {
           const std::uint64_t r = k == size ? i : rng() % size;
           index.unrank(r, n, x);
-          const Position p = from_cells(t.m, x);
+          const Position p = position_of_cells(t.m, x);
           const int stored = *probe.future(p);
           const int expected = bellman_value<R>(p, n, probe_future);
           if (stored != expected) {

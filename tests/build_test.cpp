@@ -12,6 +12,7 @@
 #include "move.hpp"
 #include "probe.hpp"
 #include "query.hpp"
+#include "reference.hpp"
 #include "vectors.hpp"
 #include "verify.hpp"
 
@@ -19,23 +20,6 @@ namespace kalah {
 namespace {
 
 using testing::TempDir;
-
-int naive_margin(Rules rules, const Position& p, std::map<std::string, int>& memo) {
-  const std::string key = to_string(p);
-  if (auto it = memo.find(key); it != memo.end()) return it->second;
-  int best = -1000;
-  if (is_over(rules, p)) {
-    best = final_margin(p);
-  } else {
-    for (int pit = 1; pit <= p.m; ++pit) {
-      if (p.own_pit(pit - 1) == 0) continue;
-      Position c = p;
-      const bool again = play_move(rules, c, pit);
-      best = std::max(best, again ? naive_margin(rules, c, memo) : -naive_margin(rules, c, memo));
-    }
-  }
-  return memo[key] = best;
-}
 
 std::vector<std::uint64_t> checksums(const Store& s, TableId t) {
   std::vector<std::uint64_t> out;
@@ -54,15 +38,11 @@ TEST(Build, StoredTablesEqualMinimaxOnSmallBoards) {
       build_database(store, {{rules, m}, n_max, 2});
       Probe probe(store, {rules, m}, 1 << 20);
       const LevelIndex index(m, n_max);
-      std::map<std::string, int> memo;
+      test::ReferenceSolver reference(rules);
       for (int n = 0; n <= n_max; ++n) {
-        std::vector<Stones> x(2 * m);
         for (std::uint64_t r = 0; r < index.size(n); ++r) {
-          index.unrank(r, n, x.data());
-          Position p;
-          p.m = m;
-          for (int i = 0; i < m; ++i) p.own_pit(i) = x[i], p.opp_pit(i) = x[m + i];
-          ASSERT_EQ(probe.future(p), naive_margin(rules, p, memo))
+          const Position p = index.position(r, n);
+          ASSERT_EQ(probe.future(p), reference.margin(p))
               << rules_name(rules) << " " << to_string(p);
         }
       }
@@ -209,12 +189,11 @@ TEST(Query, BeyondTheDatabaseUsesTheSolverAndSaysSo) {
   EXPECT_TRUE(a.used_solver);
   ASSERT_TRUE(a.value.exact());
   EXPECT_EQ(a.value.lower, 8);
-  std::map<std::string, int> memo;
+  test::ReferenceSolver reference(Rules::kWetherell);
   for (const auto& m : a.moves) {
     Position c = p;
     const bool again = play_move(Rules::kWetherell, c, m.pit);
-    const int want = again ? naive_margin(Rules::kWetherell, c, memo)
-                           : -naive_margin(Rules::kWetherell, c, memo);
+    const int want = again ? reference.margin(c) : -reference.margin(c);
     ASSERT_TRUE(m.value.exact());
     EXPECT_EQ(m.value.lower, want) << "pit " << m.pit;
     EXPECT_EQ(m.best, want == 8);

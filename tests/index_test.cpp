@@ -31,6 +31,7 @@ TEST(LevelIndex, ExhaustiveBijectionOnSmallBoards) {
         ASSERT_EQ(idx.rank(x.data(), n), expected) << "m=" << m << " n=" << n;
         idx.unrank(expected, n, y.data());
         ASSERT_EQ(x, y);
+        ASSERT_EQ(idx.rank(idx.position(expected, n), n), expected);
         ++expected;
       } while (idx.next(x.data()));
       EXPECT_EQ(expected, idx.size(n)) << "m=" << m << " n=" << n;

@@ -1,6 +1,8 @@
 // Invariants of move application on random play, notation round trips, and notation errors.
 #include <gtest/gtest.h>
 
+#include "reference.hpp"
+
 #include <random>
 #include <string>
 #include <vector>
@@ -91,11 +93,7 @@ TEST_P(Invariants, RandomPlayConservesStonesAndEnds) {
 INSTANTIATE_TEST_SUITE_P(AllRules, Invariants,
                          ::testing::Values(Rules::kWetherell, Rules::kKalah,
                                            Rules::kKalahEmptyCapture),
-                         [](const auto& info) {
-                           std::string n(rules_name(info.param));
-                           std::erase(n, '-');
-                           return n;
-                         });
+                         [](const auto& info) { return test::rules_test_name(info.param); });
 
 TEST(Notation, RoundTripOfHandWrittenPositions) {
   for (const char* text :

@@ -5,30 +5,11 @@
 #include <random>
 
 #include "random_positions.hpp"
+#include "reference.hpp"
 #include "search.hpp"
 
 namespace kalah {
 namespace {
-
-// Plain depth-limited minimax, no pruning: the reference the engine must agree with.
-int naive_minimax(Rules rules, const Position& p, int depth) {
-  if (is_over(rules, p)) return final_margin(p);
-  if (depth == 0) return p.kalah_difference();
-  int best = -1000000;
-  for (int pit = 1; pit <= p.m; ++pit) {
-    if (p.own_pit(pit - 1) == 0) continue;
-    Position c = p;
-    const bool again = play_move(rules, c, pit);
-    const int v = again ? naive_minimax(rules, c, depth - 1) : -naive_minimax(rules, c, depth - 1);
-    best = std::max(best, v);
-  }
-  return best;
-}
-
-// Exact margin by exhaustive minimax (small boards only).
-int naive_margin(Rules rules, const Position& p) {
-  return naive_minimax(rules, p, 1 << 20);
-}
 
 class SearchVsMinimax : public ::testing::TestWithParam<Rules> {};
 
@@ -47,14 +28,15 @@ TEST_P(SearchVsMinimax, SameValueAndBestMovesAtSameDepth) {
     const int depth = 1 + int(rng() % 5);
     if (i % 3 == 0) searcher.clear();  // also exercise a TT carried over from other positions
     const SearchResult r = searcher.search(p, {depth, 0, 0});
-    ASSERT_EQ(r.value, naive_minimax(rules, p, depth)) << to_string(p) << " depth " << depth;
+    ASSERT_EQ(r.value, test::reference_minimax(rules, p, depth))
+        << to_string(p) << " depth " << depth;
     // Every reported best move has the best value; every other move is worse.
     for (int pit = 1; pit <= p.m; ++pit) {
       if (p.own_pit(pit - 1) == 0) continue;
       Position c = p;
       const bool again = play_move(rules, c, pit);
-      const int v =
-          again ? naive_minimax(rules, c, depth - 1) : -naive_minimax(rules, c, depth - 1);
+      const int v = again ? test::reference_minimax(rules, c, depth - 1)
+                          : -test::reference_minimax(rules, c, depth - 1);
       const bool listed =
           std::find(r.best_pits.begin(), r.best_pits.end(), pit) != r.best_pits.end();
       EXPECT_EQ(listed, v == r.value) << to_string(p) << " pit " << pit;
@@ -76,7 +58,7 @@ TEST_P(SearchVsMinimax, ExactFlagMeansExactMargin) {
     const SearchResult r = searcher.search(p, {30, 0, 0});
     if (!r.exact) continue;
     ++exact_seen;
-    ASSERT_EQ(r.value, naive_margin(rules, p)) << to_string(p);
+    ASSERT_EQ(r.value, test::reference_minimax(rules, p, 1 << 20)) << to_string(p);
   }
   EXPECT_GT(exact_seen, 150);
 }
@@ -84,11 +66,7 @@ TEST_P(SearchVsMinimax, ExactFlagMeansExactMargin) {
 INSTANTIATE_TEST_SUITE_P(AllRules, SearchVsMinimax,
                          ::testing::Values(Rules::kWetherell, Rules::kKalah,
                                            Rules::kKalahEmptyCapture),
-                         [](const auto& info) {
-                           std::string n(rules_name(info.param));
-                           std::erase(n, '-');
-                           return n;
-                         });
+                         [](const auto& info) { return test::rules_test_name(info.param); });
 
 TEST(Search, BudgetsStopDeepeningButKeepACompletedIteration) {
   SearchOptions opt;

@@ -5,25 +5,11 @@
 #include <vector>
 
 #include "random_positions.hpp"
+#include "reference.hpp"
 #include "tree.hpp"
 
 namespace kalah {
 namespace {
-
-// Plain depth-limited negamax, no pruning (as in search_test.cpp).
-int naive_minimax(Rules rules, const Position& p, int depth) {
-  if (is_over(rules, p)) return final_margin(p);
-  if (depth == 0) return p.kalah_difference();
-  int best = -1000000;
-  for (int pit = 1; pit <= p.m; ++pit) {
-    if (p.own_pit(pit - 1) == 0) continue;
-    Position c = p;
-    const bool again = play_move(rules, c, pit);
-    best = std::max(
-        best, again ? naive_minimax(rules, c, depth - 1) : -naive_minimax(rules, c, depth - 1));
-  }
-  return best;
-}
 
 // Checks node `id` (reached as position `p` with `depth` plies left) and its subtree.
 void check_subtree(Rules rules, const SearchTree& t, int id, const Position& p, int depth,
@@ -39,8 +25,8 @@ void check_subtree(Rules rules, const SearchTree& t, int id, const Position& p, 
       ASSERT_TRUE(n.children.empty());
       continue;
     }
-    const int truth =
-        again ? naive_minimax(rules, c, depth - 1) : -naive_minimax(rules, c, depth - 1);
+    const int truth = again ? test::reference_minimax(rules, c, depth - 1)
+                            : -test::reference_minimax(rules, c, depth - 1);
     switch (n.bound) {
       case TreeBound::kExact:
         ASSERT_EQ(n.value, truth) << to_string(c);
@@ -71,12 +57,12 @@ TEST(Tree, RootValueIsMinimaxAndEveryBoundHolds) {
       if (is_over(rules, p)) continue;
       const int depth = 1 + int(rng() % 5);
       const SearchTree t = trace_search(rules, p, depth, 1000000);
-      ASSERT_EQ(t.value, naive_minimax(rules, p, depth)) << to_string(p);
+      ASSERT_EQ(t.value, test::reference_minimax(rules, p, depth)) << to_string(p);
       ASSERT_EQ(t.nodes.size(), 1 + t.searched - 1 + t.pruned);  // searched counts the root
       check_subtree(rules, t, 0, p, depth, checked);
       pruned += int(t.pruned);
       if (t.exact) {
-        ASSERT_EQ(t.value, naive_minimax(rules, p, 1000)) << to_string(p);
+        ASSERT_EQ(t.value, test::reference_minimax(rules, p, 1000)) << to_string(p);
       }
     }
     EXPECT_GT(checked, 500) << rules_name(rules);

@@ -1,0 +1,62 @@
+// Plain reference searches for tests: no pruning, no tables, straight from the rules.
+#pragma once
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "move.hpp"
+
+namespace kalah::test {
+
+// Depth-limited negamax: kalah difference at depth 0, the final margin where the game is over.
+inline int reference_minimax(Rules rules, const Position& p, int depth) {
+  if (is_over(rules, p)) return final_margin(p);
+  if (depth == 0) return p.kalah_difference();
+  int best = -1000000;
+  for (int pit = 1; pit <= p.m; ++pit) {
+    if (p.own_pit(pit - 1) == 0) continue;
+    Position c = p;
+    const bool again = play_move(rules, c, pit);
+    const int v = reference_minimax(rules, c, depth - 1);
+    best = std::max(best, again ? v : -v);
+  }
+  return best;
+}
+
+// Exact margins by exhaustive negamax, memoised by position text (small boards only).
+class ReferenceSolver {
+ public:
+  explicit ReferenceSolver(Rules rules) : rules_(rules) {}
+
+  int margin(const Position& p) {
+    const std::string key = to_string(p);
+    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+    int best = -1000000;
+    if (is_over(rules_, p)) {
+      best = final_margin(p);
+    } else {
+      for (int pit = 1; pit <= p.m; ++pit) {
+        if (p.own_pit(pit - 1) == 0) continue;
+        Position c = p;
+        const bool again = play_move(rules_, c, pit);
+        const int v = margin(c);
+        best = std::max(best, again ? v : -v);
+      }
+    }
+    return memo_[key] = best;
+  }
+
+ private:
+  Rules rules_;
+  std::map<std::string, int> memo_;
+};
+
+// Test-name suffix for a rule set: "wetherell", "kalah", "kalahemptycapture".
+inline std::string rules_test_name(Rules r) {
+  std::string n(rules_name(r));
+  std::erase(n, '-');
+  return n;
+}
+
+}  // namespace kalah::test

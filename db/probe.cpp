@@ -19,11 +19,18 @@ int covered_levels(const Store& store, TableId t) {
 
 }  // namespace
 
-Probe::Probe(const Store& store, TableId t, std::size_t cache_bytes)
+std::uint64_t Probe::resident_bytes(const Store& store, TableId t) {
+  std::uint64_t bytes = 0;
+  for (int n = 0; n <= covered_levels(store, t); ++n) bytes += level_entries(t.m, n);
+  return bytes;
+}
+
+Probe::Probe(const Store& store, TableId t, std::size_t cache_bytes, ProbeLoad load,
+             unsigned threads)
     : store_(store),
       table_(t),
       order_(t.m, std::max(covered_levels(store, t), 0)),
-      cache_(cache_bytes) {
+      cache_(load == ProbeLoad::kResident ? 0 : cache_bytes) {
   max_stones_ = store.complete_through(t);
   for (int n = 0; n <= max_stones_; ++n) {
     const auto meta = store.level_meta(t, n);
@@ -31,6 +38,17 @@ Probe::Probe(const Store& store, TableId t, std::size_t cache_bytes)
       throw DbError(store.path() + ": " + to_string(t) + " level " + std::to_string(n) +
                     " vanished while opening the probe");
     block_entries_.push_back(meta->block_entries);
+  }
+  if (load == ProbeLoad::kResident) {
+    level_offset_.push_back(0);
+    for (int n = 0; n <= max_stones_; ++n)
+      level_offset_.push_back(level_offset_.back() + level_entries(t.m, n));
+    resident_ = HugeBuffer(level_offset_.back());
+    for (int n = 0; n <= max_stones_; ++n)
+      store.read_level_stored(t, n,
+                              std::span<std::int8_t>(resident_.as<std::int8_t>() + level_offset_[n],
+                                                     level_offset_[n + 1] - level_offset_[n]),
+                              threads);
   }
   for (const auto& [pits, margin] : store.book_entries(t))
     book_.emplace(
@@ -44,6 +62,7 @@ std::optional<int> Probe::future(const Position& p) {
   const int n = p.pit_stones();
   if (n <= max_stones_) {
     const std::uint64_t rank = order_.rank(p, n);
+    if (resident()) return resident_.as<const std::int8_t>()[level_offset_[n] + rank];
     const std::uint32_t per_block = block_entries_[n];
     const auto block = std::uint32_t(rank / per_block);
     const std::uint64_t key = std::uint64_t(n) << 32 | block;

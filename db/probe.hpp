@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "block_cache.hpp"
+#include "huge_buffer.hpp"
 #include "oracle.hpp"
 #include "storage_order.hpp"
 #include "store.hpp"
@@ -20,11 +21,21 @@ namespace kalah {
 // above from the book (loaded into memory when the probe is made). Thread-safe: many threads may
 // call future() at once. A corrupted block throws DbError; a wrong value is never returned. The
 // store must outlive the probe; levels written after construction are not seen (make a new Probe).
+// With ProbeLoad::kResident the probe decodes every level into memory at construction (on
+// `threads` threads, 0: all cores; resident_bytes(store, t) bytes, verified as they are read) and
+// then answers without locks or decompression; the store is no longer read for levels.
+enum class ProbeLoad { kOnDemand, kResident };
+
 class Probe : public ExactOracle {
  public:
   // Throws DbError when the store holds no table t. cache_bytes bounds the LRU cache of
-  // decompressed blocks (see BlockCache for the exact bound).
-  Probe(const Store& store, TableId t, std::size_t cache_bytes = 256 << 20);
+  // decompressed blocks (see BlockCache for the exact bound); unused when resident.
+  Probe(const Store& store, TableId t, std::size_t cache_bytes = 256 << 20,
+        ProbeLoad load = ProbeLoad::kOnDemand, unsigned threads = 0);
+
+  // Memory a resident probe of table t takes: one byte per position of its complete levels.
+  static std::uint64_t resident_bytes(const Store& store, TableId t);
+  bool resident() const { return resident_.data() != nullptr; }
 
   // nullopt when p has another board size than t, or lies above the levels and not in the book.
   std::optional<int> future(const Position& p) override;
@@ -41,6 +52,8 @@ class Probe : public ExactOracle {
   StorageOrder order_;
   std::vector<std::uint32_t> block_entries_;  // per level 0..max_stones_
   BlockCache cache_;
+  HugeBuffer resident_;                      // resident: all levels, storage order
+  std::vector<std::uint64_t> level_offset_;  // resident: first byte of level n in resident_
   // The table's book, read once at construction: pit counts (2 bytes each) -> future margin.
   std::unordered_map<std::string, int> book_;
 };

@@ -231,6 +231,74 @@ void Store::scan_level(
   if (hash.digest() != meta->checksum) throw DbError(where + ": level checksum mismatch");
 }
 
+void Store::read_level_stored(TableId t, int n, std::span<std::int8_t> out,
+                              unsigned threads) const {
+  const std::string where = level_where(t, n);
+  LmdbTxn txn(*env_, false);
+  const auto meta = read_meta(txn, t, n, where);
+  if (!meta || !meta->complete) throw DbError(where + ": level not in the database");
+  if (meta->entries != level_entries(t.m, n))
+    throw DbError(where + ": corrupt level record (wrong entry count)");
+  if (out.size() != meta->entries)
+    throw DbError(where + ": read_level_stored needs room for " + std::to_string(meta->entries) +
+                  " values, got " + std::to_string(out.size()));
+  // The group records stay mapped, unchanged, while the read transaction lives.
+  std::vector<std::string_view> groups;
+  const auto prefix = format::group_prefix(t, n);
+  txn.scan(prefix.view(), [&](std::string_view key, std::string_view value) {
+    if (key.size() != prefix.size + 4 || format::get_be(key, prefix.size, 4) != groups.size())
+      throw DbError(block_where(where, std::uint32_t(groups.size()) * meta->blocks_per_group) +
+                    ": missing");
+    groups.push_back(value);
+    return true;
+  });
+  const std::uint64_t want_groups =
+      (std::uint64_t(meta->blocks) + meta->blocks_per_group - 1) / meta->blocks_per_group;
+  if (groups.size() != want_groups)
+    throw DbError(where + ": " + std::to_string(groups.size()) + " block groups, its record says " +
+                  std::to_string(want_groups));
+
+  std::vector<std::uint64_t> value_sums(meta->blocks);
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  auto work = [&] {
+    try {
+      for (std::size_t g; !failed && (g = next++) < groups.size();) {
+        const std::uint32_t first_block = std::uint32_t(g) * meta->blocks_per_group;
+        const std::uint32_t count = std::min(meta->blocks_per_group, meta->blocks - first_block);
+        for (std::uint32_t j = 0; j < count; ++j) {
+          const std::uint32_t block = first_block + j;
+          const auto stored = format::block_in_group(groups[g], j, count);
+          if (!stored) throw DbError(block_where(where, block) + ": corrupt block group record");
+          const std::uint64_t first = std::uint64_t(block) * meta->block_entries;
+          decode_block(*stored,
+                       out.subspan(first, std::size_t(std::min<std::uint64_t>(
+                                              meta->block_entries, meta->entries - first))),
+                       block_where(where, block));
+          value_sums[block] = format::get_le(*stored, kBlockValueSumOffset, 8);
+        }
+      }
+    } catch (...) {
+      if (!failed.exchange(true)) error = std::current_exception();
+    }
+  };
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = unsigned(std::min<std::size_t>(threads, groups.size()));
+  std::vector<std::thread> pool;
+  for (unsigned i = 1; i < threads; ++i) pool.emplace_back(work);
+  work();
+  for (std::thread& th : pool) th.join();
+  if (error) std::rethrow_exception(error);
+  Xxh64Stream hash;
+  for (const std::uint64_t sum : value_sums) {
+    char le[8];
+    for (int b = 0; b < 8; ++b) le[b] = char(sum >> (8 * b));
+    hash.update(le, 8);
+  }
+  if (hash.digest() != meta->checksum) throw DbError(where + ": level checksum mismatch");
+}
+
 void Store::read_level(TableId t, int n, std::span<std::int8_t> out) const {
   const std::uint64_t entries = level_entries(t.m, n);
   if (out.size() != entries)

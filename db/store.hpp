@@ -71,6 +71,11 @@ class Store {
   void scan_level(TableId t, int n,
                   const std::function<void(std::uint64_t, std::span<const std::int8_t>)>& fn) const;
 
+  // Reads level n completely into out in storage order (out[storage rank], StorageOrder),
+  // verifying every block and the level checksum, decoding blocks on up to `threads` threads
+  // (0: all cores). The fast way to hold a whole level in memory.
+  void read_level_stored(TableId t, int n, std::span<std::int8_t> out, unsigned threads = 0) const;
+
   // Reads and verifies one block of level n (storage ranks block * block_entries, ...) into out,
   // resized to the block's entry count. The level must be complete. Throws DbError on a missing
   // or corrupt block, or when expect_block_entries is non-zero and the level's block size differs

@@ -77,6 +77,24 @@ TEST(Probe, AgreesWithTheValueOfEveryPosition) {
   }
 }
 
+TEST(Probe, ResidentAgreesWithTheValueOfEveryPosition) {
+  SmallDb db;
+  Probe probe(*db.store, SmallDb::kTable, 0, ProbeLoad::kResident, 2);
+  EXPECT_TRUE(probe.resident());
+  std::uint64_t positions = 0;
+  const LevelIndex idx(2, SmallDb::kMaxN);
+  for (const auto& x : all_arrangements(idx, SmallDb::kMaxN)) {
+    int n = 0;
+    for (Stones s : x) n += s;
+    ASSERT_EQ(probe.future(position_of(x.data(), 2, 3, 1)), testing::value_of_pits(x.data(), 4, n));
+    ++positions;
+  }
+  EXPECT_EQ(Probe::resident_bytes(*db.store, SmallDb::kTable), positions);
+  const Stones many[4] = {5, 4, 3, 1};  // 13 stones > 12
+  EXPECT_EQ(probe.future(position_of(many, 2, 0, 0)), std::nullopt);
+  EXPECT_EQ(probe.misses(), 0u);  // nothing read after the load
+}
+
 TEST(Probe, OtherBoardsAndLevelsAboveAreNotCovered) {
   SmallDb db;
   Probe probe(*db.store, SmallDb::kTable);

@@ -486,12 +486,36 @@ TEST(SolveCli, GameOverPositionAndTimeLimit) {
   EXPECT_NE(limited.out.find("\"margin\": null"), std::string::npos) << limited.out;
 }
 
+// The database in memory, through the block cache, or not at all: the same answer.
+TEST(SolveCli, DatabaseLoadModesAgree) {
+  const std::string db = ::testing::TempDir() + "kalah_solve_db_" + std::to_string(::getpid());
+  const std::string gen = "'" KALAH_BINARY
+                          "' gen --rules kalah --pits 4 --max-stones 10 --quiet "
+                          "--db '" +
+                          db + "' >/dev/null 2>&1";
+  ASSERT_EQ(std::system(gen.c_str()), 0);
+  const std::string game = "--rules kalah --pits 4 --stones 3 --db '" + db + "'";
+  const CliResult memory = kalah_solve(game + " --db-load memory");
+  const CliResult cache = kalah_solve(game + " --db-load cache --cache-mb 1");
+  const CliResult none = kalah_solve("--rules kalah --pits 4 --stones 3 --no-db");
+  std::system(("rm -rf '" + db + "'").c_str());
+  ASSERT_EQ(memory.status, 0) << memory.err;
+  ASSERT_EQ(cache.status, 0) << cache.err;
+  ASSERT_EQ(none.status, 0) << none.err;
+  EXPECT_NE(memory.out.find("loaded into memory"), std::string::npos) << memory.out;
+  EXPECT_NE(cache.out.find("opened (block cache)"), std::string::npos) << cache.out;
+  // Everything up to the pv line is the answer; nodes and times differ.
+  const auto answer = [](const std::string& out) { return out.substr(0, out.find("pv:")); };
+  EXPECT_EQ(answer(memory.out), answer(none.out));
+  EXPECT_EQ(answer(cache.out), answer(none.out));
+}
+
 TEST(SolveCli, BadInputIsOneLineError) {
   for (const char* args :
        {"--no-db 1,2,3/1,2 S", "--no-db '1,x,0/1,1,0 S'", "--no-db --rules foo", "--no-db --pits 0",
         "--no-db --stones 2 '1,1,0/1,1,0 S'", "--no-db --pits 3 '1,1,0/1,1,0 S'",
         "--no-db --max-time -1", "--no-db --tt-mb 0", "--no-db --memo 200",
-        "--no-db --db /nonexistent/kalah.db", "--no-db --bogus"}) {
+        "--no-db --db /nonexistent/kalah.db", "--no-db --bogus", "--no-db --db-load all"}) {
     const CliResult r = kalah_solve(args);
     EXPECT_EQ(r.status, 2) << args << ": " << r.err;
     EXPECT_EQ(r.err.rfind("kalah solve: error: ", 0), 0u) << args << ": " << r.err;

@@ -414,6 +414,11 @@ TEST(Store, FlippedByteIsDetectedByReadLevelAndProbe) {
     const std::string e = error_of([&] { store.read_level(t, 8, out); });
     EXPECT_NE(e.find("level 8 block 2"), std::string::npos) << e << " (flip case " << where << ")";
 
+    // A resident probe reads every block up front: the whole load is refused, naming the block.
+    const std::string resident_error = error_of([&] { Probe(store, t, 0, ProbeLoad::kResident); });
+    EXPECT_NE(resident_error.find("level 8 block 2"), std::string::npos)
+        << resident_error << " (flip case " << where << ")";
+
     Probe probe(store, t, 1 << 20);
     std::vector<Stones> x(6, 0);
     idx.unrank(0, 8, x.data());
@@ -434,6 +439,29 @@ TEST(Store, FlippedByteIsDetectedByReadLevelAndProbe) {
       ++r;
     } while (idx.next(x.data()));
   }
+}
+
+// read_level_stored puts each value at its storage rank, on any number of threads.
+TEST(Store, ReadLevelStoredIsInStorageOrder) {
+  const TableId t{Rules::kKalah, 3};
+  const LevelIndex idx(3, 9);
+  TempDir dir("store_stored");
+  Store store(dir.str(), true, small_blocks(64));
+  for (int n = 0; n <= 9; ++n) store.write_level(t, n, testing::pits_level(idx, n));
+  const auto level = testing::pits_level(idx, 9);
+  const auto storage_rank = testing::naive_storage_ranks(3, 9);
+  for (unsigned threads : {1u, 2u, 5u}) {
+    std::vector<std::int8_t> stored(level.size(), 99);
+    store.read_level_stored(t, 9, stored, threads);
+    std::vector<Stones> x(6, 0);
+    idx.unrank(0, 9, x.data());
+    std::uint64_t r = 0;
+    do ASSERT_EQ(stored[storage_rank.at(x)], level[r++]) << "threads " << threads;
+    while (idx.next(x.data()));
+  }
+  std::vector<std::int8_t> wrong_size(level.size() + 1);
+  EXPECT_NE(error_of([&] { store.read_level_stored(t, 9, wrong_size); }).find("needs room for"),
+            std::string::npos);
 }
 
 // StorageOrder against FORMAT.md's definition, computed naively by sorting.

@@ -1,5 +1,6 @@
 // `kalah solve`: the exact value, best moves and principal variation of a position by exhaustive
 // search.
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -17,7 +18,8 @@ namespace {
 
 const char* kUsage =
     "solve [--rules R] [--pits m] [--stones k | POSITION] [--db PATH | --no-db] [--json] "
-    "[--max-time SEC] [--tt-mb MB] [--memo N] [--progress] [--store [--book-plies P]]";
+    "[--max-time SEC] [--tt-mb MB] [--cache-mb MB] [--db-load auto|memory|cache] [--memo N] "
+    "[--progress] [--store [--book-plies P]]";
 const char* kDescription =
     "Solves a position exhaustively (MTD(f) over exact margins with a transposition table) and\n"
     "prints the outcome for the side to move (win / draw / loss), the exact margin (final kalah\n"
@@ -29,6 +31,10 @@ const char* kDescription =
     "the rule set and board size) are answered from it. When --max-time runs out the answer is\n"
     "incomplete: only the proven bounds on the margin are printed (and the exact margin if it was\n"
     "proven before the best moves were).\n"
+    "The database's values are decoded into memory before the search when they fit in\n"
+    "--cache-mb (--db-load auto; a 6-pit <= 24-stone table takes 1.17 GiB and about a second),\n"
+    "else read block by block through an LRU cache of --cache-mb. The time printed is the\n"
+    "search's; the database's opening and loading time is printed beside it.\n"
     "With --store, the exact values of the position and of every position within --book-plies\n"
     "moves of it (each solved with the database at the leaves, --max-time each) are written into\n"
     "the database's book for this rule set and board size, so query and play from this opening\n"
@@ -60,8 +66,14 @@ std::string json_escape(const std::string& s) {
   return out;
 }
 
-// db_stones: the database's coverage (positions with up to that many stones in pits), -1 none.
-void print_json(const Position& p, Rules rules, const SolveResult& r, int db_stones) {
+// The database as the solve used it.
+struct DbUse {
+  int stones;      // coverage: positions with up to that many stones in pits; -1 none
+  bool in_memory;  // decoded into memory before the search
+  double open_s;   // seconds to open (and load) it, outside the search time
+};
+
+void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUse& db) {
   const bool exact = r.lower == r.upper;
   const std::string out = outcome(r);
   std::ostringstream o;
@@ -76,13 +88,14 @@ void print_json(const Position& p, Rules rules, const SolveResult& r, int db_sto
     o << "null, \"pv\": null";
   char rate[64];
   std::snprintf(rate, sizeof rate, "%.0f", r.seconds > 0 ? r.nodes / r.seconds : 0.0);
-  o << ", \"nodes\": " << r.nodes << ", \"db_stones\": " << db_stones
-    << ", \"db_hits\": " << r.oracle_hits << ", \"seconds\": " << r.seconds
-    << ", \"nodes_per_second\": " << rate << "}\n";
+  o << ", \"nodes\": " << r.nodes << ", \"db_stones\": " << db.stones
+    << ", \"db_in_memory\": " << (db.in_memory ? "true" : "false")
+    << ", \"db_open_seconds\": " << db.open_s << ", \"db_hits\": " << r.oracle_hits
+    << ", \"seconds\": " << r.seconds << ", \"nodes_per_second\": " << rate << "}\n";
   std::cout << o.str();
 }
 
-void print_text(const Position& p, Rules rules, const SolveResult& r, int db_stones) {
+void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUse& db) {
   const std::string out = outcome(r);
   const char mover = side_letter(p.mover);
   std::cout << "position:   " << to_string(p) << " (" << rules_name(rules) << ", " << mover
@@ -98,7 +111,13 @@ void print_text(const Position& p, Rules rules, const SolveResult& r, int db_sto
               << (r.best_moves.empty() ? "none (game over)" : join(r.best_moves, " ")) << "\n";
     std::cout << "pv:         " << (r.pv.empty() ? "(empty)" : join(r.pv, " ")) << "\n";
   }
-  if (db_stones >= 0) std::cout << "database:   exact up to " << db_stones << " stones in pits\n";
+  if (db.stones >= 0) {
+    char line[160];
+    std::snprintf(line, sizeof line, "database:   exact up to %d stones in pits, %s in %.2f s\n",
+                  db.stones, db.in_memory ? "loaded into memory" : "opened (block cache)",
+                  db.open_s);
+    std::cout << line;
+  }
   char line[160];
   std::snprintf(line, sizeof line, "nodes:      %llu, db hits %llu, %.3f s, %.2f M nodes/s\n",
                 static_cast<unsigned long long>(r.nodes),
@@ -115,6 +134,7 @@ int run_solve(int argc, char** argv) {
   long long tt_mb = 256;
   long long cache_mb = 2048;
   int memo = -1;
+  std::string db_load = "auto";
   po::options_description desc("options");
   add_game_options(desc, game);
   add_db_option(desc, db_path);
@@ -126,7 +146,10 @@ int run_solve(int argc, char** argv) {
       ("max-time", po::value(&max_time), "give up after SEC seconds (0: no limit)")
       ("tt-mb", po::value(&tt_mb)->default_value(tt_mb), "transposition table size in MiB")
       ("cache-mb", po::value(&cache_mb)->default_value(cache_mb),
-       "database block cache in MiB (decompressed blocks; a 6-pit <= 24 table is 1.2 GiB)")
+       "memory for database values in MiB (a 6-pit <= 24 table is 1.17 GiB decoded)")
+      ("db-load", po::value(&db_load)->default_value(db_load),
+       "auto: the whole table in memory when it fits --cache-mb, else an LRU block cache; "
+       "memory: always load it all; cache: always the block cache")
       ("memo", po::value(&memo)->default_value(memo),
        "solve boards with up to this many stones in pits once into a dense table (-1: automatic, "
        "0: off)")
@@ -144,6 +167,7 @@ int run_solve(int argc, char** argv) {
   check_range("tt-mb", tt_mb, 1, 1 << 20);
   check_range("cache-mb", cache_mb, 1, 1 << 20);
   check_range("memo", memo, -1, 126);
+  const DbLoad load = parse_db_load(db_load);
   Position p;
   if (!position_words.empty()) {
     if (!vm["stones"].defaulted()) throw InputError("give either --stones or a POSITION, not both");
@@ -184,8 +208,11 @@ int run_solve(int argc, char** argv) {
     return b.unsolved ? 1 : 0;
   }
   OpenedDb db;
+  const auto open_start = std::chrono::steady_clock::now();
   if (!vm.count("no-db"))
-    db = open_db_for(db_path, explicit_db, {rules, p.m}, std::size_t(cache_mb) << 20);
+    db = open_db_for(db_path, explicit_db, {rules, p.m}, std::size_t(cache_mb) << 20, load);
+  const double open_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - open_start).count();
 
   SolveOptions opt;
   opt.oracle = db.probe.get();
@@ -195,10 +222,11 @@ int run_solve(int argc, char** argv) {
   opt.progress = vm.count("progress") > 0;
   const SolveResult r = solve(rules, p, opt);
   const int db_stones = opt.oracle != nullptr ? opt.oracle->max_stones() : -1;
+  const DbUse use{db_stones, db.probe && db.probe->resident(), open_s};
   if (vm.count("json"))
-    print_json(p, rules, r, db_stones);
+    print_json(p, rules, r, use);
   else
-    print_text(p, rules, r, db_stones);
+    print_text(p, rules, r, use);
   return 0;
 }
 

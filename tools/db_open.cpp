@@ -4,10 +4,12 @@
 #include <filesystem>
 #include <iostream>
 
+#include "options.hpp"
+
 namespace kalah::cli {
 
 OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t,
-                     std::size_t cache_bytes) {
+                     std::size_t cache_bytes, DbLoad load) {
   OpenedDb db;
   if (!explicit_path && !std::filesystem::exists(path)) return db;
   db.store = std::make_unique<Store>(path, false);
@@ -26,8 +28,19 @@ OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t,
     db.store.reset();
     return db;
   }
-  db.probe = std::make_unique<Probe>(*db.store, t, cache_bytes);
+  const bool resident =
+      load == DbLoad::kMemory ||
+      (load == DbLoad::kAuto && Probe::resident_bytes(*db.store, t) <= cache_bytes);
+  db.probe = std::make_unique<Probe>(*db.store, t, cache_bytes,
+                                     resident ? ProbeLoad::kResident : ProbeLoad::kOnDemand);
   return db;
+}
+
+DbLoad parse_db_load(const std::string& s) {
+  if (s == "auto") return DbLoad::kAuto;
+  if (s == "memory") return DbLoad::kMemory;
+  if (s == "cache") return DbLoad::kCache;
+  throw InputError("--db-load must be auto, memory or cache, not '" + s + "'");
 }
 
 }  // namespace kalah::cli

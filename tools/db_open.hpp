@@ -18,7 +18,14 @@ struct OpenedDb {
 // Opens `path` for table t. When `explicit_path` (the user gave --db), a missing database or a
 // missing table is an error (DbError naming the path and the tables it holds). Otherwise it is a
 // note on stderr and the result is empty.
+// How the probe holds the table: kAuto decodes it all into memory when that takes at most
+// cache_bytes (Probe::resident_bytes), else keeps an LRU cache of cache_bytes.
+enum class DbLoad { kAuto, kMemory, kCache };
+
 OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t,
-                     std::size_t cache_bytes = 256u << 20);
+                     std::size_t cache_bytes = 256u << 20, DbLoad load = DbLoad::kCache);
+
+// Parses a --db-load value ("auto", "memory", "cache"); throws InputError otherwise.
+DbLoad parse_db_load(const std::string& s);
 
 }  // namespace kalah::cli

@@ -36,6 +36,12 @@ class Probe : public ExactOracle {
   // Memory a resident probe of table t takes: one byte per position of its complete levels.
   static std::uint64_t resident_bytes(const Store& store, TableId t);
   bool resident() const { return resident_.data() != nullptr; }
+  // Resident probes only: the values of level n <= max_stones() by storage rank (order()), for
+  // callers that rank positions themselves (the solver ranks its own boards and prefetches).
+  const std::int8_t* resident_level(int n) const {
+    return resident_.as<const std::int8_t>() + level_offset_[n];
+  }
+  const StorageOrder& order() const { return order_; }
 
   // nullopt when p has another board size than t, or lies above the levels and not in the book.
   std::optional<int> future(const Position& p) override;

@@ -12,6 +12,8 @@ StorageOrder::StorageOrder(int m, int max_stones) : m_(m), cells_(2 * m), stride
   for (int k = 0; k < m; ++k) {
     cell_[k] = m + k;  // opponent's pit k+1
     cell_[m + k] = k;  // own pit k+1
+    board_cell_[k] = m + 1 + k;
+    board_cell_[m + k] = k;
   }
   const int rows = max_stones + cells_;
   binom_.assign(std::size_t(rows) * cells_, 0);

@@ -34,6 +34,19 @@ class StorageOrder {
     return r;
   }
   std::uint64_t rank(const Position& p, int n) const;
+  // The same rank read from cells laid out as Position::cell (own pits [0, m), opponent's pits
+  // [m+1, 2m]; the kalahs are not read), of any integer type.
+  template <class T>
+  std::uint64_t rank_cells(const T* cell, int n) const {
+    std::uint64_t r = 0;
+    const std::uint64_t* row = below_.data() + std::size_t(n) * stride_;
+    for (int k = 0; k + 1 < cells_; ++k) {
+      const int v = cell[board_cell_[k]];
+      r += row[v];
+      row += plane_ - std::size_t(v) * stride_;
+    }
+    return r;
+  }
 
   void unrank(std::uint64_t r, int n, Stones* x) const;
   // Steps x to the arrangement of storage rank + 1; false after the last one.
@@ -43,7 +56,8 @@ class StorageOrder {
   std::uint64_t count(int c, int n) const;
   int m_, cells_, stride_;
   std::size_t plane_;
-  int cell_[2 * kMaxPits];  // cell_[k]: the cell of significance k (0: most significant)
+  int cell_[2 * kMaxPits];        // cell_[k]: the cell of significance k (0: most significant)
+  int board_cell_[2 * kMaxPits];  // the same cell in Position::cell layout
   // below_[k*plane_ + n*stride_ + v]: arrangements of n stones in significances k.. whose
   // significance k holds fewer than v stones.
   std::vector<std::uint64_t> below_;

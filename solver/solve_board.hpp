@@ -17,6 +17,7 @@ namespace kalah::solve_detail {
 //                                    turn) the board is then seen from the opponent
 //   std::uint64_t key() const        hash of the pits, side to move first; never 0
 //   Position position() const        the pits with empty kalahs, for the oracle
+//   const T* cells() const           the cells in Position::cell layout (kalahs hold 0)
 // The future margin of a board depends only on its pits, which is all a board holds.
 
 inline std::uint64_t mix(std::uint64_t h) {
@@ -65,6 +66,7 @@ class PositionBoard {
   }
 
   Position position() const { return p_; }
+  const Stones* cells() const { return p_.cell.data(); }
 
  private:
   Position p_;
@@ -142,6 +144,8 @@ class ByteBoard {
     for (int k = 1; k < words(); ++k) h = mix(h ^ w[k]);
     return h;
   }
+
+  const std::uint8_t* cells() const { return c_; }
 
   Position position() const {
     Position p;

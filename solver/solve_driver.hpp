@@ -67,6 +67,8 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
     memo->set_oracle(opt.oracle);
   }
   Search<B> search(tt, opt.oracle, memo.get());
+  if (const auto* probe = dynamic_cast<const Probe*>(opt.oracle); probe && probe->resident())
+    search.set_resident(probe);
   int lo = -n, hi = n, beta = 0;  // proven lo <= future <= hi; testing future >= beta
   const char* phase = nullptr;    // null: MTD(f) tests; else what the solve is doing after them
   std::function<void()> report;

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include <sys/mman.h>
+#include "huge_buffer.hpp"
 
 #include "oracle.hpp"
 #include "position.hpp"
@@ -52,12 +52,9 @@ class ExactMemo {
           below_[(i * side + r) * side + v] =
               below_[(i * side + r) * side + v - 1] + arrangements(cells_ - i - 1, r - (v - 1));
     length_ = offset_[max_ + 1];
-    void* p = mmap(nullptr, length_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    table_ = static_cast<std::uint8_t*>(p);
-    madvise(table_, length_, MADV_HUGEPAGE);  // advice only
+    memory_ = HugeBuffer(length_);
+    table_ = memory_.as<std::uint8_t>();
   }
-  ~ExactMemo() { munmap(table_, length_); }
   ExactMemo(const ExactMemo&) = delete;
   ExactMemo& operator=(const ExactMemo&) = delete;
 
@@ -182,7 +179,8 @@ class ExactMemo {
   std::vector<std::uint64_t> offset_;  // first index of each level
   std::vector<std::uint64_t> below_;
   std::size_t length_ = 0;
-  std::uint8_t* table_ = nullptr;  // future + 128 per entry; 0: not solved yet
+  HugeBuffer memory_;
+  std::uint8_t* table_ = nullptr;  // in memory_: future + 128 per entry; 0: not solved yet
 };
 
 }  // namespace kalah::solve_detail

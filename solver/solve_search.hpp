@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "oracle.hpp"
+#include "probe.hpp"
 #include "solve_board.hpp"
 #include "solve_memo.hpp"
 #include "solve_tt.hpp"
@@ -45,6 +46,14 @@ class Search {
   // Boards with at least this many stones in pits use the TT.
   int table_min_stones() const { return table_min_; }
 
+  // When the oracle is this resident probe, boards of its levels are ranked here and read from
+  // its memory directly, and children's values are prefetched when they are generated.
+  void set_resident(const Probe* probe) {
+    resident_ = probe;
+    order_ = &probe->order();
+    for (int n = 0; n <= oracle_max_; ++n) level_[n] = probe->resident_level(n);
+  }
+
   // Stops when the clock passes `deadline` (checked every few thousand nodes); calls `report`
   // about every `every` seconds when set.
   void set_limits(std::optional<Clock::time_point> deadline, std::function<void()> report,
@@ -80,14 +89,19 @@ class Search {
     return true;
   }
 
-  // key: b.key() when the caller has it (n >= table_min_stones()), else 0.
-  int search(const B& b, int n, int alpha, int beta, std::uint64_t key = 0) {
+  // hint: 0, or what the caller already computed: b.key() when n >= table_min_stones(); the
+  // storage rank + 1 when n is within a resident probe's levels.
+  int search(const B& b, int n, int alpha, int beta, std::uint64_t hint = 0) {
     if ((++nodes_ & kPollMask) == 0) poll();
     if (aborted_) return 0;
     int over;
     if (game_over(b, n, &over)) return over;
     if (beta <= -n) return -n;
     if (alpha >= n) return n;
+    if (n <= oracle_max_ && resident_ != nullptr) {
+      ++oracle_hits_;
+      return level_[n][hint != 0 ? hint - 1 : order_->rank_cells(b.cells(), n)];
+    }
     if (n <= oracle_max_ || (ply_ < kBookPlies && oracle_ != nullptr)) {
       if (const std::optional<int> f = oracle_->future(b.position())) {
         ++oracle_hits_;
@@ -97,6 +111,7 @@ class Search {
     if (n <= memo_max_) return memo_->value(b, n, *this);
 
     int lo = -n, hi = n, tt_move = -1;
+    std::uint64_t key = hint;
     if (n >= table_min_) {
       if (key == 0) key = b.key();
       if (const SolveEntry* e = tt_.probe(key)) {
@@ -149,7 +164,7 @@ class Search {
       if (n >= kEtcMinStones) {
         for (int k = 0; k < count; ++k) {
           const Child& c = kids[k];
-          if (c.key == 0) continue;
+          if (n - c.gain < table_min_) continue;  // c.key is no TT key
           const SolveEntry* e = tt_.probe(c.key);
           if (e == nullptr) continue;
           const int v = c.again ? c.gain + e->lower : c.gain - e->upper;
@@ -192,7 +207,7 @@ class Search {
   // the mover goes on (extra turn), and its ordering score.
   struct Child {
     B b;
-    std::uint64_t key;  // b.key(), or 0 below table_min_stones()
+    std::uint64_t key;  // search()'s hint for b, or 0
     int gain;
     int order;
     bool again;
@@ -208,11 +223,18 @@ class Search {
     if (nc >= table_min_) {
       c.key = c.b.key();
       tt_.prefetch(c.key);
+    } else if (nc <= oracle_max_ && resident_ != nullptr) {
+      const std::uint64_t rank = order_->rank_cells(c.b.cells(), nc);
+      c.key = rank + 1;
+      __builtin_prefetch(level_[nc] + rank);
     } else if (nc <= memo_max_ && nc > oracle_max_) {
       memo_->prefetch(c.b, nc);
     }
-    // Extra turns first, then by stones won, then nearer the kalah.
+    // Children inside the database first (exact at the cost of a probe: a cutoff among them
+    // spares the searched ones), then extra turns, then by stones won, then nearer the kalah.
+    // Measured: 7% fewer nodes on Kalah(6,4) with a <= 24 database (README).
     c.order = (c.again ? 1 << 20 : 0) + c.gain * 16 + i;
+    if (nc <= oracle_max_) c.order += 1 << 21;
   }
 
   static constexpr std::uint64_t kPollMask = (1u << 14) - 1;
@@ -232,7 +254,10 @@ class Search {
   int oracle_max_ = -1;
   int memo_max_ = -1;
   int table_min_ = kTableMinStones;
-  int ply_ = 0;  // moves from the node search() was called on
+  const Probe* resident_ = nullptr;
+  const StorageOrder* order_ = nullptr;
+  const std::int8_t* level_[256] = {};  // resident_'s levels
+  int ply_ = 0;                         // moves from the node search() was called on
   std::uint64_t nodes_ = 0;
   std::uint64_t oracle_hits_ = 0;
   bool aborted_ = false;

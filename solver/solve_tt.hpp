@@ -7,7 +7,7 @@
 #include <new>
 #include <utility>
 
-#include <sys/mman.h>
+#include "huge_buffer.hpp"
 
 namespace kalah::solve_detail {
 
@@ -67,28 +67,6 @@ class SolveTable {
   struct alignas(64) Bucket {
     SolveEntry e[kWays];
   };
-  static constexpr std::size_t kHugePage = std::size_t(2) << 20;
-
-  // Owns one anonymous mapping.
-  class Mapping {
-   public:
-    Mapping() = default;
-    Mapping(void* p, std::size_t length) : p_(p), length_(length) {}
-    Mapping(Mapping&& o) noexcept : p_(std::exchange(o.p_, nullptr)), length_(o.length_) {}
-    Mapping& operator=(Mapping&& o) noexcept {
-      std::swap(p_, o.p_);
-      std::swap(length_, o.length_);
-      return *this;
-    }
-    ~Mapping() {
-      if (p_ != nullptr) munmap(p_, length_);
-    }
-
-   private:
-    void* p_ = nullptr;
-    std::size_t length_ = 0;
-  };
-
   // Merges or places `in`; true when it took an empty slot.
   bool insert(const SolveEntry& in) {
     Bucket& b = buckets_[in.key & mask_];
@@ -117,23 +95,16 @@ class SolveTable {
     return false;
   }
 
-  // Zeroed memory from an anonymous mapping: all-zero bytes are empty entries, untouched pages
-  // cost nothing, and transparent huge pages (where the system allows them) spare TLB misses.
+  // Zeroed memory: all-zero bytes are empty entries.
   void allocate(std::size_t buckets) {
-    const std::size_t bytes = buckets * sizeof(Bucket);
-    const std::size_t length = bytes + kHugePage;
-    void* p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    memory_ = Mapping(p, length);
-    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p);
-    buckets_ = reinterpret_cast<Bucket*>((at + kHugePage - 1) / kHugePage * kHugePage);
-    madvise(buckets_, bytes, MADV_HUGEPAGE);  // advice only: failure is harmless
+    memory_ = HugeBuffer(buckets * sizeof(Bucket));
+    buckets_ = memory_.as<Bucket>();
     mask_ = buckets - 1;
     used_ = 0;
   }
 
   void grow() {
-    Mapping old_memory = std::move(memory_);
+    HugeBuffer old_memory = std::move(memory_);
     const Bucket* old = buckets_;
     const std::size_t old_count = mask_ + 1;
     allocate(old_count * 2);
@@ -142,7 +113,7 @@ class SolveTable {
         if (e.key != 0) used_ += insert(e);
   }
 
-  Mapping memory_;
+  HugeBuffer memory_;
   Bucket* buckets_ = nullptr;  // in memory_
   std::size_t mask_ = 0;
   std::size_t max_buckets_ = 1;

@@ -12,7 +12,10 @@
 #include <sstream>
 #include <vector>
 
+#include "build.hpp"
+#include "db_test_util.hpp"
 #include "move.hpp"
+#include "probe.hpp"
 #include "solve.hpp"
 #include "solve_driver.hpp"
 #include "vectors.hpp"
@@ -366,6 +369,38 @@ TEST(Solve, OracleGivesIdenticalResults) {
     }
   }
   EXPECT_GT(hits, 0u);
+}
+
+// A real database as the oracle, resident (the search ranks boards itself and reads its memory)
+// and through the block cache: both give the naive minimax's results.
+TEST(Solve, ResidentAndCachedDatabaseGiveExactResults) {
+  std::mt19937_64 rng(777);
+  for (Rules rules : kAllRules) {
+    Naive naive(rules);
+    testing::TempDir dir("solve_resident");
+    Store store(dir.str(), true, testing::fast_store());
+    BuildOptions build;
+    build.table = {rules, 3};
+    build.max_stones = 9;
+    build_database(store, build);
+    Probe resident(store, build.table, 0, ProbeLoad::kResident);
+    Probe cached(store, build.table, 1 << 20);
+    ASSERT_TRUE(resident.resident());
+    std::uint64_t hits = 0;
+    for (int trial = 0; trial < 30; ++trial) {
+      const Position p = random_position(rules, 3, 2 + trial % 2, rng);
+      SolveOptions opt = small_options();
+      opt.oracle = &resident;
+      const SolveResult with_resident = solve(rules, p, opt);
+      opt.oracle = &cached;
+      const SolveResult with_cache = solve(rules, p, opt);
+      check_result(rules, p, with_resident, naive);
+      check_result(rules, p, with_cache, naive);
+      EXPECT_EQ(with_resident.nodes, with_cache.nodes);  // the same search, two ways to probe
+      hits += with_resident.oracle_hits;
+    }
+    EXPECT_GT(hits, 0u) << rules_name(rules);
+  }
 }
 
 TEST(Solve, OracleAnswersAboveItsLevelsNearTheRootAreUsed) {

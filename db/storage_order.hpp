@@ -37,7 +37,7 @@ class StorageOrder {
   // The same rank read from cells laid out as Position::cell (own pits [0, m), opponent's pits
   // [m+1, 2m]; the kalahs are not read), of any integer type.
   template <class T>
-  std::uint64_t rank_cells(const T* cell, int n) const {
+  [[gnu::always_inline]] std::uint64_t rank_cells(const T* cell, int n) const {
     std::uint64_t r = 0;
     const std::uint64_t* row = below_.data() + std::size_t(n) * stride_;
     for (int k = 0; k + 1 < cells_; ++k) {

@@ -26,6 +26,9 @@ struct SolveOptions {
   double max_seconds = 0;  // 0: unlimited; otherwise the solve stops with complete = false
   // false: stop as soon as the margin is proven (complete, best_moves and pv left empty).
   bool find_moves = true;
+  // Threads of the MTD(f) tests (lazy SMP over a shared TT); best moves and PV use one. With
+  // one thread and no time limit node counts are deterministic; with more they vary run to run.
+  int threads = 1;
   bool progress = false;  // report bounds, nodes and rate on stderr, at most about once a second
 };
 
@@ -46,7 +49,7 @@ struct SolveResult {
 };
 
 // Solves p under `rules` by MTD(f) null-window searches over future margins (see solve_search.hpp).
-// Single-threaded; with the same options and no time limit, node counts are deterministic.
+// With the same options, one thread and no time limit, node counts are deterministic.
 // A position whose game is over has its final margin and no moves.
 SolveResult solve(Rules rules, const Position& p, const SolveOptions& opt = {});
 

@@ -46,7 +46,7 @@ class PositionBoard {
   int opp_pit(int i) const { return p_.opp_pit(i); }
   int own_stones() const { return p_.own_pit_stones(); }
 
-  int play(int i, bool& again) {
+  [[gnu::always_inline]] int play(int i, bool& again) {
     again = play_move<R>(p_, i);
     Stones& kalah = again ? p_.own_kalah() : p_.opp_kalah();
     const int gain = kalah;
@@ -55,7 +55,7 @@ class PositionBoard {
     return gain;
   }
 
-  std::uint64_t key() const {
+  [[gnu::always_inline]] std::uint64_t key() const {
     std::uint64_t w[2 * kMaxPits / 4] = {};
     std::memcpy(w, &p_.cell[0], sizeof(Stones) * p_.m);
     std::memcpy(reinterpret_cast<char*>(w) + sizeof(Stones) * p_.m, &p_.cell[p_.m + 1],
@@ -97,7 +97,7 @@ class ByteBoard {
     return n;
   }
 
-  int play(int i, bool& again) {
+  [[gnu::always_inline]] int play(int i, bool& again) {
     const int m = this->m();
     again = false;
     if constexpr (R::kRelayCapture) {
@@ -137,7 +137,7 @@ class ByteBoard {
     return gain;
   }
 
-  std::uint64_t key() const {
+  [[gnu::always_inline]] std::uint64_t key() const {
     std::uint64_t w[4];
     std::memcpy(w, c_, sizeof w);
     std::uint64_t h = mix(w[0] ^ (0x9E3779B97F4A7C15ull * std::uint64_t(m())));

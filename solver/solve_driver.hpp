@@ -2,10 +2,14 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "solve.hpp"
 #include "solve_search.hpp"
@@ -43,9 +47,15 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
   const B root(p);
   const int n = p.pit_stones();
   const int kd = p.kalah_difference();
+  // Helper searches of lazy SMP (opt.threads - 1 of them), declared before finish() sums them.
+  std::vector<std::unique_ptr<Search<B>>> helpers;
   const auto finish = [&](auto& search) {
     res.nodes = search.nodes();
     res.oracle_hits = search.oracle_hits();
+    for (const auto& h : helpers) {
+      res.nodes += h->nodes();
+      res.oracle_hits += h->oracle_hits();
+    }
     res.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return res;
   };
@@ -58,7 +68,8 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
     return res;
   }
 
-  SolveTable tt(opt.tt_bytes);
+  const int threads = std::max(1, opt.threads);
+  SolveTable tt(opt.tt_bytes, threads > 1);
   std::unique_ptr<ExactMemo<B>> memo;
   const int memo_stones = opt.memo_stones >= 0 ? std::min(opt.memo_stones, ExactMemo<B>::kMaxValue)
                                                : auto_memo_stones<B>(p.m, n, opt.tt_bytes);
@@ -67,8 +78,43 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
     memo->set_oracle(opt.oracle);
   }
   Search<B> search(tt, opt.oracle, memo.get());
-  if (const auto* probe = dynamic_cast<const Probe*>(opt.oracle); probe && probe->resident())
-    search.set_resident(probe);
+  const auto* resident = dynamic_cast<const Probe*>(opt.oracle);
+  if (resident != nullptr && !resident->resident()) resident = nullptr;
+  if (resident != nullptr) search.set_resident(resident);
+  std::atomic<bool> stop{false};
+  if (threads > 1) search.set_parallel(&stop, 0);
+  for (int t = 1; t < threads; ++t) {
+    helpers.push_back(std::make_unique<Search<B>>(tt, opt.oracle, memo.get()));
+    if (resident != nullptr) helpers.back()->set_resident(resident);
+    helpers.back()->set_parallel(&stop, t);
+  }
+  // The null-window test future >= beta on every thread; the first to finish answers (all
+  // answers are proofs, so any will do). nullopt: the deadline passed first.
+  const auto test = [&](int beta) -> std::optional<int> {
+    if (helpers.empty()) {
+      const int r = search.search(root, n, beta - 1, beta);
+      return search.aborted() ? std::nullopt : std::optional<int>(r);
+    }
+    stop = false;
+    std::atomic<int> first{-1};
+    int answer = 0;
+    const auto run = [&](Search<B>& s, int id) {
+      s.restart();
+      const int r = s.search(root, n, beta - 1, beta);
+      if (s.aborted()) return;
+      int none = -1;
+      if (first.compare_exchange_strong(none, id)) answer = r;
+      stop = true;
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t t = 0; t < helpers.size(); ++t)
+      pool.emplace_back(run, std::ref(*helpers[t]), int(t + 1));
+    run(search, 0);
+    stop = true;
+    for (std::thread& th : pool) th.join();
+    if (first.load() < 0) return std::nullopt;
+    return answer;
+  };
   int lo = -n, hi = n, beta = 0;  // proven lo <= future <= hi; testing future >= beta
   const char* phase = nullptr;    // null: MTD(f) tests; else what the solve is doing after them
   std::function<void()> report;
@@ -95,8 +141,9 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
   int guess = 0;
   while (lo < hi) {
     beta = round_up(std::clamp(guess, lo + 1, hi), parity);
-    const int r = search.search(root, n, beta - 1, beta);
-    if (search.aborted()) break;
+    const std::optional<int> tested = test(beta);
+    if (!tested) break;
+    const int r = *tested;
     if (r >= beta) {
       lo = round_up(r, parity);
     } else {
@@ -107,6 +154,9 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
   res.lower = kd + lo;
   res.upper = kd + hi;
   if (lo < hi) return finish(search);
+  // The moves and the PV are searched by this thread alone.
+  search.set_parallel(nullptr, 0);
+  search.restart();
   const int f = lo;
   if (!opt.find_moves) {
     res.complete = true;
@@ -145,7 +195,7 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
   while (!Search<B>::game_over(cur, cn, &dummy)) {
     int first = -1;
     if (cn >= search.table_min_stones()) {
-      if (const SolveEntry* e = tt.probe(cur.key())) first = e->move;
+      if (SolveEntry e; tt.probe(cur.key(), e)) first = e.move;
     }
     bool found = false;
     for (int k = -1; k < cur.m() && !found; ++k) {

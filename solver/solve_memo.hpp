@@ -1,6 +1,7 @@
 // The solver's exact memo: positions with few stones in pits solved once, kept in a dense table.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -80,7 +81,7 @@ class ExactMemo {
       }
     }
     std::uint8_t& slot = table_[index(b, n)];
-    if (slot != 0) return int(slot) - 128;
+    if (const std::uint8_t v = get(slot); v != 0) return int(v) - 128;
     return solve(b, n, slot, hooks);
   }
 
@@ -103,7 +104,7 @@ class ExactMemo {
     if (hooks.solved()) return 0;
     int v;
     if (game_over(b, n, &v)) {
-      slot = std::uint8_t(v + 128);
+      set(slot, v);
       return v;
     }
     struct Child {
@@ -138,15 +139,25 @@ class ExactMemo {
       if (c.is_over) {
         f = c.over;
       } else if (c.at != kNone) {
-        f = table_[c.at] != 0 ? int(table_[c.at]) - 128 : solve(c.b, nc, table_[c.at], hooks);
+        const std::uint8_t known = get(table_[c.at]);
+        f = known != 0 ? int(known) - 128 : solve(c.b, nc, table_[c.at], hooks);
       } else {
         f = value(c.b, nc, hooks);
       }
       if (hooks.stopped()) return 0;
       v = std::max(v, c.again ? c.gain + f : c.gain - f);
     }
-    slot = std::uint8_t(v + 128);
+    set(slot, v);
     return v;
+  }
+
+  // Entries are read and written whole by any number of threads (solves sharing the memo): a
+  // value once written never changes, so a racing solve only repeats work.
+  static std::uint8_t get(std::uint8_t& slot) {
+    return std::atomic_ref<std::uint8_t>(slot).load(std::memory_order_relaxed);
+  }
+  static void set(std::uint8_t& slot, int v) {
+    std::atomic_ref<std::uint8_t>(slot).store(std::uint8_t(v + 128), std::memory_order_relaxed);
   }
 
   std::size_t index(const B& b, int n) const { return offset_[n] + rank(b, n); }

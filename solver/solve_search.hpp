@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <cstdint>
@@ -67,6 +68,16 @@ class Search {
 
   bool aborted() const { return aborted_; }
 
+  // Lazy SMP: several searches of one root share the TT (SolveTable shared), and each also stops
+  // when *stop becomes true. A helper (variant > 0) tries the children of some nodes near the
+  // root in another order, so that the threads prove different subtrees and meet in the TT.
+  // restart() clears a stop for the next search() call; a passed deadline stops it again.
+  void set_parallel(const std::atomic<bool>* stop, int variant) {
+    stop_ = stop;
+    variant_ = variant;
+  }
+  void restart() { aborted_ = false; }
+
   // Hooks of ExactMemo::value: its solved positions count as nodes.
   bool solved() {
     if ((++nodes_ & kPollMask) == 0) poll();
@@ -114,10 +125,10 @@ class Search {
     std::uint64_t key = hint;
     if (n >= table_min_) {
       if (key == 0) key = b.key();
-      if (const SolveEntry* e = tt_.probe(key)) {
-        lo = std::max(lo, int(e->lower));
-        hi = std::min(hi, int(e->upper));
-        tt_move = e->move;
+      if (SolveEntry e; tt_.probe(key, e)) {
+        lo = std::max(lo, int(e.lower));
+        hi = std::min(hi, int(e.upper));
+        tt_move = e.move;
         if (lo >= beta) return lo;
         if (hi <= alpha) return hi;
         if (lo == hi) return lo;
@@ -146,9 +157,13 @@ class Search {
       return false;
     };
 
+    // A helper thread's varied node: the two best-ordered children swapped (the stored move
+    // first counts as best-ordered).
+    const bool vary = variant_ != 0 && ply_ < kVaryPlies && n >= table_min_ &&
+                      ((mix(key + std::uint64_t(variant_)) >> 17) & 1) != 0;
     // The stored best move first: it often ends the node before the others are generated.
     bool done = false;
-    if (tt_move >= 0 && b.pit(tt_move) > 0) {
+    if (tt_move >= 0 && b.pit(tt_move) > 0 && !vary) {
       Child c;
       make_child(b, n, tt_move, c);
       done = visit(c);
@@ -158,16 +173,16 @@ class Search {
       const int m = b.m();
       int count = 0;
       for (int i = 0; i < m; ++i)
-        if (i != tt_move && b.pit(i) != 0) make_child(b, n, i, kids[count++]);
+        if ((i != tt_move || vary) && b.pit(i) != 0) make_child(b, n, i, kids[count++]);
 
       // Enhanced transposition cutoff: a child's stored bound may already refute this window.
       if (n >= kEtcMinStones) {
         for (int k = 0; k < count; ++k) {
           const Child& c = kids[k];
           if (n - c.gain < table_min_) continue;  // c.key is no TT key
-          const SolveEntry* e = tt_.probe(c.key);
-          if (e == nullptr) continue;
-          const int v = c.again ? c.gain + e->lower : c.gain - e->upper;
+          SolveEntry e;
+          if (!tt_.probe(c.key, e)) continue;
+          const int v = c.again ? c.gain + e.lower : c.gain - e.upper;
           if (v >= beta) {
             tt_.store(key, v, hi, c.pit, 0);
             return v;
@@ -184,6 +199,11 @@ class Search {
           --j;
         }
         idx[j] = k;
+      }
+      if (vary) {
+        for (int k = 0; k < count; ++k)
+          if (kids[idx[k]].pit == tt_move) std::rotate(idx, idx + k, idx + k + 1);
+        if (count >= 2) std::swap(idx[0], idx[1]);
       }
       for (int k = 0; k < count && !visit(kids[idx[k]]); ++k) {
       }
@@ -214,7 +234,7 @@ class Search {
     std::int8_t pit;
   };
 
-  void make_child(const B& b, int n, int i, Child& c) {
+  [[gnu::always_inline]] void make_child(const B& b, int n, int i, Child& c) {
     c.b = b;
     c.pit = std::int8_t(i);
     c.gain = c.b.play(i, c.again);
@@ -238,8 +258,10 @@ class Search {
   }
 
   static constexpr std::uint64_t kPollMask = (1u << 14) - 1;
+  static constexpr int kVaryPlies = 8;
 
   void poll() {
+    if (stop_ != nullptr && stop_->load(std::memory_order_relaxed)) aborted_ = true;
     const Clock::time_point now = Clock::now();
     if (deadline_ && now >= *deadline_) aborted_ = true;
     if (report_ && now - last_report_ >= report_every_) {
@@ -257,7 +279,9 @@ class Search {
   const Probe* resident_ = nullptr;
   const StorageOrder* order_ = nullptr;
   const std::int8_t* level_[256] = {};  // resident_'s levels
-  int ply_ = 0;                         // moves from the node search() was called on
+  const std::atomic<bool>* stop_ = nullptr;
+  int variant_ = 0;
+  int ply_ = 0;  // moves from the node search() was called on
   std::uint64_t nodes_ = 0;
   std::uint64_t oracle_hits_ = 0;
   bool aborted_ = false;

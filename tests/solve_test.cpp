@@ -337,15 +337,19 @@ TEST(Solve, TimeLimitGivesBoundsNotAValue) {
 
 TEST(Solve, TimeLimitStopsALongSolve) {
   // Wetherell 6 pits, 3 stones takes far longer than the limit.
-  SolveOptions opt;
-  opt.tt_bytes = 1 << 20;
-  opt.max_seconds = 0.02;
-  const auto t0 = std::chrono::steady_clock::now();
-  const SolveResult r = solve(Rules::kWetherell, start_position(6, 3), opt);
-  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  EXPECT_FALSE(r.complete);
-  EXPECT_LT(r.lower, r.upper);
-  EXPECT_LT(took, 2.0);
+  for (int threads : {1, 2}) {
+    SolveOptions opt;
+    opt.tt_bytes = 1 << 20;
+    opt.max_seconds = 0.02;
+    opt.threads = threads;
+    const auto t0 = std::chrono::steady_clock::now();
+    const SolveResult r = solve(Rules::kWetherell, start_position(6, 3), opt);
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_FALSE(r.complete) << threads;
+    EXPECT_LT(r.lower, r.upper) << threads;
+    EXPECT_LT(took, 2.0) << threads;
+  }
 }
 
 TEST(Solve, OracleGivesIdenticalResults) {
@@ -394,12 +398,31 @@ TEST(Solve, ResidentAndCachedDatabaseGiveExactResults) {
       const SolveResult with_resident = solve(rules, p, opt);
       opt.oracle = &cached;
       const SolveResult with_cache = solve(rules, p, opt);
+      opt.oracle = &resident;
+      opt.threads = 2;
+      check_result(rules, p, solve(rules, p, opt), naive);
       check_result(rules, p, with_resident, naive);
       check_result(rules, p, with_cache, naive);
       EXPECT_EQ(with_resident.nodes, with_cache.nodes);  // the same search, two ways to probe
       hits += with_resident.oracle_hits;
     }
     EXPECT_GT(hits, 0u) << rules_name(rules);
+  }
+}
+
+// Lazy SMP: several threads sharing the TT (and the memo) prove the same values and moves.
+TEST(Solve, ThreadsGiveExactResults) {
+  std::mt19937_64 rng(2718);
+  for (Rules rules : kAllRules) {
+    Naive naive(rules);
+    for (int trial = 0; trial < 24; ++trial) {
+      const int m = 3 + trial % 2;
+      const Position p = random_position(rules, m, m == 3 ? 3 : 2, rng);
+      SolveOptions opt = small_options();
+      opt.threads = 2 + trial % 2;
+      opt.memo_stones = trial % 3 == 0 ? 4 : 0;
+      check_result(rules, p, solve(rules, p, opt), naive);
+    }
   }
 }
 

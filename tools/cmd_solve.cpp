@@ -1,10 +1,12 @@
 // `kalah solve`: the exact value, best moves and principal variation of a position by exhaustive
 // search.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "book.hpp"
@@ -18,7 +20,8 @@ namespace {
 
 const char* kUsage =
     "solve [--rules R] [--pits m] [--stones k | POSITION] [--db PATH | --no-db] [--json] "
-    "[--max-time SEC] [--tt-mb MB] [--cache-mb MB] [--db-load auto|memory|cache] [--memo N] "
+    "[--max-time SEC] [--threads N] [--tt-mb MB] [--cache-mb MB] [--db-load auto|memory|cache] "
+    "[--memo N] "
     "[--progress] [--store [--book-plies P]]";
 const char* kDescription =
     "Solves a position exhaustively (MTD(f) over exact margins with a transposition table) and\n"
@@ -135,6 +138,7 @@ int run_solve(int argc, char** argv) {
   long long cache_mb = 2048;
   int memo = -1;
   std::string db_load = "auto";
+  int threads = 0;
   po::options_description desc("options");
   add_game_options(desc, game);
   add_db_option(desc, db_path);
@@ -153,6 +157,9 @@ int run_solve(int argc, char** argv) {
       ("memo", po::value(&memo)->default_value(memo),
        "solve boards with up to this many stones in pits once into a dense table (-1: automatic, "
        "0: off)")
+      ("threads", po::value(&threads)->default_value(threads),
+       "search threads, 0: all cores (lazy SMP over a shared transposition table; node counts "
+       "vary from run to run with more than one)")
       ("progress", "report bounds and node rate on stderr about once a second")
       ("store", "write the position and its first --book-plies plies into the database's book")
       ("book-plies", po::value<int>()->default_value(2), "plies below the position stored by --store (0..8)");
@@ -168,6 +175,8 @@ int run_solve(int argc, char** argv) {
   check_range("cache-mb", cache_mb, 1, 1 << 20);
   check_range("memo", memo, -1, 126);
   const DbLoad load = parse_db_load(db_load);
+  check_range("threads", threads, 0, 256);
+  if (threads == 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
   Position p;
   if (!position_words.empty()) {
     if (!vm["stones"].defaulted()) throw InputError("give either --stones or a POSITION, not both");
@@ -220,6 +229,7 @@ int run_solve(int argc, char** argv) {
   opt.memo_stones = memo;
   opt.max_seconds = max_time;
   opt.progress = vm.count("progress") > 0;
+  opt.threads = threads;
   const SolveResult r = solve(rules, p, opt);
   const int db_stones = opt.oracle != nullptr ? opt.oracle->max_stones() : -1;
   const DbUse use{db_stones, db.probe && db.probe->resident(), open_s};

@@ -26,6 +26,11 @@ struct SolveOptions {
   double max_seconds = 0;  // 0: unlimited; otherwise the solve stops with complete = false
   // false: stop as soon as the margin is proven (complete, best_moves and pv left empty).
   bool find_moves = true;
+  // MTD(f)'s first guess: when the root has at least 20 stones in pits beyond the oracle's
+  // levels, the play-time engine (heuristic alpha-beta, the oracle at its leaves) searches this
+  // many plies and its value is the guess; otherwise, or with 0, the guess is 0. A guess only
+  // orders the tests: the result is exact either way. Engine nodes are not counted in nodes.
+  int guess_depth = 16;
   // Threads of the MTD(f) tests (lazy SMP over a shared TT); best moves and PV use one. With
   // one thread and no time limit node counts are deterministic; with more they vary run to run.
   int threads = 1;

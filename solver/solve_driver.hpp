@@ -11,12 +11,14 @@
 #include <thread>
 #include <vector>
 
+#include "search.hpp"
 #include "solve.hpp"
 #include "solve_search.hpp"
 
 namespace kalah::solve_detail {
 
 constexpr std::size_t kAutoMemoBytes = std::size_t(64) << 20;
+constexpr int kGuessMinStones = 20;  // SolveOptions::guess_depth
 
 // The memo's level count when the options leave it open: a plain minimax of every small position
 // pays where the alpha-beta tree is bushy and deep (wetherell: up to n/2 - 2 levels) and costs
@@ -139,6 +141,17 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
   // keep the parity of n (so does every future margin), so each test rules out two values.
   const int parity = n & 1;
   int guess = 0;
+  const int covered = opt.oracle != nullptr ? std::max(opt.oracle->max_stones(), 0) : 0;
+  if (opt.guess_depth > 0 && n - covered >= kGuessMinStones) {
+    SearchOptions eo;
+    eo.oracle = opt.oracle;
+    eo.randomize = false;
+    eo.tt_bytes = std::size_t(32) << 20;
+    SearchLimits limits;
+    limits.depth = opt.guess_depth;
+    if (opt.max_seconds > 0) limits.seconds = opt.max_seconds / 4;
+    guess = Searcher(B::Rules::kId, eo).search(p, limits).value - kd;
+  }
   while (lo < hi) {
     beta = round_up(std::clamp(guess, lo + 1, hi), parity);
     const std::optional<int> tested = test(beta);

@@ -20,7 +20,8 @@ namespace {
 
 const char* kUsage =
     "solve [--rules R] [--pits m] [--stones k | POSITION] [--db PATH | --no-db] [--json] "
-    "[--max-time SEC] [--threads N] [--tt-mb MB] [--cache-mb MB] [--db-load auto|memory|cache] "
+    "[--max-time SEC] [--threads N] [--guess-depth D] [--tt-mb MB] [--cache-mb MB] [--db-load "
+    "auto|memory|cache] "
     "[--memo N] "
     "[--progress] [--store [--book-plies P]]";
 const char* kDescription =
@@ -139,6 +140,7 @@ int run_solve(int argc, char** argv) {
   int memo = -1;
   std::string db_load = "auto";
   int threads = 0;
+  int guess_depth = SolveOptions{}.guess_depth;
   po::options_description desc("options");
   add_game_options(desc, game);
   add_db_option(desc, db_path);
@@ -160,6 +162,9 @@ int run_solve(int argc, char** argv) {
       ("threads", po::value(&threads)->default_value(threads),
        "search threads, 0: all cores (lazy SMP over a shared transposition table; node counts "
        "vary from run to run with more than one)")
+      ("guess-depth", po::value(&guess_depth)->default_value(guess_depth),
+       "plies of the heuristic engine search giving MTD(f)'s first guess, used when the position "
+       "has 20 or more stones in pits beyond the database (0: guess 0)")
       ("progress", "report bounds and node rate on stderr about once a second")
       ("store", "write the position and its first --book-plies plies into the database's book")
       ("book-plies", po::value<int>()->default_value(2), "plies below the position stored by --store (0..8)");
@@ -176,6 +181,7 @@ int run_solve(int argc, char** argv) {
   check_range("memo", memo, -1, 126);
   const DbLoad load = parse_db_load(db_load);
   check_range("threads", threads, 0, 256);
+  check_range("guess-depth", guess_depth, 0, 60);
   if (threads == 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
   Position p;
   if (!position_words.empty()) {
@@ -230,6 +236,7 @@ int run_solve(int argc, char** argv) {
   opt.max_seconds = max_time;
   opt.progress = vm.count("progress") > 0;
   opt.threads = threads;
+  opt.guess_depth = guess_depth;
   const SolveResult r = solve(rules, p, opt);
   const int db_stones = opt.oracle != nullptr ? opt.oracle->max_stones() : -1;
   const DbUse use{db_stones, db.probe && db.probe->resident(), open_s};

@@ -130,12 +130,22 @@ void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUs
   std::cout << line;
 }
 
+// --tt-mb 0: the table grows with the tree, which roughly doubles for every few more stones in
+// pits beyond the database. Fresh memory is not free (on the measuring VM its first touch cost
+// up to 1.5 s per GiB), so a small solve gets a small table. Kalah(6,4) with a <= 24 table: 64 MiB;
+// Kalah(6,5): 512 MiB.
+long long auto_tt_mb(const Position& p, const Probe* db) {
+  const int beyond = p.pit_stones() - (db != nullptr ? std::max(db->max_stones(), 0) : 0);
+  const int doublings = std::clamp((beyond - 24 + 3) / 4, 0, 6);
+  return 64LL << doublings;
+}
+
 int run_solve(int argc, char** argv) {
   GameOptions game;
   std::vector<std::string> position_words;
   std::string db_path = kDefaultDbPath;
   double max_time = 0;
-  long long tt_mb = 256;
+  long long tt_mb = 0;
   long long cache_mb = 2048;
   int memo = -1;
   std::string db_load = "auto";
@@ -150,7 +160,9 @@ int run_solve(int argc, char** argv) {
       ("no-db", "search alone, even when the database at --db exists")
       ("json", "print one JSON object")
       ("max-time", po::value(&max_time), "give up after SEC seconds (0: no limit)")
-      ("tt-mb", po::value(&tt_mb)->default_value(tt_mb), "transposition table size in MiB")
+      ("tt-mb", po::value(&tt_mb)->default_value(tt_mb),
+       "transposition table size in MiB; 0: sized to the position (64 MiB up to 24 stones in pits "
+       "beyond the database, doubled for every 4 more, at most 4096)")
       ("cache-mb", po::value(&cache_mb)->default_value(cache_mb),
        "memory for database values in MiB (a 6-pit <= 24 table is 1.17 GiB decoded)")
       ("db-load", po::value(&db_load)->default_value(db_load),
@@ -176,7 +188,7 @@ int run_solve(int argc, char** argv) {
 
   const Rules rules = game.parsed_rules();
   if (!(max_time >= 0)) throw InputError("--max-time must be >= 0");
-  check_range("tt-mb", tt_mb, 1, 1 << 20);
+  check_range("tt-mb", tt_mb, 0, 1 << 20);
   check_range("cache-mb", cache_mb, 1, 1 << 20);
   check_range("memo", memo, -1, 126);
   const DbLoad load = parse_db_load(db_load);
@@ -205,7 +217,7 @@ int run_solve(int argc, char** argv) {
     Store store(db_path, true);
     Probe probe(store, {rules, p.m}, std::size_t(cache_mb) << 20);
     SolveOptions base;
-    base.tt_bytes = std::size_t(tt_mb) << 20;
+    base.tt_bytes = std::size_t(tt_mb > 0 ? tt_mb : 256) << 20;
     base.memo_stones = memo;
     base.max_seconds = max_time;
     const BookReport b = build_book(rules, store, probe, p, plies, base, [&](int done, int total) {
@@ -231,7 +243,7 @@ int run_solve(int argc, char** argv) {
 
   SolveOptions opt;
   opt.oracle = db.probe.get();
-  opt.tt_bytes = std::size_t(tt_mb) << 20;
+  opt.tt_bytes = std::size_t(tt_mb > 0 ? tt_mb : auto_tt_mb(p, db.probe.get())) << 20;
   opt.memo_stones = memo;
   opt.max_seconds = max_time;
   opt.progress = vm.count("progress") > 0;

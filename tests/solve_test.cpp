@@ -572,7 +572,7 @@ TEST(SolveCli, BadInputIsOneLineError) {
   for (const char* args :
        {"--no-db 1,2,3/1,2 S", "--no-db '1,x,0/1,1,0 S'", "--no-db --rules foo", "--no-db --pits 0",
         "--no-db --stones 2 '1,1,0/1,1,0 S'", "--no-db --pits 3 '1,1,0/1,1,0 S'",
-        "--no-db --max-time -1", "--no-db --tt-mb 0", "--no-db --memo 200",
+        "--no-db --max-time -1", "--no-db --tt-mb -1", "--no-db --memo 200",
         "--no-db --db /nonexistent/kalah.db", "--no-db --bogus", "--no-db --db-load all"}) {
     const CliResult r = kalah_solve(args);
     EXPECT_EQ(r.status, 2) << args << ": " << r.err;

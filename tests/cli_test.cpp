@@ -281,6 +281,13 @@ TEST(CliBench, GenSignatureIsIndependentOfThreads) {
   EXPECT_EQ(run("KALAH bench gen --max-stones 25").status, 2);
 }
 
+// The solve workload with databases: a missing one or one without the table is a clear error.
+TEST(CliBench, SolveWithMissingDatabaseFails) {
+  const Result missing = run("KALAH bench solve --db /nonexistent/kalah.db");
+  EXPECT_NE(missing.status, 0);
+  EXPECT_NE(missing.err.find("/nonexistent/kalah.db"), std::string::npos) << missing.err;
+}
+
 TEST(CliUsage, UnknownCommandsOptionsAndBadValuesExit2) {
   const char* bad[] = {"KALAH frobnicate",
                        "KALAH move --frob",
@@ -303,6 +310,7 @@ TEST(CliUsage, UnknownCommandsOptionsAndBadValuesExit2) {
                        "KALAH bench --tt-mb 0",
                        "KALAH bench --rules nope",
                        "KALAH bench nosuchworkload",
+                       "KALAH bench solve --threads -1",
                        "KALAH"};
   for (const char* cmd : bad) {
     const Result r = run(cmd);

@@ -2,10 +2,18 @@
 #include <chrono>
 #include <cstdio>
 
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
 #include "bench.hpp"
 #include "generate.hpp"
 #include "options.hpp"
+#include "probe.hpp"
 #include "solve.hpp"
+#include "store.hpp"
 
 namespace kalah::cli {
 namespace {
@@ -14,37 +22,83 @@ double since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-int bench_solve(int argc, char** argv) {
-  po::options_description desc("options");
-  po::variables_map vm;
-  if (!parse_command(
-          argc, argv, "bench solve",
-          "Solves fixed start positions without a database (one thread, 256 MiB TT):\n"
-          "wetherell 4x6, kalah 5x3, kalah-empty-capture 5x4. Prints each margin, nodes,\n"
-          "seconds and nodes/s; the total node count is the signature.",
-          desc, {}, vm))
-    return 0;
-  struct Case {
-    Rules rules;
-    int m, k;
-  };
-  const Case cases[] = {
-      {Rules::kWetherell, 4, 6}, {Rules::kKalah, 5, 3}, {Rules::kKalahEmptyCapture, 5, 4}};
+struct SolveCase {
+  Rules rules;
+  int m, k;
+};
+
+// Solves each case (one thread unless `threads`, 256 MiB TT, first guess 0 without a database)
+// and prints a line each and the total; the total node count is the signature when threads == 1.
+void run_solve_cases(const std::vector<SolveCase>& cases,
+                     const std::vector<std::unique_ptr<Store>>& stores, int threads) {
   std::uint64_t total_nodes = 0;
   double total_s = 0;
-  for (const Case& c : cases) {
+  for (const SolveCase& c : cases) {
     SolveOptions opt;
+    opt.threads = threads;
+    std::unique_ptr<Probe> probe;
+    double load_s = 0;
+    if (!stores.empty()) {
+      const TableId t{c.rules, c.m};
+      const Store* store = nullptr;
+      for (const auto& st : stores) {
+        const auto held = st->tables();
+        if (!store && std::find(held.begin(), held.end(), t) != held.end()) store = st.get();
+      }
+      if (store == nullptr) throw InputError("no database given holds the table " + to_string(t));
+      const auto start = std::chrono::steady_clock::now();
+      probe = std::make_unique<Probe>(*store, t, 0, ProbeLoad::kResident);
+      load_s = since(start);
+      opt.oracle = probe.get();
+      opt.tt_bytes = std::size_t(64) << 20;
+    }
     const SolveResult r = solve(c.rules, start_position(c.m, c.k), opt);
     total_nodes += r.nodes;
     total_s += r.seconds;
-    std::printf("%-20s %dx%d  margin %+d  %12llu nodes  %7.3f s  %6.2f M nodes/s\n",
+    std::printf("%-20s %dx%d  margin %+d  %12llu nodes  %7.3f s  %6.2f M nodes/s",
                 std::string(rules_name(c.rules)).c_str(), c.m, c.k, r.margin,
                 static_cast<unsigned long long>(r.nodes), r.seconds,
                 r.seconds > 0 ? r.nodes / r.seconds / 1e6 : 0.0);
+    if (probe) std::printf("  (<= %d table loaded in %.2f s)", probe->max_stones(), load_s);
+    std::printf("\n");
   }
-  std::printf("total %llu nodes (signature), %.3f s, %.2f M nodes/s\n",
-              static_cast<unsigned long long>(total_nodes), total_s,
-              total_s > 0 ? total_nodes / total_s / 1e6 : 0.0);
+  std::printf("total %llu nodes%s, %.3f s, %.2f M nodes/s\n",
+              static_cast<unsigned long long>(total_nodes), threads == 1 ? " (signature)" : "",
+              total_s, total_s > 0 ? total_nodes / total_s / 1e6 : 0.0);
+}
+
+int bench_solve(int argc, char** argv) {
+  po::options_description desc("options");
+  std::vector<std::string> dbs;
+  int threads = 1;
+  desc.add_options()("db", po::value(&dbs)->multitoken(),
+                     "database directories: solve the 6-pit starts, each with the first that "
+                     "holds its table")("threads", po::value(&threads)->default_value(threads),
+                                        "search threads (0: all cores)");
+  po::variables_map vm;
+  if (!parse_command(
+          argc, argv, "bench solve [--db PATH...] [--threads N]",
+          "Without --db: solves fixed start positions without a database (256 MiB TT):\n"
+          "wetherell 4x6, kalah 5x3, kalah-empty-capture 5x4. With --db: the 6-pit starts\n"
+          "wetherell 6x3, kalah-empty-capture 6x4 and kalah 6x4, each with its table from the\n"
+          "database decoded into memory first (64 MiB TT; a table no database holds is an\n"
+          "error). Prints each margin, nodes, seconds (search only) and nodes/s; with one\n"
+          "thread the total node count is the signature.",
+          desc, {}, vm))
+    return 0;
+  check_range("threads", threads, 0, 256);
+  if (threads == 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::unique_ptr<Store>> stores;
+  for (const std::string& path : dbs) stores.push_back(std::make_unique<Store>(path, false));
+  if (stores.empty()) {
+    run_solve_cases(
+        {{Rules::kWetherell, 4, 6}, {Rules::kKalah, 5, 3}, {Rules::kKalahEmptyCapture, 5, 4}},
+        stores, threads);
+    return 0;
+  }
+  run_solve_cases(
+      {{Rules::kWetherell, 6, 3}, {Rules::kKalahEmptyCapture, 6, 4}, {Rules::kKalah, 6, 4}}, stores,
+      threads);
   return 0;
 }
 
@@ -88,7 +142,7 @@ int bench_gen(int argc, char** argv) {
   return 0;
 }
 
-const RegisterBenchWorkload reg_solve{"solve", "solve fixed start positions without a database",
+const RegisterBenchWorkload reg_solve{"solve", "solve fixed start positions (--db: 6-pit with it)",
                                       &bench_solve};
 const RegisterBenchWorkload reg_gen{"gen", "solve database levels 0..N in memory", &bench_gen};
 

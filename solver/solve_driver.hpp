@@ -84,11 +84,12 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
   if (resident != nullptr && !resident->resident()) resident = nullptr;
   if (resident != nullptr) search.set_resident(resident);
   std::atomic<bool> stop{false};
-  if (threads > 1) search.set_parallel(&stop, 0);
+  std::vector<std::uint64_t> busy(threads > 1 ? Search<B>::kBusySlots : 0);
+  if (threads > 1) search.set_parallel(&stop, busy.data());
   for (int t = 1; t < threads; ++t) {
     helpers.push_back(std::make_unique<Search<B>>(tt, opt.oracle, memo.get()));
     if (resident != nullptr) helpers.back()->set_resident(resident);
-    helpers.back()->set_parallel(&stop, t);
+    helpers.back()->set_parallel(&stop, busy.data());
   }
   // The null-window test future >= beta on every thread; the first to finish answers (all
   // answers are proofs, so any will do). nullopt: the deadline passed first.
@@ -168,7 +169,7 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
   res.upper = kd + hi;
   if (lo < hi) return finish(search);
   // The moves and the PV are searched by this thread alone.
-  search.set_parallel(nullptr, 0);
+  search.set_parallel(nullptr, nullptr);
   search.restart();
   const int f = lo;
   if (!opt.find_moves) {

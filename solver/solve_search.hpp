@@ -68,13 +68,19 @@ class Search {
 
   bool aborted() const { return aborted_; }
 
-  // Lazy SMP: several searches of one root share the TT (SolveTable shared), and each also stops
-  // when *stop becomes true. A helper (variant > 0) tries the children of some nodes near the
-  // root in another order, so that the threads prove different subtrees and meet in the TT.
-  // restart() clears a stop for the next search() call; a passed deadline stops it again.
-  void set_parallel(const std::atomic<bool>* stop, int variant) {
+  // Several threads search one root: they share the TT (SolveTable shared) and `busy`, a zeroed
+  // table of kBusySlots words that all threads are given, and each stops when *stop becomes true.
+  // As in ABDADA, a thread marks a child busy while it searches it (children with at least
+  // kBusyAbove stones in pits more than the TT's minimum), and a thread that meets a busy child
+  // other than a node's first puts it off until the node's other children are done: by then the
+  // other thread's result is usually in the TT. restart() clears a stop for the next search()
+  // call; a passed deadline stops it again. set_parallel(nullptr, nullptr) returns to one thread.
+  static constexpr std::size_t kBusySlots = std::size_t(1) << 16;
+  static constexpr int kBusyAbove = 4;
+  void set_parallel(const std::atomic<bool>* stop, std::uint64_t* busy) {
     stop_ = stop;
-    variant_ = variant;
+    busy_ = busy;
+    busy_min_ = table_min_ + kBusyAbove;
   }
   void restart() { aborted_ = false; }
 
@@ -157,13 +163,10 @@ class Search {
       return false;
     };
 
-    // A helper thread's varied node: the two best-ordered children swapped (the stored move
-    // first counts as best-ordered).
-    const bool vary = variant_ != 0 && ply_ < kVaryPlies && n >= table_min_ &&
-                      ((mix(key + std::uint64_t(variant_)) >> 17) & 1) != 0;
     // The stored best move first: it often ends the node before the others are generated.
     bool done = false;
-    if (tt_move >= 0 && b.pit(tt_move) > 0 && !vary) {
+    const bool searched_tt_move = tt_move >= 0 && b.pit(tt_move) > 0;
+    if (searched_tt_move) {
       Child c;
       make_child(b, n, tt_move, c);
       done = visit(c);
@@ -173,7 +176,7 @@ class Search {
       const int m = b.m();
       int count = 0;
       for (int i = 0; i < m; ++i)
-        if ((i != tt_move || vary) && b.pit(i) != 0) make_child(b, n, i, kids[count++]);
+        if (i != tt_move && b.pit(i) != 0) make_child(b, n, i, kids[count++]);
 
       // Enhanced transposition cutoff: a child's stored bound may already refute this window.
       if (n >= kEtcMinStones) {
@@ -200,12 +203,34 @@ class Search {
         }
         idx[j] = k;
       }
-      if (vary) {
-        for (int k = 0; k < count; ++k)
-          if (kids[idx[k]].pit == tt_move) std::rotate(idx, idx + k, idx + k + 1);
-        if (count >= 2) std::swap(idx[0], idx[1]);
-      }
-      for (int k = 0; k < count && !visit(kids[idx[k]]); ++k) {
+      if (busy_ == nullptr) {
+        for (int k = 0; k < count && !visit(kids[idx[k]]); ++k) {
+        }
+      } else {
+        // Marks the child busy while it is searched (children deep enough to be worth it).
+        const auto visit_marked = [&](const Child& c) {
+          if (n - c.gain < busy_min_) return visit(c);
+          std::atomic_ref<std::uint64_t> slot(busy_[c.key & (kBusySlots - 1)]);
+          slot.store(c.key, std::memory_order_relaxed);
+          const bool end = visit(c);
+          std::uint64_t mine = c.key;
+          slot.compare_exchange_strong(mine, 0, std::memory_order_relaxed);
+          return end;
+        };
+        int later[kMaxPits], deferred = 0;
+        bool ended = false;
+        for (int k = 0; k < count && !ended; ++k) {
+          const Child& c = kids[idx[k]];
+          const bool eldest = k == 0 && !searched_tt_move;
+          if (!eldest && n - c.gain >= busy_min_ &&
+              std::atomic_ref<std::uint64_t>(busy_[c.key & (kBusySlots - 1)])
+                      .load(std::memory_order_relaxed) == c.key) {
+            later[deferred++] = idx[k];
+            continue;
+          }
+          ended = visit_marked(c);
+        }
+        for (int k = 0; k < deferred && !ended; ++k) ended = visit_marked(kids[later[k]]);
       }
     }
     if (aborted_) return 0;
@@ -258,7 +283,6 @@ class Search {
   }
 
   static constexpr std::uint64_t kPollMask = (1u << 14) - 1;
-  static constexpr int kVaryPlies = 8;
 
   void poll() {
     if (stop_ != nullptr && stop_->load(std::memory_order_relaxed)) aborted_ = true;
@@ -280,7 +304,8 @@ class Search {
   const StorageOrder* order_ = nullptr;
   const std::int8_t* level_[256] = {};  // resident_'s levels
   const std::atomic<bool>* stop_ = nullptr;
-  int variant_ = 0;
+  std::uint64_t* busy_ = nullptr;
+  int busy_min_ = 0;
   int ply_ = 0;  // moves from the node search() was called on
   std::uint64_t nodes_ = 0;
   std::uint64_t oracle_hits_ = 0;

@@ -78,6 +78,16 @@ std::optional<LevelMeta> read_meta(const LmdbTxn& txn, TableId t, int n, const s
   return meta;
 }
 
+// The record of level n when the level is complete and has the size of its board; throws DbError
+// otherwise.
+LevelMeta complete_meta(const LmdbTxn& txn, TableId t, int n, const std::string& where) {
+  const auto meta = read_meta(txn, t, n, where);
+  if (!meta || !meta->complete) throw DbError(where + ": level not in the database");
+  if (meta->entries != level_entries(t.m, n))
+    throw DbError(where + ": corrupt level record (wrong entry count)");
+  return *meta;
+}
+
 }  // namespace
 
 std::uint64_t level_entries(int m, int n) {
@@ -200,26 +210,22 @@ void Store::scan_level(
     const std::function<void(std::uint64_t, std::span<const std::int8_t>)>& fn) const {
   const std::string where = level_where(t, n);
   LmdbTxn txn(*env_, false);
-  const auto meta = read_meta(txn, t, n, where);
-  if (!meta || !meta->complete) throw DbError(where + ": level not in the database");
-  if (meta->entries != level_entries(t.m, n))
-    throw DbError(where + ": corrupt level record (wrong entry count)");
-  std::vector<std::int8_t> buf(std::min<std::uint64_t>(meta->block_entries, meta->entries));
+  const LevelMeta meta = complete_meta(txn, t, n, where);
+  std::vector<std::int8_t> buf(std::min<std::uint64_t>(meta.block_entries, meta.entries));
   Xxh64Stream hash;
   std::uint32_t block = 0, group = 0;
   const auto prefix = format::group_prefix(t, n);
   txn.scan(prefix.view(), [&](std::string_view key, std::string_view value) {
     if (key.size() != prefix.size + 4 || format::get_be(key, prefix.size, 4) != group)
       throw DbError(block_where(where, block) + ": missing");
-    if (block >= meta->blocks) throw DbError(where + ": more blocks than its record says");
-    const std::uint32_t count = std::min(meta->blocks_per_group, meta->blocks - block);
+    if (block >= meta.blocks) throw DbError(where + ": more blocks than its record says");
+    const std::uint32_t count = std::min(meta.blocks_per_group, meta.blocks - block);
     for (std::uint32_t j = 0; j < count; ++j, ++block) {
       const auto stored = format::block_in_group(value, j, count);
       if (!stored) throw DbError(block_where(where, block) + ": corrupt block group record");
-      const std::uint64_t first = std::uint64_t(block) * meta->block_entries;
-      const std::span<std::int8_t> out(
-          buf.data(),
-          std::size_t(std::min<std::uint64_t>(meta->block_entries, meta->entries - first)));
+      const std::uint64_t first = std::uint64_t(block) * meta.block_entries;
+      const std::span<std::int8_t> out(buf.data(), std::size_t(std::min<std::uint64_t>(
+                                                       meta.block_entries, meta.entries - first)));
       decode_block(*stored, out, block_where(where, block));
       hash.update(stored->data() + kBlockValueSumOffset, 8);
       fn(first, out);
@@ -227,54 +233,51 @@ void Store::scan_level(
     ++group;
     return true;
   });
-  if (block != meta->blocks) throw DbError(block_where(where, block) + ": missing");
-  if (hash.digest() != meta->checksum) throw DbError(where + ": level checksum mismatch");
+  if (block != meta.blocks) throw DbError(block_where(where, block) + ": missing");
+  if (hash.digest() != meta.checksum) throw DbError(where + ": level checksum mismatch");
 }
 
 void Store::read_level_stored(TableId t, int n, std::span<std::int8_t> out,
                               unsigned threads) const {
   const std::string where = level_where(t, n);
   LmdbTxn txn(*env_, false);
-  const auto meta = read_meta(txn, t, n, where);
-  if (!meta || !meta->complete) throw DbError(where + ": level not in the database");
-  if (meta->entries != level_entries(t.m, n))
-    throw DbError(where + ": corrupt level record (wrong entry count)");
-  if (out.size() != meta->entries)
-    throw DbError(where + ": read_level_stored needs room for " + std::to_string(meta->entries) +
+  const LevelMeta meta = complete_meta(txn, t, n, where);
+  if (out.size() != meta.entries)
+    throw DbError(where + ": read_level_stored needs room for " + std::to_string(meta.entries) +
                   " values, got " + std::to_string(out.size()));
   // The group records stay mapped, unchanged, while the read transaction lives.
   std::vector<std::string_view> groups;
   const auto prefix = format::group_prefix(t, n);
   txn.scan(prefix.view(), [&](std::string_view key, std::string_view value) {
     if (key.size() != prefix.size + 4 || format::get_be(key, prefix.size, 4) != groups.size())
-      throw DbError(block_where(where, std::uint32_t(groups.size()) * meta->blocks_per_group) +
+      throw DbError(block_where(where, std::uint32_t(groups.size()) * meta.blocks_per_group) +
                     ": missing");
     groups.push_back(value);
     return true;
   });
   const std::uint64_t want_groups =
-      (std::uint64_t(meta->blocks) + meta->blocks_per_group - 1) / meta->blocks_per_group;
+      (std::uint64_t(meta.blocks) + meta.blocks_per_group - 1) / meta.blocks_per_group;
   if (groups.size() != want_groups)
     throw DbError(where + ": " + std::to_string(groups.size()) + " block groups, its record says " +
                   std::to_string(want_groups));
 
-  std::vector<std::uint64_t> value_sums(meta->blocks);
+  std::vector<std::uint64_t> value_sums(meta.blocks);
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
   std::exception_ptr error;
   auto work = [&] {
     try {
       for (std::size_t g; !failed && (g = next++) < groups.size();) {
-        const std::uint32_t first_block = std::uint32_t(g) * meta->blocks_per_group;
-        const std::uint32_t count = std::min(meta->blocks_per_group, meta->blocks - first_block);
+        const std::uint32_t first_block = std::uint32_t(g) * meta.blocks_per_group;
+        const std::uint32_t count = std::min(meta.blocks_per_group, meta.blocks - first_block);
         for (std::uint32_t j = 0; j < count; ++j) {
           const std::uint32_t block = first_block + j;
           const auto stored = format::block_in_group(groups[g], j, count);
           if (!stored) throw DbError(block_where(where, block) + ": corrupt block group record");
-          const std::uint64_t first = std::uint64_t(block) * meta->block_entries;
+          const std::uint64_t first = std::uint64_t(block) * meta.block_entries;
           decode_block(*stored,
                        out.subspan(first, std::size_t(std::min<std::uint64_t>(
-                                              meta->block_entries, meta->entries - first))),
+                                              meta.block_entries, meta.entries - first))),
                        block_where(where, block));
           value_sums[block] = format::get_le(*stored, kBlockValueSumOffset, 8);
         }
@@ -296,7 +299,7 @@ void Store::read_level_stored(TableId t, int n, std::span<std::int8_t> out,
     for (int b = 0; b < 8; ++b) le[b] = char(sum >> (8 * b));
     hash.update(le, 8);
   }
-  if (hash.digest() != meta->checksum) throw DbError(where + ": level checksum mismatch");
+  if (hash.digest() != meta.checksum) throw DbError(where + ": level checksum mismatch");
 }
 
 void Store::read_level(TableId t, int n, std::span<std::int8_t> out) const {

@@ -20,8 +20,8 @@ const char* outcome_name(Outcome o) {
   return "?";
 }
 
-QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle,
-                           double max_seconds) {
+QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle, double max_seconds,
+                           int threads) {
   QueryAnswer a;
   if (is_over(rules, p)) {
     a.over = true;
@@ -48,6 +48,7 @@ QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle,
       opt.oracle = oracle;
       opt.max_seconds = left();
       opt.find_moves = false;  // only the value is needed
+      opt.threads = threads;
       const SolveResult r = solve(rules, c, opt);
       a.used_solver = true;
       child = MarginBound{r.lower, r.upper};

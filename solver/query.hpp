@@ -39,7 +39,8 @@ struct QueryAnswer {
 
 // Values p and its moves. Children inside the oracle are answered from it; others are solved
 // with the oracle at the leaves, sharing max_seconds (0: unlimited). Never reports a bound as
-// exact.
-QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle, double max_seconds);
+// exact. `threads`: search threads of each solve (SolveOptions::threads).
+QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle, double max_seconds,
+                           int threads = 1);
 
 }  // namespace kalah

@@ -183,20 +183,24 @@ TEST(Query, BeyondTheDatabaseUsesTheSolverAndSaysSo) {
   TempDir dir("query");
   Store store(dir.str(), true, testing::fast_store());
   build_database(store, {t, 4, 1});
-  Probe probe(store, t, 1 << 20);
+  // The block cache on one thread, and the table resident with two search threads.
+  Probe cached(store, t, 1 << 20);
+  Probe resident(store, t, 0, ProbeLoad::kResident);
   const Position p = parse_position("1,6,1,5/0,0,0,5 S");  // 13 stones in pits; margin 8 (vectors)
-  const QueryAnswer a = query_position(Rules::kWetherell, p, &probe, 0);
-  EXPECT_TRUE(a.used_solver);
-  ASSERT_TRUE(a.value.exact());
-  EXPECT_EQ(a.value.lower, 8);
   test::ReferenceSolver reference(Rules::kWetherell);
-  for (const auto& m : a.moves) {
-    Position c = p;
-    const bool again = play_move(Rules::kWetherell, c, m.pit);
-    const int want = again ? reference.margin(c) : -reference.margin(c);
-    ASSERT_TRUE(m.value.exact());
-    EXPECT_EQ(m.value.lower, want) << "pit " << m.pit;
-    EXPECT_EQ(m.best, want == 8);
+  for (auto [probe, threads] : {std::pair{&cached, 1}, std::pair{&resident, 2}}) {
+    const QueryAnswer a = query_position(Rules::kWetherell, p, probe, 0, threads);
+    EXPECT_TRUE(a.used_solver);
+    ASSERT_TRUE(a.value.exact());
+    EXPECT_EQ(a.value.lower, 8);
+    for (const auto& m : a.moves) {
+      Position c = p;
+      const bool again = play_move(Rules::kWetherell, c, m.pit);
+      const int want = again ? reference.margin(c) : -reference.margin(c);
+      ASSERT_TRUE(m.value.exact());
+      EXPECT_EQ(m.value.lower, want) << "pit " << m.pit << ", threads " << threads;
+      EXPECT_EQ(m.best, want == 8);
+    }
   }
 }
 

@@ -81,7 +81,9 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
   }
   Search<B> search(tt, opt.oracle, memo.get());
   const auto* resident = dynamic_cast<const Probe*>(opt.oracle);
-  if (resident != nullptr && !resident->resident()) resident = nullptr;
+  if (resident != nullptr && (!resident->resident() || resident->table().m != p.m ||
+                              resident->table().rules != B::Rules::kId))
+    resident = nullptr;  // the generic path answers (or declines) through future()
   if (resident != nullptr) search.set_resident(resident);
   std::atomic<bool> stop{false};
   std::vector<std::uint64_t> busy(threads > 1 ? Search<B>::kBusySlots : 0);

@@ -410,7 +410,28 @@ TEST(Solve, ResidentAndCachedDatabaseGiveExactResults) {
   }
 }
 
-// Lazy SMP: several threads sharing the TT (and the memo) prove the same values and moves.
+// A resident table of another board size answers nothing (and is never read as if it fit).
+TEST(Solve, ResidentDatabaseOfAnotherBoardSizeIsNotUsed) {
+  testing::TempDir dir("solve_other_m");
+  Store store(dir.str(), true, testing::fast_store());
+  BuildOptions build;
+  build.table = {Rules::kKalah, 4};
+  build.max_stones = 8;
+  build_database(store, build);
+  Probe resident(store, build.table, 0, ProbeLoad::kResident);
+  Naive naive(Rules::kKalah);
+  std::mt19937_64 rng(99);
+  for (int trial = 0; trial < 10; ++trial) {
+    const Position p = random_position(Rules::kKalah, 3, 3, rng);
+    SolveOptions opt = small_options();
+    opt.oracle = &resident;
+    const SolveResult r = solve(Rules::kKalah, p, opt);
+    check_result(Rules::kKalah, p, r, naive);
+    EXPECT_EQ(r.oracle_hits, 0u);
+  }
+}
+
+// Several threads sharing the TT (and the memo) prove the same values and moves.
 TEST(Solve, ThreadsGiveExactResults) {
   std::mt19937_64 rng(2718);
   for (Rules rules : kAllRules) {

@@ -1,4 +1,5 @@
-// Probe: the engine's exact-value oracle answered from one stored table through a block cache.
+// Probe: the engine's exact-value oracle answered from one stored table, through a block cache
+// or from the whole table decoded into memory.
 #pragma once
 
 #include <cstddef>
@@ -16,16 +17,17 @@
 
 namespace kalah {
 
+// How a probe holds the levels. kOnDemand: blocks are read and decompressed when first probed,
+// through an LRU cache. kResident: every level is decoded into memory at construction (on
+// `threads` threads, 0: all cores; resident_bytes(store, t) bytes, verified as they are read),
+// then probes answer without locks or decompression and the store is no longer read for levels.
+enum class ProbeLoad { kOnDemand, kResident };
+
 // Answers future margins of table t: positions with n <= store.complete_through(t) stones in pits
 // from the level blocks (storage rank -> block -> cached decompressed block -> value), positions
 // above from the book (loaded into memory when the probe is made). Thread-safe: many threads may
 // call future() at once. A corrupted block throws DbError; a wrong value is never returned. The
 // store must outlive the probe; levels written after construction are not seen (make a new Probe).
-// With ProbeLoad::kResident the probe decodes every level into memory at construction (on
-// `threads` threads, 0: all cores; resident_bytes(store, t) bytes, verified as they are read) and
-// then answers without locks or decompression; the store is no longer read for levels.
-enum class ProbeLoad { kOnDemand, kResident };
-
 class Probe : public ExactOracle {
  public:
   // Throws DbError when the store holds no table t. cache_bytes bounds the LRU cache of

@@ -35,6 +35,30 @@ void gather(const LevelIndex& index, const StorageOrder& order, int n,
   for (std::size_t j = 0; j < out.size(); ++j) out[j] = values[ranks[j]];
 }
 
+// Calls fn(i) for every i in [0, count) on up to `threads` threads (0: all cores), each index
+// once. The first exception stops the handing out of indices and is rethrown once all threads
+// have stopped.
+template <class Fn>
+void for_each_index(std::size_t count, unsigned threads, const Fn& fn) {
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr error;
+  std::atomic<bool> failed{false};
+  auto work = [&] {
+    try {
+      for (std::size_t i; !failed && (i = next++) < count;) fn(i);
+    } catch (...) {
+      if (!failed.exchange(true)) error = std::current_exception();
+    }
+  };
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = unsigned(std::min<std::size_t>(threads, std::max<std::size_t>(count, 1)));
+  std::vector<std::thread> pool;
+  for (unsigned i = 1; i < threads; ++i) pool.emplace_back(work);
+  work();
+  for (std::thread& th : pool) th.join();
+  if (error) std::rethrow_exception(error);
+}
+
 // Level n as compressed blocks of block_entries values in storage order, on up to `threads`
 // threads.
 std::vector<std::string> compress_blocks(int m, int n, std::span<const std::int8_t> values,
@@ -44,29 +68,13 @@ std::vector<std::string> compress_blocks(int m, int n, std::span<const std::int8
   const StorageOrder order(m, n);
   const std::size_t blocks = (values.size() + block_entries - 1) / block_entries;
   std::vector<std::string> out(blocks);
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr error;
-  std::atomic<bool> failed{false};
-  auto work = [&] {
-    try {
-      std::vector<std::int8_t> raw;
-      for (std::size_t b; !failed && (b = next++) < blocks;) {
-        const std::uint64_t first = std::uint64_t(b) * block_entries;
-        raw.resize(std::size_t(std::min<std::uint64_t>(block_entries, values.size() - first)));
-        gather(index, order, n, values, first, raw);
-        out[b] = encode_block(raw, zstd_level);
-      }
-    } catch (...) {
-      if (!failed.exchange(true)) error = std::current_exception();
-    }
-  };
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  threads = unsigned(std::min<std::size_t>(threads, std::max<std::size_t>(blocks, 1)));
-  std::vector<std::thread> pool;
-  for (unsigned i = 1; i < threads; ++i) pool.emplace_back(work);
-  work();
-  for (auto& th : pool) th.join();
-  if (error) std::rethrow_exception(error);
+  for_each_index(blocks, threads, [&](std::size_t b) {
+    const std::uint64_t first = std::uint64_t(b) * block_entries;
+    std::vector<std::int8_t> raw(
+        std::size_t(std::min<std::uint64_t>(block_entries, values.size() - first)));
+    gather(index, order, n, values, first, raw);
+    out[b] = encode_block(raw, zstd_level);
+  });
   return out;
 }
 
@@ -261,44 +269,25 @@ void Store::read_level_stored(TableId t, int n, std::span<std::int8_t> out,
     throw DbError(where + ": " + std::to_string(groups.size()) + " block groups, its record says " +
                   std::to_string(want_groups));
 
-  std::vector<std::uint64_t> value_sums(meta.blocks);
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> failed{false};
-  std::exception_ptr error;
-  auto work = [&] {
-    try {
-      for (std::size_t g; !failed && (g = next++) < groups.size();) {
-        const std::uint32_t first_block = std::uint32_t(g) * meta.blocks_per_group;
-        const std::uint32_t count = std::min(meta.blocks_per_group, meta.blocks - first_block);
-        for (std::uint32_t j = 0; j < count; ++j) {
-          const std::uint32_t block = first_block + j;
-          const auto stored = format::block_in_group(groups[g], j, count);
-          if (!stored) throw DbError(block_where(where, block) + ": corrupt block group record");
-          const std::uint64_t first = std::uint64_t(block) * meta.block_entries;
-          decode_block(*stored,
-                       out.subspan(first, std::size_t(std::min<std::uint64_t>(
-                                              meta.block_entries, meta.entries - first))),
-                       block_where(where, block));
-          value_sums[block] = format::get_le(*stored, kBlockValueSumOffset, 8);
-        }
-      }
-    } catch (...) {
-      if (!failed.exchange(true)) error = std::current_exception();
+  // Each block's checksum of its values (8 stored bytes), hashed in block order afterwards.
+  std::vector<std::string_view> value_sums(meta.blocks);
+  for_each_index(groups.size(), threads, [&](std::size_t g) {
+    const std::uint32_t first_block = std::uint32_t(g) * meta.blocks_per_group;
+    const std::uint32_t count = std::min(meta.blocks_per_group, meta.blocks - first_block);
+    for (std::uint32_t j = 0; j < count; ++j) {
+      const std::uint32_t block = first_block + j;
+      const auto stored = format::block_in_group(groups[g], j, count);
+      if (!stored) throw DbError(block_where(where, block) + ": corrupt block group record");
+      const std::uint64_t first = std::uint64_t(block) * meta.block_entries;
+      decode_block(*stored,
+                   out.subspan(first, std::size_t(std::min<std::uint64_t>(meta.block_entries,
+                                                                          meta.entries - first))),
+                   block_where(where, block));
+      value_sums[block] = stored->substr(kBlockValueSumOffset, 8);
     }
-  };
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  threads = unsigned(std::min<std::size_t>(threads, groups.size()));
-  std::vector<std::thread> pool;
-  for (unsigned i = 1; i < threads; ++i) pool.emplace_back(work);
-  work();
-  for (std::thread& th : pool) th.join();
-  if (error) std::rethrow_exception(error);
+  });
   Xxh64Stream hash;
-  for (const std::uint64_t sum : value_sums) {
-    char le[8];
-    for (int b = 0; b < 8; ++b) le[b] = char(sum >> (8 * b));
-    hash.update(le, 8);
-  }
+  for (const std::string_view sum : value_sums) hash.update(sum.data(), sum.size());
   if (hash.digest() != meta.checksum) throw DbError(where + ": level checksum mismatch");
 }
 

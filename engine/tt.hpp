@@ -1,15 +1,11 @@
 // Transposition table for the play-time search: bounds on future values keyed by the pits.
 #pragma once
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
-#include <new>
 
+#include "huge_buffer.hpp"
 #include "position.hpp"
 
 namespace kalah {
@@ -33,48 +29,31 @@ class TranspositionTable {
  public:
   explicit TranspositionTable(std::size_t bytes) { resize(bytes); }
 
-  // Rounds down to a power of two entries (at least 1024). Tables of 2 MiB and more are asked
-  // for transparent huge pages: a probe is a random access, and TLB misses would dominate it.
+  // Rounds down to a power of two entries (at least 1024). The table lives on huge pages
+  // (HugeBuffer): a probe is a random access, and TLB misses would dominate it.
   void resize(std::size_t bytes) {
     std::size_t n = 1024;
     while (n * 2 * sizeof(TTEntry) <= bytes) n *= 2;
-    const std::size_t size = n * sizeof(TTEntry);
-    constexpr std::size_t kHuge = std::size_t(2) << 20;
-    const std::size_t align = size >= kHuge ? kHuge : alignof(std::max_align_t);
-    void* mem = std::aligned_alloc(align, size);
-    if (!mem) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-    if (size >= kHuge) madvise(mem, size, MADV_HUGEPAGE);  // a hint: failure is harmless
-#endif
-    table_.reset(static_cast<TTEntry*>(mem));
+    memory_ = HugeBuffer(n * sizeof(TTEntry));
+    table_ = memory_.as<TTEntry>();
     entries_ = n;
     mask_ = n - 1;
     clear();
   }
-  void clear() {
-    std::fill(table_.get(), table_.get() + entries_, TTEntry{});
-  }
-  std::size_t entries() const {
-    return entries_;
-  }
+  void clear() { std::fill(table_, table_ + entries_, TTEntry{}); }
+  std::size_t entries() const { return entries_; }
 
   const TTEntry* probe(std::uint64_t key) const {
     const TTEntry& e = table_[key & mask_];
     return e.key == key ? &e : nullptr;
   }
-  void store(const TTEntry& e) {
-    table_[e.key & mask_] = e;
-  }
+  void store(const TTEntry& e) { table_[e.key & mask_] = e; }
   // Hints that key's slot will be probed soon.
-  void prefetch(std::uint64_t key) const {
-    __builtin_prefetch(&table_[key & mask_]);
-  }
+  void prefetch(std::uint64_t key) const { __builtin_prefetch(&table_[key & mask_]); }
 
  private:
-  struct Free {
-    void operator()(TTEntry* p) const { std::free(p); }
-  };
-  std::unique_ptr<TTEntry[], Free> table_;
+  HugeBuffer memory_;
+  TTEntry* table_ = nullptr;  // in memory_
   std::size_t entries_ = 0;
   std::size_t mask_ = 0;
 };

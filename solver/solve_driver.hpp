@@ -49,7 +49,7 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
   const B root(p);
   const int n = p.pit_stones();
   const int kd = p.kalah_difference();
-  // Helper searches of lazy SMP (opt.threads - 1 of them), declared before finish() sums them.
+  // Helper searches (opt.threads - 1 of them), declared before finish() sums their nodes.
   std::vector<std::unique_ptr<Search<B>>> helpers;
   const auto finish = [&](auto& search) {
     res.nodes = search.nodes();

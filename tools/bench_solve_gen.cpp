@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "bench.hpp"
@@ -87,7 +86,7 @@ int bench_solve(int argc, char** argv) {
           desc, {}, vm))
     return 0;
   check_range("threads", threads, 0, 256);
-  if (threads == 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  threads = threads_or_all_cores(threads);
   std::vector<std::unique_ptr<Store>> stores;
   for (const std::string& path : dbs) stores.push_back(std::make_unique<Store>(path, false));
   if (stores.empty()) {

@@ -3,7 +3,6 @@
 #include <iostream>
 #include <map>
 #include <sstream>
-#include <thread>
 
 #include "command.hpp"
 #include "db_open.hpp"
@@ -80,8 +79,7 @@ int run_query(int argc, char** argv) {
   std::vector<std::string> words;
   bool json = false;
   double max_time = 30;
-  long long cache_mb = 2048;
-  std::string db_load = "auto";
+  DbLoadOptions db_load;
   po::options_description desc("options");
   desc.add_options()("rules", po::value(&rules_text)->default_value(rules_text),
                      "rule set: wetherell, kalah or kalah-empty-capture");
@@ -89,13 +87,11 @@ int run_query(int argc, char** argv) {
   desc.add_options()("json", po::bool_switch(&json), "one JSON object per position")(
       "max-time", po::value(&max_time)->default_value(max_time),
       "seconds of search allowed per position beyond the database; 0: no limit")(
-      "cache-mb", po::value(&cache_mb)->default_value(cache_mb),
-      "memory for database values in MiB (a 6-pit <= 24 table is 1.17 GiB decoded)")(
-      "db-load", po::value(&db_load)->default_value(db_load),
-      "auto: block cache, and the whole table decoded into memory (once) before the first "
-      "search of a position 8 or more stones in pits beyond it, when it fits --cache-mb; "
-      "memory: load it at once; cache: always the block cache")(
       "position", po::value(&words), "POSITION, or - to read one position per line from stdin");
+  db_load.add_to(desc,
+                 "the LRU block cache, and the whole table decoded into memory (once) before the "
+                 "first search of a position 8 or more stones in pits beyond it, when it fits "
+                 "--cache-mb");
   po::positional_options_description pos;
   pos.add("position", -1);
   po::variables_map vm;
@@ -119,9 +115,8 @@ int run_query(int argc, char** argv) {
     throw InputError("unknown rule set '" + rules_text +
                      "' (wetherell, kalah, kalah-empty-capture)");
   if (max_time < 0) throw InputError("--max-time must be >= 0");
-  check_range("cache-mb", cache_mb, 1, 1 << 20);
-  const DbLoad load = parse_db_load(db_load);
-  const std::size_t cache_bytes = std::size_t(cache_mb) << 20;
+  const DbLoad load = db_load.parsed();
+  const std::size_t cache_bytes = db_load.cache_bytes();
   const Rules rules = *parsed_rules;
   const bool explicit_db = !vm["db"].defaulted();
   if (words.empty()) throw InputError("a POSITION (or - for stdin) is required");
@@ -165,8 +160,7 @@ int run_query(int argc, char** argv) {
       opened.probe =
           std::make_unique<Probe>(*opened.store, TableId{rules, p.m}, 0, ProbeLoad::kResident);
     ExactOracle* oracle = opened.probe.get();
-    const QueryAnswer a = query_position(rules, p, oracle, max_time,
-                                         int(std::max(1u, std::thread::hardware_concurrency())));
+    const QueryAnswer a = query_position(rules, p, oracle, max_time, threads_or_all_cores(0));
     if (json)
       print_json(std::cout, p, rules, a);
     else

@@ -6,7 +6,6 @@
 #include <iostream>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <unistd.h>
@@ -22,10 +21,8 @@ namespace {
 
 const char* kUsage =
     "solve [--rules R] [--pits m] [--stones k | POSITION] [--db PATH | --no-db] [--json] "
-    "[--max-time SEC] [--threads N] [--guess-depth D] [--tt-mb MB] [--cache-mb MB] [--db-load "
-    "auto|memory|cache] "
-    "[--memo N] "
-    "[--progress] [--store [--book-plies P]]";
+    "[--max-time SEC] [--threads N] [--guess-depth D] [--tt-mb MB] [--cache-mb MB] "
+    "[--db-load auto|memory|cache] [--memo N] [--progress] [--store [--book-plies P]]";
 const char* kDescription =
     "Solves a position exhaustively (MTD(f) over exact margins with a transposition table) and\n"
     "prints the outcome for the side to move (win / draw / loss), the exact margin (final kalah\n"
@@ -150,9 +147,8 @@ int run_solve(int argc, char** argv) {
   std::string db_path = kDefaultDbPath;
   double max_time = 0;
   long long tt_mb = 0;
-  long long cache_mb = 2048;
+  DbLoadOptions db_load;
   int memo = -1;
-  std::string db_load = "auto";
   int threads = 0;
   int guess_depth = SolveOptions{}.guess_depth;
   po::options_description desc("options");
@@ -167,17 +163,12 @@ int run_solve(int argc, char** argv) {
       ("tt-mb", po::value(&tt_mb)->default_value(tt_mb),
        "transposition table size in MiB; 0: sized to the position (64 MiB up to 24 stones in pits "
        "beyond the database, doubled for every 2 more, at most 4096 and a quarter of the memory)")
-      ("cache-mb", po::value(&cache_mb)->default_value(cache_mb),
-       "memory for database values in MiB (a 6-pit <= 24 table is 1.17 GiB decoded)")
-      ("db-load", po::value(&db_load)->default_value(db_load),
-       "auto: the whole table in memory when it fits --cache-mb, else an LRU block cache; "
-       "memory: always load it all; cache: always the block cache")
       ("memo", po::value(&memo)->default_value(memo),
        "solve boards with up to this many stones in pits once into a dense table (-1: automatic, "
        "0: off)")
       ("threads", po::value(&threads)->default_value(threads),
-       "search threads, 0: all cores (lazy SMP over a shared transposition table; node counts "
-       "vary from run to run with more than one)")
+       "search threads, 0: all cores (sharing one transposition table; node counts vary from "
+       "run to run with more than one)")
       ("guess-depth", po::value(&guess_depth)->default_value(guess_depth),
        "plies of the heuristic engine search giving MTD(f)'s first guess, used when the position "
        "has 20 or more stones in pits beyond the database (0: guess 0)")
@@ -185,6 +176,9 @@ int run_solve(int argc, char** argv) {
       ("store", "write the position and its first --book-plies plies into the database's book")
       ("book-plies", po::value<int>()->default_value(2), "plies below the position stored by --store (0..8)");
   // clang-format on
+  db_load.add_to(desc,
+                 "the whole table decoded into memory before the search when it fits "
+                 "--cache-mb, else an LRU block cache of --cache-mb");
   po::positional_options_description pos;
   pos.add("position", -1);
   po::variables_map vm;
@@ -193,12 +187,11 @@ int run_solve(int argc, char** argv) {
   const Rules rules = game.parsed_rules();
   if (!(max_time >= 0)) throw InputError("--max-time must be >= 0");
   check_range("tt-mb", tt_mb, 0, 1 << 20);
-  check_range("cache-mb", cache_mb, 1, 1 << 20);
   check_range("memo", memo, -1, 126);
-  const DbLoad load = parse_db_load(db_load);
+  const DbLoad load = db_load.parsed();
   check_range("threads", threads, 0, 256);
+  threads = threads_or_all_cores(threads);
   check_range("guess-depth", guess_depth, 0, 60);
-  if (threads == 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
   Position p;
   if (!position_words.empty()) {
     if (!vm["stones"].defaulted()) throw InputError("give either --stones or a POSITION, not both");
@@ -219,7 +212,7 @@ int run_solve(int argc, char** argv) {
     const int plies = vm["book-plies"].as<int>();
     check_range("book-plies", plies, 0, 8);
     Store store(db_path, true);
-    Probe probe(store, {rules, p.m}, std::size_t(cache_mb) << 20);
+    Probe probe(store, {rules, p.m}, db_load.cache_bytes());
     SolveOptions base;
     base.tt_bytes = std::size_t(tt_mb > 0 ? tt_mb : 256) << 20;
     base.memo_stones = memo;
@@ -241,7 +234,7 @@ int run_solve(int argc, char** argv) {
   OpenedDb db;
   const auto open_start = std::chrono::steady_clock::now();
   if (!vm.count("no-db"))
-    db = open_db_for(db_path, explicit_db, {rules, p.m}, std::size_t(cache_mb) << 20, load);
+    db = open_db_for(db_path, explicit_db, {rules, p.m}, db_load.cache_bytes(), load);
   const double open_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - open_start).count();
 

@@ -36,11 +36,21 @@ OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t,
   return db;
 }
 
-DbLoad parse_db_load(const std::string& s) {
-  if (s == "auto") return DbLoad::kAuto;
-  if (s == "memory") return DbLoad::kMemory;
-  if (s == "cache") return DbLoad::kCache;
-  throw InputError("--db-load must be auto, memory or cache, not '" + s + "'");
+void DbLoadOptions::add_to(po::options_description& desc, const char* auto_meaning) {
+  desc.add_options()("cache-mb", po::value(&cache_mb)->default_value(cache_mb),
+                     "memory for database values in MiB (a 6-pit <= 24 table is 1.17 GiB decoded)")(
+      "db-load", po::value(&load)->default_value(load),
+      (std::string("auto: ") + auto_meaning +
+       "; memory: decode the whole table into memory at once; cache: always the LRU block cache")
+          .c_str());
+}
+
+DbLoad DbLoadOptions::parsed() const {
+  check_range("cache-mb", cache_mb, 1, 1 << 20);
+  if (load == "auto") return DbLoad::kAuto;
+  if (load == "memory") return DbLoad::kMemory;
+  if (load == "cache") return DbLoad::kCache;
+  throw InputError("--db-load must be auto, memory or cache, not '" + load + "'");
 }
 
 }  // namespace kalah::cli

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "options.hpp"
 #include "probe.hpp"
 #include "store.hpp"
 
@@ -25,7 +26,15 @@ enum class DbLoad { kAuto, kMemory, kCache };
 OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t,
                      std::size_t cache_bytes = 256u << 20, DbLoad load = DbLoad::kCache);
 
-// Parses a --db-load value ("auto", "memory", "cache"); throws InputError otherwise.
-DbLoad parse_db_load(const std::string& s);
+// --cache-mb and --db-load, for the commands that may probe a database at length.
+struct DbLoadOptions {
+  long long cache_mb = 2048;
+  std::string load = "auto";
+  // auto_meaning: what --db-load auto does in this command.
+  void add_to(po::options_description& desc, const char* auto_meaning);
+  // The checked values; throws InputError for a bad one.
+  DbLoad parsed() const;
+  std::size_t cache_bytes() const { return std::size_t(cache_mb) << 20; }
+};
 
 }  // namespace kalah::cli

@@ -1,7 +1,9 @@
 // Shared option parsing for the subcommands.
 #include "options.hpp"
 
+#include <algorithm>
 #include <iostream>
+#include <thread>
 
 namespace kalah::cli {
 
@@ -45,6 +47,10 @@ void check_range(const char* name, long long v, long long lo, long long hi) {
   if (v < lo || v > hi)
     throw InputError(std::string("--") + name + " must be " + std::to_string(lo) + ".." +
                      std::to_string(hi) + ", got " + std::to_string(v));
+}
+
+int threads_or_all_cores(int threads) {
+  return threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 }  // namespace kalah::cli

@@ -37,4 +37,7 @@ bool parse_command(int argc, char** argv, const std::string& usage, const std::s
 // Throws InputError "--NAME must be LO..HI" unless lo <= v <= hi.
 void check_range(const char* name, long long v, long long lo, long long hi);
 
+// A --threads value, 0 meaning all cores, as a thread count (at least 1).
+int threads_or_all_cores(int threads);
+
 }  // namespace kalah::cli

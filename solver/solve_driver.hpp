@@ -71,6 +71,7 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
   }
 
   const int threads = std::max(1, opt.threads);
+  const int covered = opt.oracle != nullptr ? std::max(opt.oracle->max_stones(), 0) : 0;
   SolveTable tt(opt.tt_bytes, threads > 1);
   std::unique_ptr<ExactMemo<B>> memo;
   const int memo_stones = opt.memo_stones >= 0 ? std::min(opt.memo_stones, ExactMemo<B>::kMaxValue)
@@ -93,11 +94,11 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
     if (resident != nullptr) helpers.back()->set_resident(resident);
     helpers.back()->set_parallel(&stop, busy.data());
   }
-  // The null-window test future >= beta on every thread; the first to finish answers (all
+  // The null-window test "future of b >= beta" on every thread; the first to finish answers (all
   // answers are proofs, so any will do). nullopt: the deadline passed first.
-  const auto test = [&](int beta) -> std::optional<int> {
+  const auto test = [&](const B& b, int nb, int beta) -> std::optional<int> {
     if (helpers.empty()) {
-      const int r = search.search(root, n, beta - 1, beta);
+      const int r = search.search(b, nb, beta - 1, beta);
       return search.aborted() ? std::nullopt : std::optional<int>(r);
     }
     stop = false;
@@ -105,7 +106,7 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
     int answer = 0;
     const auto run = [&](Search<B>& s, int id) {
       s.restart();
-      const int r = s.search(root, n, beta - 1, beta);
+      const int r = s.search(b, nb, beta - 1, beta);
       if (s.aborted()) return;
       int none = -1;
       if (first.compare_exchange_strong(none, id)) answer = r;
@@ -121,17 +122,17 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
     return answer;
   };
   int lo = -n, hi = n, beta = 0;  // proven lo <= future <= hi; testing future >= beta
-  const char* phase = nullptr;    // null: MTD(f) tests; else what the solve is doing after them
+  std::string phase;              // empty: root MTD(f) tests; else what the solve is doing
   std::function<void()> report;
   if (opt.progress) {
     report = [&] {
       const double s = std::chrono::duration<double>(Clock::now() - start).count();
       std::fprintf(stderr, "solve: %.0f s, %.3g nodes (%.3g/s), margin in [%d, %d], ", s,
                    double(search.nodes()), search.nodes() / std::max(s, 1e-9), kd + lo, kd + hi);
-      if (phase == nullptr)
+      if (phase.empty())
         std::fprintf(stderr, "MTD(f) test margin >= %d\n", kd + beta);
       else
-        std::fprintf(stderr, "%s\n", phase);
+        std::fprintf(stderr, "%s\n", phase.c_str());
     };
   }
   std::optional<Clock::time_point> deadline;
@@ -139,12 +140,14 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
     deadline = start + std::chrono::duration_cast<Clock::duration>(
                            std::chrono::duration<double>(opt.max_seconds));
   search.set_limits(deadline, report);
+  for (const auto& h : helpers) h->set_limits(deadline, nullptr);
 
   // MTD(f): null-window tests f >= beta, each moving one bound, until the bounds meet. Both bounds
-  // keep the parity of n (so does every future margin), so each test rules out two values.
+  // keep the parity of n (so does every future margin), so each test rules out two values. When
+  // the moves are wanted, the root tests stop at the first that succeeds: the moves' own tests
+  // below finish the proof.
   const int parity = n & 1;
   int guess = 0;
-  const int covered = opt.oracle != nullptr ? std::max(opt.oracle->max_stones(), 0) : 0;
   if (opt.guess_depth > 0 && n - covered >= kGuessMinStones) {
     SearchOptions eo;
     eo.oracle = opt.oracle;
@@ -155,10 +158,12 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
     if (opt.max_seconds > 0) limits.seconds = opt.max_seconds / 4;
     guess = Searcher(B::Rules::kId, eo).search(p, limits).value - kd;
   }
+  bool stopped = false;
   while (lo < hi) {
     beta = round_up(std::clamp(guess, lo + 1, hi), parity);
-    const std::optional<int> tested = test(beta);
-    if (!tested) break;
+    const std::optional<int> tested = test(root, n, beta);
+    stopped = !tested;
+    if (stopped) break;
     const int r = *tested;
     if (r >= beta) {
       lo = round_up(r, parity);
@@ -166,19 +171,131 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
       hi = round_down(r, parity);
     }
     guess = r;
+    if (r >= beta && opt.find_moves) break;
   }
   res.lower = kd + lo;
   res.upper = kd + hi;
-  if (lo < hi) return finish(search);
-  // The moves and the PV are searched by this thread alone.
-  search.set_parallel(nullptr, nullptr);
-  search.restart();
-  const int f = lo;
+  if (stopped) return finish(search);
   if (!opt.find_moves) {
     res.complete = true;
-    res.margin = kd + f;
+    res.margin = kd + lo;
     return finish(search);
   }
+
+  // Each move's future margin v (for the side to move at the root) is settled against the best
+  // found so far: "v >= level?" with level = max(lo, top), and a move that reaches it climbs by
+  // further tests until one fails. A move that fails is not best; the root's margin is the
+  // highest v. Unlike a last root test "f >= f + 2" followed by a check of every move, no move but
+  // the best is ever refuted twice.
+  // move_test returns the fail-soft bound r on v (r >= level: v >= r; else v <= r), or nullopt at
+  // the deadline. run(b, nb, beta) is a null-window test "future of b >= beta": test() on every
+  // thread, or alone() on one.
+  const auto move_test = [&](int i, int level, const auto& run) -> std::optional<int> {
+    B c = root;
+    bool again;
+    const int gain = c.play(i, again);
+    if (again) {
+      const std::optional<int> s = run(c, n - gain, level - gain);
+      return s ? std::optional<int>(gain + *s) : std::nullopt;
+    }
+    const std::optional<int> s = run(c, n - gain, gain - level + 1);
+    return s ? std::optional<int>(gain - *s) : std::nullopt;
+  };
+  // Move i's exact v when v >= level, else -n - 1 (v < level); nullopt at the deadline. `show`
+  // (on the reporting thread only) names each test in the progress line.
+  const auto settle = [&](int i, int level, const auto& run,
+                          const auto& show) -> std::optional<int> {
+    int v = -n - 1;
+    while (true) {
+      show(level);
+      const std::optional<int> r = move_test(i, level, run);
+      if (!r) return std::nullopt;
+      if (*r < level) return v;
+      v = std::min(round_up(*r, parity), hi);
+      if (v == hi) return v;  // no move does better
+      level = v + 2;
+    }
+  };
+  std::vector<int> order;
+  if (n >= search.table_min_stones()) {
+    if (SolveEntry e; tt.probe(root.key(), e) && e.move >= 0 && root.pit(e.move) > 0)
+      order.push_back(e.move);
+  }
+  for (int i = 0; i < root.m(); ++i)
+    if (root.pit(i) > 0 && (order.empty() || order[0] != i)) order.push_back(i);
+  int top = -n - 1;  // the highest v proven so far, achieved by res.best_moves
+  const auto record = [&](int i, int v) {
+    if (v < std::max(lo, top)) return;  // not best
+    if (v > top) {
+      top = v;
+      res.best_moves.clear();
+    }
+    res.best_moves.push_back(i + 1);
+  };
+  const auto move_phase = [&](std::size_t k) {
+    return [&, k](int level) {
+      phase = "move " + std::to_string(order[k] + 1) + " (" + std::to_string(k + 1) + " of " +
+              std::to_string(order.size()) + "): test margin >= " + std::to_string(kd + level);
+    };
+  };
+  const auto incomplete = [&] {
+    res.lower = kd + std::max(lo, top);
+    return finish(search);
+  };
+  // The stored best move first, on every thread: it usually sets `top`.
+  std::size_t settled = 0;
+  if (const std::optional<int> v = settle(order[0], lo, test, move_phase(0))) {
+    record(order[0], *v);
+    settled = 1;
+  } else {
+    return incomplete();
+  }
+  if (helpers.empty() || order.size() - settled < 2) {
+    for (std::size_t k = settled; k < order.size(); ++k) {
+      const std::optional<int> v = settle(order[k], std::max(lo, top), test, move_phase(k));
+      if (!v) return incomplete();
+      record(order[k], *v);
+    }
+  } else {
+    // The other moves, one per thread at a time, each against the same level: most of them
+    // only prove v < level, and those proofs share no root.
+    const int level = std::max(lo, top);
+    phase = "the other " + std::to_string(order.size() - settled) + " moves, one per thread: " +
+            "test margin >= " + std::to_string(kd + level);
+    std::vector<std::optional<int>> got(order.size());
+    std::atomic<std::size_t> next{settled};
+    std::atomic<bool> failed{false};
+    stop = false;
+    const auto work = [&](Search<B>& s) {
+      s.restart();
+      const auto alone = [&s](const B& b, int nb, int beta) -> std::optional<int> {
+        const int r = s.search(b, nb, beta - 1, beta);
+        return s.aborted() ? std::nullopt : std::optional<int>(r);
+      };
+      for (std::size_t k; (k = next++) < order.size();) {
+        got[k] = settle(order[k], level, alone, [](int) {});
+        if (!got[k]) {
+          failed = true;
+          stop = true;
+          return;
+        }
+      }
+    };
+    std::vector<std::thread> pool;
+    for (const auto& h : helpers) pool.emplace_back(work, std::ref(*h));
+    work(search);
+    for (std::thread& th : pool) th.join();
+    if (failed) return incomplete();
+    for (std::size_t k = settled; k < order.size(); ++k) record(order[k], *got[k]);
+  }
+  if (top < lo) throw std::logic_error("solve: no move achieves the proven bound (TT collision?)");
+  std::sort(res.best_moves.begin(), res.best_moves.end());
+  lo = hi = top;
+  res.lower = res.upper = kd + top;
+  // The PV is searched by this thread alone.
+  search.set_parallel(nullptr, nullptr);
+  search.restart();
+  const int f = top;
 
   // Does own pit i of b (future margin exactly `target`) achieve it? Sets the child and its exact
   // future margin when it does.
@@ -194,16 +311,6 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
     fc = gain - target;
     return search.search(c, nc, fc, fc + 1) <= fc;
   };
-
-  phase = "verifying best moves";
-  for (int i = 0; i < root.m(); ++i) {
-    if (root.pit(i) == 0) continue;
-    B c = root;
-    int nc, fc;
-    const bool best = achieves(root, n, i, f, c, nc, fc);
-    if (search.aborted()) return finish(search);
-    if (best) res.best_moves.push_back(i + 1);
-  }
 
   phase = "principal variation";
   B cur = root;

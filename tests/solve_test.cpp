@@ -436,7 +436,7 @@ TEST(Solve, ThreadsGiveExactResults) {
   std::mt19937_64 rng(2718);
   for (Rules rules : kAllRules) {
     Naive naive(rules);
-    for (int trial = 0; trial < 24; ++trial) {
+    for (int trial = 0; trial < 40; ++trial) {
       const int m = 3 + trial % 2;
       const Position p = random_position(rules, m, m == 3 ? 3 : 2, rng);
       SolveOptions opt = small_options();

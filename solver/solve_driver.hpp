@@ -260,8 +260,8 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
     // The other moves, one per thread at a time, each against the same level: most of them
     // only prove v < level, and those proofs share no root.
     const int level = std::max(lo, top);
-    phase = "the other " + std::to_string(order.size() - settled) + " moves, one per thread: " +
-            "test margin >= " + std::to_string(kd + level);
+    phase = "the other " + std::to_string(order.size() - settled) +
+            " moves, one per thread: " + "test margin >= " + std::to_string(kd + level);
     std::vector<std::optional<int>> got(order.size());
     std::atomic<std::size_t> next{settled};
     std::atomic<bool> failed{false};

@@ -94,6 +94,13 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
     if (resident != nullptr) helpers.back()->set_resident(resident);
     helpers.back()->set_parallel(&stop, busy.data());
   }
+  // Runs work(s) with every thread's search s, this thread's included, and waits for them all.
+  const auto on_all_threads = [&](const auto& work) {
+    std::vector<std::thread> pool;
+    for (const auto& h : helpers) pool.emplace_back([&work, &h] { work(*h); });
+    work(search);
+    for (std::thread& th : pool) th.join();
+  };
   // The null-window test "future of b >= beta" on every thread; the first to finish answers (all
   // answers are proofs, so any will do). nullopt: the deadline passed first.
   const auto test = [&](const B& b, int nb, int beta) -> std::optional<int> {
@@ -102,23 +109,15 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
       return search.aborted() ? std::nullopt : std::optional<int>(r);
     }
     stop = false;
-    std::atomic<int> first{-1};
+    std::atomic<bool> answered{false};
     int answer = 0;
-    const auto run = [&](Search<B>& s, int id) {
+    on_all_threads([&](Search<B>& s) {
       s.restart();
       const int r = s.search(b, nb, beta - 1, beta);
-      if (s.aborted()) return;
-      int none = -1;
-      if (first.compare_exchange_strong(none, id)) answer = r;
-      stop = true;
-    };
-    std::vector<std::thread> pool;
-    for (std::size_t t = 0; t < helpers.size(); ++t)
-      pool.emplace_back(run, std::ref(*helpers[t]), int(t + 1));
-    run(search, 0);
-    stop = true;
-    for (std::thread& th : pool) th.join();
-    if (first.load() < 0) return std::nullopt;
+      if (!s.aborted() && !answered.exchange(true)) answer = r;
+      stop = true;  // answered, or the deadline: the other threads stop too
+    });
+    if (!answered) return std::nullopt;
     return answer;
   };
   int lo = -n, hi = n, beta = 0;  // proven lo <= future <= hi; testing future >= beta
@@ -281,10 +280,7 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
         }
       }
     };
-    std::vector<std::thread> pool;
-    for (const auto& h : helpers) pool.emplace_back(work, std::ref(*h));
-    work(search);
-    for (std::thread& th : pool) th.join();
+    on_all_threads(work);
     if (failed) return incomplete();
     for (std::size_t k = settled; k < order.size(); ++k) record(order[k], *got[k]);
   }

@@ -71,7 +71,6 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
   }
 
   const int threads = std::max(1, opt.threads);
-  const int covered = opt.oracle != nullptr ? std::max(opt.oracle->max_stones(), 0) : 0;
   SolveTable tt(opt.tt_bytes, threads > 1);
   std::unique_ptr<ExactMemo<B>> memo;
   const int memo_stones = opt.memo_stones >= 0 ? std::min(opt.memo_stones, ExactMemo<B>::kMaxValue)
@@ -101,13 +100,16 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
     work(search);
     for (std::thread& th : pool) th.join();
   };
-  // The null-window test "future of b >= beta" on every thread; the first to finish answers (all
-  // answers are proofs, so any will do). nullopt: the deadline passed first.
+  // The null-window test "future of b >= beta" by search s alone; nullopt: the deadline passed
+  // (or s was stopped) first.
+  const auto test_alone = [](Search<B>& s, const B& b, int nb, int beta) -> std::optional<int> {
+    const int r = s.search(b, nb, beta - 1, beta);
+    return s.aborted() ? std::nullopt : std::optional<int>(r);
+  };
+  // The same test on every thread; the first to finish answers (all answers are proofs, so any
+  // will do).
   const auto test = [&](const B& b, int nb, int beta) -> std::optional<int> {
-    if (helpers.empty()) {
-      const int r = search.search(b, nb, beta - 1, beta);
-      return search.aborted() ? std::nullopt : std::optional<int>(r);
-    }
+    if (helpers.empty()) return test_alone(search, b, nb, beta);
     stop = false;
     std::atomic<bool> answered{false};
     int answer = 0;
@@ -147,6 +149,7 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
   // below finish the proof.
   const int parity = n & 1;
   int guess = 0;
+  const int covered = opt.oracle != nullptr ? std::max(opt.oracle->max_stones(), 0) : 0;
   if (opt.guess_depth > 0 && n - covered >= kGuessMinStones) {
     SearchOptions eo;
     eo.oracle = opt.oracle;
@@ -188,7 +191,7 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
   // the best is ever refuted twice.
   // move_test returns the fail-soft bound r on v (r >= level: v >= r; else v <= r), or nullopt at
   // the deadline. run(b, nb, beta) is a null-window test "future of b >= beta": test() on every
-  // thread, or alone() on one.
+  // thread, or test_alone() on one.
   const auto move_test = [&](int i, int level, const auto& run) -> std::optional<int> {
     B c = root;
     bool again;
@@ -267,10 +270,7 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
     stop = false;
     const auto work = [&](Search<B>& s) {
       s.restart();
-      const auto alone = [&s](const B& b, int nb, int beta) -> std::optional<int> {
-        const int r = s.search(b, nb, beta - 1, beta);
-        return s.aborted() ? std::nullopt : std::optional<int>(r);
-      };
+      const auto alone = [&](const B& b, int nb, int beta) { return test_alone(s, b, nb, beta); };
       for (std::size_t k; (k = next++) < order.size();) {
         got[k] = settle(order[k], level, alone, [](int) {});
         if (!got[k]) {

@@ -16,8 +16,9 @@ struct SolveOptions {
   // the first few plies (an opening book beyond the levels may know them); an answer is taken as
   // exact. Must answer for the same rule set and board size as the solved position.
   ExactOracle* oracle = nullptr;
-  // Transposition table size; rounded down to a power of two of 64-byte buckets (at least one).
-  std::size_t tt_bytes = std::size_t(256) << 20;
+  // Transposition table size; rounded down to a power of two of 64-byte buckets (at least one),
+  // allocated whole when the solve starts.
+  std::size_t tt_bytes = std::size_t(64) << 20;
   // Boards with at most this many stones in pits are solved once each by plain minimax and kept
   // in a dense table of C(n + 2m - 1, 2m - 1) bytes per level n (filled lazily; at most 126).
   // -1: chosen from the rules and the position's stones in pits, within min(tt_bytes / 4, 64 MiB)

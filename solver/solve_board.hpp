@@ -181,12 +181,21 @@ class ByteBoard {
     return c;
   }
 
-  void flip() {
+  // Swaps the two sides' cells [0, h) and [h, 2h), h = m + 1 <= 13, with two 16-byte moves: the
+  // bytes from 2h on are 0 but for byte 31 (m), which no move reaches.
+  [[gnu::always_inline]] void flip() {
     const int h = m() + 1;
-    std::uint8_t tmp[kMaxPits + 1];
-    std::memcpy(tmp, c_, h);
-    std::memcpy(c_, c_ + h, h);
-    std::memcpy(c_ + h, tmp, h);
+    std::uint64_t own[2], opp[2];
+    std::memcpy(own, c_, 16);
+    std::memcpy(opp, c_ + h, 16);
+    if (h >= 8) {
+      own[1] &= (std::uint64_t(1) << (8 * (h - 8))) - 1;
+    } else {
+      own[0] &= (std::uint64_t(1) << (8 * h)) - 1;
+      own[1] = 0;
+    }
+    std::memcpy(c_, opp, 16);
+    std::memcpy(c_ + h, own, 16);
   }
 
   alignas(32) std::uint8_t c_[32];

@@ -71,7 +71,7 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
   }
 
   const int threads = std::max(1, opt.threads);
-  SolveTable tt(opt.tt_bytes, threads > 1);
+  SolveTable tt(opt.tt_bytes);
   std::unique_ptr<ExactMemo<B>> memo;
   const int memo_stones = opt.memo_stones >= 0 ? std::min(opt.memo_stones, ExactMemo<B>::kMaxValue)
                                                : auto_memo_stones<B>(p.m, n, opt.tt_bytes);

@@ -68,9 +68,9 @@ class Search {
 
   bool aborted() const { return aborted_; }
 
-  // Several threads search one root: they share the TT (SolveTable shared) and `busy`, a zeroed
-  // table of kBusySlots words that all threads are given, and each stops when *stop becomes true.
-  // As in ABDADA, a thread marks a child busy while it searches it (children with at least
+  // Several threads search one root: they share the TT (SolveTable needs no locks) and `busy`, a
+  // zeroed table of kBusySlots words that all threads are given, and each stops when *stop becomes
+  // true. As in ABDADA, a thread marks a child busy while it searches it (children with at least
   // kBusyAbove stones in pits more than the TT's minimum), and a thread that meets a busy child
   // other than a node's first puts it off until the node's other children are done: by then the
   // other thread's result is usually in the TT. restart() clears a stop for the next search()

@@ -14,7 +14,7 @@ namespace kalah::solve_detail {
 // An entry proves lower <= future <= upper for the position whose pits hash to `key` (side to
 // move first), future being the margin minus the kalah difference (RULES.md "Values"). Keying by
 // the pits lets positions that differ only in their kalahs share an entry. A 64-bit key makes a
-// wrong match of two different positions improbable (about probes * 2^-62) but not impossible.
+// wrong match of two different positions improbable (SolveTable) but not impossible.
 struct SolveEntry {
   std::uint64_t key = 0;  // 0: empty slot
   std::int16_t lower = 0;
@@ -23,141 +23,120 @@ struct SolveEntry {
   std::uint8_t work = 0;  // log2 of the nodes spent proving the bounds: the replacement priority
 };
 
-// A table of 4-entry buckets (one cache line each). A store merges into the entry of the same key
-// (intersecting the bounds) or replaces the bucket's least-worked entry.
+// A table of 8-entry buckets (one cache line each), allocated at its full size: one 64-bit word
+// per entry keeps the table's footprint small, and the search's speed is bound by the latency of
+// its random accesses, which grows with the footprint (README "Solver with the database"). A
+// store merges into the entry of the same key (intersecting the bounds) or replaces the bucket's
+// least-worked entry.
 //
-// A private table starts small and doubles whenever it is three-quarters full, up to its maximum
-// size, so small solves stay fast; growth depends only on the stores, so node counts stay
-// deterministic. A shared table has its maximum size from the start and may be probed and stored
-// by many threads at once without locks: each slot is two 64-bit words, the packed bounds and
-// their key xor-ed with them, so a slot half-written by another thread reads as a miss, never as
-// wrong bounds. Racing stores may lose one of two entries, which costs time, not correctness.
+// A word holds the key's top kTagBits bits (its low bits chose the bucket), the bounds clamped to
+// [-kBoundLimit, kBoundLimit], move + 1 and work; all zero: empty. Words are read and written
+// whole, so any number of threads may probe and store at once without locks and never see a
+// half-written entry. Racing stores may lose one of two entries, which costs time, not
+// correctness. An entry matches a probe of another position only when the two keys agree in the
+// tag and the bucket's bits (36 + log2 buckets bits, 56 for 64 MiB): about probes * 8 * 2^-56.
+// Bounds keep 9 bits: -256 as a lower and 255 as an upper bound stand for "none", and other
+// bounds beyond [-256, 255] are weakened to fit, which keeps them true.
 class SolveTable {
  public:
-  static constexpr int kWays = 4;
-  static constexpr std::size_t kInitialBytes = std::size_t(1) << 20;
+  static constexpr int kWays = 8;
+  static constexpr int kTagBits = 36;
 
-  explicit SolveTable(std::size_t max_bytes, bool shared = false) : shared_(shared) {
-    max_buckets_ = 1;
-    while (max_buckets_ * 2 * sizeof(Bucket) <= max_bytes) max_buckets_ *= 2;
-    allocate(shared ? max_buckets_ : std::min(max_buckets_, kInitialBytes / sizeof(Bucket)));
+  explicit SolveTable(std::size_t bytes) {
+    std::size_t buckets = 1;
+    while (buckets * 2 * sizeof(Bucket) <= bytes) buckets *= 2;
+    memory_ = HugeBuffer(buckets * sizeof(Bucket));
+    buckets_ = memory_.as<Bucket>();
+    mask_ = buckets - 1;
   }
 
   std::size_t bytes() const { return (mask_ + 1) * sizeof(Bucket); }
-  std::size_t max_bytes() const { return max_buckets_ * sizeof(Bucket); }
 
   void prefetch(std::uint64_t key) const { __builtin_prefetch(&buckets_[key & mask_]); }
 
-  // True when the table holds bounds for key (key must not be 0); they are copied into out.
+  // True when the table holds bounds for key; they are copied into out.
   [[gnu::always_inline]] bool probe(std::uint64_t key, SolveEntry& out) const {
-    Bucket& b = buckets_[key & mask_];
-    for (Slot& s : b.s) {
-      const std::uint64_t data = load(s.data);
-      if ((load(s.check) ^ data) == key) {
-        out = unpack(key, data);
+    const Bucket& b = buckets_[key & mask_];
+    const std::uint64_t tag = key >> (64 - kTagBits);
+    for (const std::uint64_t& slot : b.w) {
+      const std::uint64_t w = load(slot);
+      if (w >> kFieldBits == tag && w != 0) {
+        out = unpack(key, w);
         return true;
       }
     }
     return false;
   }
 
-  // Records lower <= future <= upper (either may be the trivial -n / n). Bounds outside the int16
-  // range are weakened to fit, which keeps them true.
+  // Records lower <= future <= upper (either may be the trivial -n / n).
   void store(std::uint64_t key, int lower, int upper, int move, int work) {
-    const std::int16_t lo = std::int16_t(std::clamp(lower, -32767, 32767));
-    const std::int16_t hi = std::int16_t(std::clamp(upper, -32767, 32767));
-    if (insert(SolveEntry{key, lo, hi, std::int8_t(move), std::uint8_t(work)}) && !shared_ &&
-        ++used_ > (mask_ + 1) * kWays / 4 * 3 && mask_ + 1 < max_buckets_)
-      grow();
-  }
-
- private:
-  struct Slot {
-    std::uint64_t check;  // key ^ data; both 0: empty
-    std::uint64_t data;   // pack()
-  };
-  struct alignas(64) Bucket {
-    Slot s[kWays];
-  };
-
-  static std::uint64_t load(std::uint64_t& w) {
-    return std::atomic_ref<std::uint64_t>(w).load(std::memory_order_relaxed);
-  }
-  static void put(Slot& s, const SolveEntry& e) {
-    const std::uint64_t data = pack(e);
-    std::atomic_ref<std::uint64_t>(s.data).store(data, std::memory_order_relaxed);
-    std::atomic_ref<std::uint64_t>(s.check).store(e.key ^ data, std::memory_order_relaxed);
-  }
-  static std::uint64_t pack(const SolveEntry& e) {
-    return std::uint64_t(std::uint16_t(e.lower)) | std::uint64_t(std::uint16_t(e.upper)) << 16 |
-           std::uint64_t(std::uint8_t(e.move)) << 32 | std::uint64_t(e.work) << 40;
-  }
-  static SolveEntry unpack(std::uint64_t key, std::uint64_t d) {
-    return SolveEntry{key, std::int16_t(std::uint16_t(d)), std::int16_t(std::uint16_t(d >> 16)),
-                      std::int8_t(std::uint8_t(d >> 32)), std::uint8_t(d >> 40)};
-  }
-
-  // Merges or places `in`; true when it took an empty slot.
-  bool insert(const SolveEntry& in) {
-    Bucket& b = buckets_[in.key & mask_];
-    Slot* victim = nullptr;
-    int victim_work = 256;
-    for (Slot& s : b.s) {
-      const std::uint64_t data = load(s.data);
-      const std::uint64_t key = load(s.check) ^ data;
-      if (key == in.key) {
-        SolveEntry e = unpack(key, data);
+    SolveEntry in{key, std::int16_t(std::clamp(lower, -kNone, kNone)),
+                  std::int16_t(std::clamp(upper, -kNone, kNone)), std::int8_t(move),
+                  std::uint8_t(std::min(work, kMaxWork))};
+    Bucket& b = buckets_[key & mask_];
+    const std::uint64_t tag = key >> (64 - kTagBits);
+    std::uint64_t* victim = nullptr;
+    int victim_work = kMaxWork + 1;
+    for (std::uint64_t& slot : b.w) {
+      const std::uint64_t w = load(slot);
+      if (w == 0) {  // buckets fill in order: no entry of this key follows
+        put(slot, in);
+        return;
+      }
+      if (w >> kFieldBits == tag) {
+        const SolveEntry e = unpack(key, w);
         const std::int16_t mlo = std::max(e.lower, in.lower), mhi = std::min(e.upper, in.upper);
         if (mlo <= mhi) {  // else a key collision: the new bounds win
-          e.lower = mlo;
-          e.upper = mhi;
-        } else {
-          e.lower = in.lower;
-          e.upper = in.upper;
+          in.lower = mlo;
+          in.upper = mhi;
         }
-        if (in.move >= 0) e.move = in.move;
-        e.work = std::max(e.work, in.work);
-        put(s, e);
-        return false;
+        if (in.move < 0) in.move = e.move;
+        in.work = std::max(e.work, in.work);
+        put(slot, in);
+        return;
       }
-      if (key == 0) {  // buckets fill in order: no entry of this key follows
-        put(s, in);
-        return true;
-      }
-      const int work = std::uint8_t(data >> 40);
+      const int work = int(w >> kWorkShift) & kMaxWork;
       if (work < victim_work) {
-        victim = &s;
+        victim = &slot;
         victim_work = work;
       }
     }
     put(*victim, in);
-    return false;
   }
 
-  // Zeroed memory: all-zero slots are empty.
-  void allocate(std::size_t buckets) {
-    memory_ = HugeBuffer(buckets * sizeof(Bucket));
-    buckets_ = memory_.as<Bucket>();
-    mask_ = buckets - 1;
-    used_ = 0;
+ private:
+  // Fields below the tag: lower (9 bits, two's complement), upper (9), move + 1 (4), work (6).
+  static constexpr int kFieldBits = 64 - kTagBits;
+  static constexpr int kWorkShift = 22;
+  static constexpr int kMaxWork = 63;
+  static constexpr int kNone = 32767;  // SolveEntry's bound for "none"
+  static_assert(kWorkShift + 6 == kFieldBits);
+
+  struct alignas(64) Bucket {
+    std::uint64_t w[kWays];
+  };
+
+  static std::uint64_t load(const std::uint64_t& w) {
+    return std::atomic_ref<const std::uint64_t>(w).load(std::memory_order_relaxed);
+  }
+  static void put(std::uint64_t& slot, const SolveEntry& e) {
+    const std::uint64_t w = (e.key >> kFieldBits << kFieldBits) |
+                            std::uint64_t(std::clamp<int>(e.lower, -256, 255) & 0x1FF) |
+                            std::uint64_t(std::clamp<int>(e.upper, -256, 255) & 0x1FF) << 9 |
+                            std::uint64_t(e.move + 1) << 18 | std::uint64_t(e.work) << kWorkShift;
+    std::atomic_ref<std::uint64_t>(slot).store(w, std::memory_order_relaxed);
+  }
+  static int bound(std::uint64_t bits) { return int(bits ^ 0x100) - 0x100; }  // 9-bit signed
+  static SolveEntry unpack(std::uint64_t key, std::uint64_t w) {
+    const int lower = bound(w & 0x1FF), upper = bound(w >> 9 & 0x1FF);
+    return SolveEntry{key, std::int16_t(lower == -256 ? -kNone : lower),
+                      std::int16_t(upper == 255 ? kNone : upper),
+                      std::int8_t(int(w >> 18 & 15) - 1), std::uint8_t(w >> kWorkShift & kMaxWork)};
   }
 
-  void grow() {
-    HugeBuffer old_memory = std::move(memory_);
-    const Bucket* old = buckets_;
-    const std::size_t old_count = mask_ + 1;
-    allocate(old_count * 2);
-    for (std::size_t i = 0; i < old_count; ++i)
-      for (const Slot& s : old[i].s)
-        if ((s.check ^ s.data) != 0) used_ += insert(unpack(s.check ^ s.data, s.data));
-  }
-
-  bool shared_;
   HugeBuffer memory_;
   Bucket* buckets_ = nullptr;  // in memory_
   std::size_t mask_ = 0;
-  std::size_t max_buckets_ = 1;
-  std::size_t used_ = 0;  // non-empty entries (private tables only)
 };
 
 }  // namespace kalah::solve_detail

@@ -132,10 +132,12 @@ void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUs
 // --tt-mb 0: the table grows with the tree, which roughly doubles for every few more stones in
 // pits beyond the database. Fresh memory is not free (on the measuring VM its first touch cost
 // up to 1.5 s per GiB), so a small solve gets a small table. Kalah(6,4) with a <= 24 table: 64 MiB;
-// Kalah(6,5): 4 GiB (measured: with 512 MiB its first two tests took 290 s instead of 195 s).
+// Kalah(6,5): 2 GiB, 256 M entries (measured with 16-byte entries: 512 MiB made its first two
+// tests take 290 s instead of 195 s with 4 GiB; with 8-byte entries 4 GiB ran slower per node
+// than 2 GiB: the footprint costs latency).
 long long auto_tt_mb(const Position& p, const Probe* db) {
   const int beyond = p.pit_stones() - (db != nullptr ? std::max(db->max_stones(), 0) : 0);
-  const int doublings = std::clamp((beyond - 24 + 1) / 2, 0, 6);
+  const int doublings = std::clamp((beyond - 24 + 1) / 2, 0, 5);
   const long long quarter_ram_mb =
       (long long)(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE) / 4 / (1 << 20);
   return std::max(1LL, std::min(64LL << doublings, quarter_ram_mb));
@@ -162,7 +164,7 @@ int run_solve(int argc, char** argv) {
       ("max-time", po::value(&max_time), "give up after SEC seconds (0: no limit)")
       ("tt-mb", po::value(&tt_mb)->default_value(tt_mb),
        "transposition table size in MiB; 0: sized to the position (64 MiB up to 24 stones in pits "
-       "beyond the database, doubled for every 2 more, at most 4096 and a quarter of the memory)")
+       "beyond the database, doubled for every 2 more, at most 2048 and a quarter of the memory)")
       ("memo", po::value(&memo)->default_value(memo),
        "solve boards with up to this many stones in pits once into a dense table (-1: automatic, "
        "0: off)")

@@ -29,8 +29,8 @@ struct SolveEntry {
 // store merges into the entry of the same key (intersecting the bounds) or replaces the bucket's
 // least-worked entry.
 //
-// A word holds the key's top kTagBits bits (its low bits chose the bucket), the bounds clamped to
-// [-kBoundLimit, kBoundLimit], move + 1 and work; all zero: empty. Words are read and written
+// A word holds the key's top kTagBits bits (its low bits chose the bucket), the bounds, move + 1
+// and work; all zero: empty. Words are read and written
 // whole, so any number of threads may probe and store at once without locks and never see a
 // half-written entry. Racing stores may lose one of two entries, which costs time, not
 // correctness. An entry matches a probe of another position only when the two keys agree in the
@@ -117,7 +117,8 @@ class SolveTable {
   };
 
   static std::uint64_t load(const std::uint64_t& w) {
-    return std::atomic_ref<const std::uint64_t>(w).load(std::memory_order_relaxed);
+    return std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(w))
+        .load(std::memory_order_relaxed);
   }
   static void put(std::uint64_t& slot, const SolveEntry& e) {
     const std::uint64_t w = (e.key >> kFieldBits << kFieldBits) |

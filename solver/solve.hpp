@@ -32,8 +32,9 @@ struct SolveOptions {
   // many plies and its value is the guess; otherwise, or with 0, the guess is 0. A guess only
   // orders the tests: the result is exact either way. Engine nodes are not counted in nodes.
   int guess_depth = 16;
-  // Threads of the MTD(f) tests (sharing the TT, solve_search.hpp); best moves and PV use one. With
-  // one thread and no time limit node counts are deterministic; with more they vary run to run.
+  // Threads of the MTD(f) tests and the moves' tests (sharing the TT, solve_search.hpp); the PV
+  // uses one. With one thread and no time limit node counts are deterministic; with more they
+  // vary run to run.
   int threads = 1;
   bool progress = false;  // report bounds, nodes and rate on stderr, at most about once a second
 };

@@ -16,7 +16,7 @@ namespace kalah::solve_detail {
 // the pits lets positions that differ only in their kalahs share an entry. A 64-bit key makes a
 // wrong match of two different positions improbable (SolveTable) but not impossible.
 struct SolveEntry {
-  std::uint64_t key = 0;  // 0: empty slot
+  std::uint64_t key = 0;  // the probed key
   std::int16_t lower = 0;
   std::int16_t upper = 0;
   std::int8_t move = -1;  // 0-based pit of the best (or refuting) move, -1 none

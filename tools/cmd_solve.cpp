@@ -133,8 +133,8 @@ void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUs
 // pits beyond the database. Fresh memory is not free (on the measuring VM its first touch cost
 // up to 1.5 s per GiB), so a small solve gets a small table. Kalah(6,4) with a <= 24 table: 64 MiB;
 // Kalah(6,5): 2 GiB, 256 M entries (measured with 16-byte entries: 512 MiB made its first two
-// tests take 290 s instead of 195 s with 4 GiB; with 8-byte entries 4 GiB ran slower per node
-// than 2 GiB: the footprint costs latency).
+// tests take 290 s instead of 195 s with 4 GiB; with 8-byte entries a 4 GiB run was slower per
+// node than a 2 GiB one, 1.9 against 2.4 M nodes/s at the same phase: the footprint costs latency).
 long long auto_tt_mb(const Position& p, const Probe* db) {
   const int beyond = p.pit_stones() - (db != nullptr ? std::max(db->max_stones(), 0) : 0);
   const int doublings = std::clamp((beyond - 24 + 1) / 2, 0, 5);

@@ -288,6 +288,24 @@ TEST(CliBench, SolveWithMissingDatabaseFails) {
   EXPECT_NE(missing.err.find("/nonexistent/kalah.db"), std::string::npos) << missing.err;
 }
 
+// The memory workload: one line per doubling size, a signature that repeats, bad sizes refused.
+TEST(CliBench, MemoryWorkloadPrintsEachSizeAndARepeatableSignature) {
+  const Result a = run("KALAH bench memory --min-mb 1 --max-mb 4 --reads 2000");
+  const Result b = run("KALAH bench memory --min-mb 1 --max-mb 4 --reads 2000");
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  for (const char* size : {"     1 MiB:", "     2 MiB:", "     4 MiB:"})
+    EXPECT_TRUE(contains(a.out, size)) << a.out;
+  EXPECT_FALSE(contains(a.out, "8 MiB:")) << a.out;
+  const auto sig = [](const std::string& out) { return out.substr(out.rfind("signature")); };
+  EXPECT_EQ(sig(a.out), sig(b.out));
+  EXPECT_NE(sig(a.out), sig(run("KALAH bench memory --min-mb 1 --max-mb 1 --reads 2000").out));
+  for (const char* bad :
+       {"KALAH bench memory --min-mb 0", "KALAH bench memory --min-mb 8 --max-mb 4",
+        "KALAH bench memory --reads 10"})
+    EXPECT_EQ(run(bad).status, 2) << bad;
+}
+
 TEST(CliUsage, UnknownCommandsOptionsAndBadValuesExit2) {
   const char* bad[] = {"KALAH frobnicate",
                        "KALAH move --frob",

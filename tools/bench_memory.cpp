@@ -1,8 +1,11 @@
 // `kalah bench memory`: the machine's random-access latency at the footprints the solver uses.
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <string>
+
+#include <unistd.h>
 
 #include "bench.hpp"
 #include "huge_buffer.hpp"
@@ -63,8 +66,9 @@ int bench_memory(int argc, char** argv) {
   desc.add_options()("min-mb", po::value(&min_mb)->default_value(min_mb),
                      "smallest buffer in MiB (1..65536)")(
       "max-mb", po::value(&max_mb)->default_value(max_mb),
-      "largest buffer in MiB (min-mb..65536); sizes double from min-mb")(
-      "reads", po::value(&reads)->default_value(reads), "reads per size and pattern (1000..1e10)");
+      "largest buffer in MiB (min-mb..65536, at most half the memory); sizes double from "
+      "min-mb")("reads", po::value(&reads)->default_value(reads),
+                "reads per size and pattern (1000..1e10)");
   po::variables_map vm;
   if (!parse_command(
           argc, argv, "bench memory [--min-mb N] [--max-mb N] [--reads R]",
@@ -78,8 +82,12 @@ int bench_memory(int argc, char** argv) {
           "same on every run with the same options.",
           desc, {}, vm))
     return 0;
+  // Half the machine's memory at most: the buffer is filled, and an overcommitted one would be
+  // killed, not refused.
+  const long long half_ram_mb =
+      (long long)(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE) / 2 / (1 << 20);
   check_range("min-mb", min_mb, 1, 65536);
-  check_range("max-mb", max_mb, min_mb, 65536);
+  check_range("max-mb", max_mb, min_mb, std::min(65536LL, half_ram_mb));
   check_range("reads", reads, 1000LL, 10'000'000'000LL);
   std::uint64_t signature = 0;
   for (long long mb = min_mb; mb <= max_mb; mb *= 2) {

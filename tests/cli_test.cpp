@@ -302,7 +302,7 @@ TEST(CliBench, MemoryWorkloadPrintsEachSizeAndARepeatableSignature) {
   EXPECT_NE(sig(a.out), sig(run("KALAH bench memory --min-mb 1 --max-mb 1 --reads 2000").out));
   for (const char* bad :
        {"KALAH bench memory --min-mb 0", "KALAH bench memory --min-mb 8 --max-mb 4",
-        "KALAH bench memory --reads 10"})
+        "KALAH bench memory --reads 10", "KALAH bench memory --max-mb 1000000"})
     EXPECT_EQ(run(bad).status, 2) << bad;
 }
 

@@ -10,20 +10,14 @@
 #include "bench.hpp"
 #include "huge_buffer.hpp"
 #include "options.hpp"
+#include "solve_board.hpp"
 
 namespace kalah::cli {
 namespace {
 
-std::uint64_t scramble(std::uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xFF51AFD7ED558CCDull;
-  h ^= h >> 33;
-  h *= 0xC4CEB9FE1A85EC53ull;
-  h ^= h >> 33;
-  return h;
-}
+using solve_detail::mix;  // the solver's key mixer: addresses and values look random
 
-// Follows `chains` independent chains of `steps` reads each over the 64-byte lines of `lines`
+// Follows kChains independent chains of `steps` reads each over the 64-byte lines of `lines`
 // (the buffer, `count` lines): each read's address depends on the word the previous read of its
 // chain returned, so one chain's reads cannot overlap, while the chains' can. Returns the time
 // per read in ns; *signature folds in where the chains ended.
@@ -31,12 +25,12 @@ template <int kChains>
 double chase(const std::uint64_t* lines, std::uint64_t count, std::uint64_t steps,
              std::uint64_t* signature) {
   std::uint64_t at[kChains];
-  for (int c = 0; c < kChains; ++c) at[c] = scramble(std::uint64_t(c) + 1) % count;
+  for (int c = 0; c < kChains; ++c) at[c] = mix(std::uint64_t(c) + 1) % count;
   const auto start = std::chrono::steady_clock::now();
   for (std::uint64_t k = 0; k < steps; ++k)
-    for (int c = 0; c < kChains; ++c) at[c] = scramble(lines[at[c] * 8] + k) % count;
+    for (int c = 0; c < kChains; ++c) at[c] = mix(lines[at[c] * 8] + k) % count;
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  for (int c = 0; c < kChains; ++c) *signature = scramble(*signature ^ at[c]);
+  for (int c = 0; c < kChains; ++c) *signature = mix(*signature ^ at[c]);
   return s * 1e9 / double(steps * kChains);
 }
 
@@ -47,7 +41,7 @@ double prefetched(const std::uint64_t* lines, std::uint64_t count, std::uint64_t
                   std::uint64_t* signature) {
   static volatile std::uint64_t zero = 0;  // unknown to the compiler: keeps the reads serial
   const std::uint64_t z = zero;
-  const auto line = [count](std::uint64_t k) { return scramble(k ^ 0xF00D) % count; };
+  const auto line = [count](std::uint64_t k) { return mix(k ^ 0xF00D) % count; };
   std::uint64_t acc = 0;
   const auto start = std::chrono::steady_clock::now();
   for (std::uint64_t k = 0; k < steps; ++k) {
@@ -55,7 +49,7 @@ double prefetched(const std::uint64_t* lines, std::uint64_t count, std::uint64_t
     acc += lines[(line(k) ^ (acc & z)) * 8];
   }
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  *signature = scramble(*signature ^ acc);
+  *signature = mix(*signature ^ acc);
   return s * 1e9 / double(steps);
 }
 
@@ -77,9 +71,8 @@ int bench_memory(int argc, char** argv) {
           "advised, populated up front). For each size prints the time per read when each\n"
           "read's address depends on the previous one (the latency a search pays when it\n"
           "must wait for a table entry), when each read was prefetched 8 reads ahead, and\n"
-          "when 8 independent chains are in flight. The signature folds in the chains' end points "
-          "and is the\n"
-          "same on every run with the same options.",
+          "when 8 independent chains are in flight. The signature folds in where the reads\n"
+          "ended and is the same on every run with the same options.",
           desc, {}, vm))
     return 0;
   // Half the machine's memory at most: the buffer is filled, and an overcommitted one would be
@@ -95,7 +88,7 @@ int bench_memory(int argc, char** argv) {
     const HugeBuffer buffer(bytes);
     auto* words = buffer.as<std::uint64_t>();
     const std::uint64_t count = bytes / 64;
-    for (std::uint64_t i = 0; i < count; ++i) words[i * 8] = scramble(i ^ 0x5EED);
+    for (std::uint64_t i = 0; i < count; ++i) words[i * 8] = mix(i ^ 0x5EED);
     const double one = chase<1>(words, count, std::uint64_t(reads), &signature);
     const double ahead = prefetched(words, count, std::uint64_t(reads), 8, &signature);
     const double eight = chase<8>(words, count, std::uint64_t(reads) / 8, &signature);

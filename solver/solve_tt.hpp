@@ -30,13 +30,12 @@ struct SolveEntry {
 // least-worked entry.
 //
 // A word holds the key's top kTagBits bits (its low bits chose the bucket), the bounds, move + 1
-// and work; all zero: empty. Words are read and written
-// whole, so any number of threads may probe and store at once without locks and never see a
-// half-written entry. Racing stores may lose one of two entries, which costs time, not
-// correctness. An entry matches a probe of another position only when the two keys agree in the
-// tag and the bucket's bits (36 + log2 buckets bits, 56 for 64 MiB): about probes * 8 * 2^-56.
-// Bounds keep 9 bits: -256 as a lower and 255 as an upper bound stand for "none", and other
-// bounds beyond [-256, 255] are weakened to fit, which keeps them true.
+// and work; all zero: empty. Words are read and written whole, so any number of threads may probe
+// and store at once without locks and never see a half-written entry. Racing stores may lose one of
+// two entries, which costs time, not correctness. An entry matches a probe of another position only
+// when the two keys agree in the tag and the bucket's bits (36 + log2 buckets bits, 56 for 64 MiB):
+// about probes * 8 * 2^-56. Bounds keep 9 bits: -256 as a lower and 255 as an upper bound stand for
+// "none", and other bounds beyond [-256, 255] are weakened to fit, which keeps them true.
 class SolveTable {
  public:
   static constexpr int kWays = 8;

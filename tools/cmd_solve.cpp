@@ -129,7 +129,7 @@ void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUs
   std::cout << line;
 }
 
-// --tt-mb 0: the table grows with the tree, which roughly doubles for every few more stones in
+// --tt-mb 0: a size from the position, since the tree roughly doubles for every few more stones in
 // pits beyond the database. Fresh memory is not free (on the measuring VM its first touch cost
 // up to 1.5 s per GiB), so a small solve gets a small table. Kalah(6,4) with a <= 24 table: 64 MiB;
 // Kalah(6,5): 2 GiB, 256 M entries (measured with 16-byte entries: 512 MiB made its first two

@@ -51,8 +51,6 @@ class SolveTable {
 
   std::size_t bytes() const { return (mask_ + 1) * sizeof(Bucket); }
 
-  void prefetch(std::uint64_t key) const { __builtin_prefetch(&buckets_[key & mask_]); }
-
   // True when the table holds bounds for key; they are copied into out.
   [[gnu::always_inline]] bool probe(std::uint64_t key, SolveEntry& out) const {
     const Bucket& b = buckets_[key & mask_];

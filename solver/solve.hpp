@@ -52,6 +52,9 @@ struct SolveResult {
   std::vector<int> pv;
   std::uint64_t nodes = 0;        // search nodes, verification of best moves and pv included
   std::uint64_t oracle_hits = 0;  // nodes answered by the oracle
+  // Nodes whose moves were searched: not answered by the game's end, the bounds, the oracle, the
+  // memo or a TT cutoff (the nodes Irving's solver counts; nodes counts every position visited).
+  std::uint64_t expanded = 0;
   double seconds = 0;
 };
 

@@ -54,9 +54,11 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
   const auto finish = [&](auto& search) {
     res.nodes = search.nodes();
     res.oracle_hits = search.oracle_hits();
+    res.expanded = search.expanded();
     for (const auto& h : helpers) {
       res.nodes += h->nodes();
       res.oracle_hits += h->oracle_hits();
+      res.expanded += h->expanded();
     }
     res.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return res;

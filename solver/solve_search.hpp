@@ -93,6 +93,7 @@ class Search {
   void oracle_hit() { ++oracle_hits_; }
   std::uint64_t nodes() const { return nodes_; }
   std::uint64_t oracle_hits() const { return oracle_hits_; }
+  std::uint64_t expanded() const { return expanded_; }
 
   // True when the game is over at b (RULES.md end rules); then *value is its future margin.
   static bool game_over(const B& b, int n, int* value) {
@@ -141,6 +142,7 @@ class Search {
       }
     }
 
+    ++expanded_;
     const std::uint64_t nodes_before = nodes_;
     const int alpha0 = alpha;
     int best = -n - 1, best_move = -1;
@@ -310,6 +312,7 @@ class Search {
   int ply_ = 0;  // moves from the node search() was called on
   std::uint64_t nodes_ = 0;
   std::uint64_t oracle_hits_ = 0;
+  std::uint64_t expanded_ = 0;  // nodes whose moves were searched
   bool aborted_ = false;
   std::optional<Clock::time_point> deadline_;
   std::function<void()> report_;

@@ -518,6 +518,23 @@ TEST(Solve, NodeCountsAreDeterministic) {
   EXPECT_EQ(a.pv, b.pv);
 }
 
+// Expanded nodes are the visited ones whose moves were searched: without a memo (small_options)
+// every other
+// visited node is a root of the driver's searches or a child of an expanded one.
+TEST(Solve, ExpandedNodesAreTheVisitedNodesWhoseMovesWereSearched) {
+  for (const Rules rules : kAllRules) {
+    const int m = 4;
+    const SolveResult r = solve(rules, start_position(m, 3), small_options());
+    ASSERT_TRUE(r.complete);
+    EXPECT_GT(r.expanded, 0u);
+    EXPECT_LT(r.expanded, r.nodes);
+    EXPECT_LE(r.nodes, std::uint64_t(m) * r.expanded + 1000) << rules_name(rules);
+  }
+  const SolveResult over =
+      solve(Rules::kWetherell, parse_position("0,0,0,0,0,0,10/1,2,0,0,0,3,9 S"));
+  EXPECT_EQ(over.expanded, 0u);
+}
+
 // `kalah solve ARGS` through the shell: exit status, stdout, stderr.
 struct CliResult {
   int status = -1;

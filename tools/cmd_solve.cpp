@@ -27,7 +27,8 @@ const char* kDescription =
     "Solves a position exhaustively (MTD(f) over exact margins with a transposition table) and\n"
     "prints the outcome for the side to move (win / draw / loss), the exact margin (final kalah\n"
     "difference, side to move minus opponent, game played to its natural end), every best move,\n"
-    "a principal variation to the end of the game, nodes, database hits, time and nodes/s.\n"
+    "a principal variation to the end of the game, nodes, database hits, expanded nodes (those\n"
+    "whose moves were searched), time and nodes/s.\n"
     "Without POSITION the start position of --pits/--stones is solved, S to move. POSITION is\n"
     "\"s1,..,sm,SK/n1,..,nm,NK X\" (quote it, or pass board and side as two words).\n"
     "Positions inside the endgame database (--db, default data/kalah.db when it exists and holds\n"
@@ -94,7 +95,8 @@ void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUs
   o << ", \"nodes\": " << r.nodes << ", \"db_stones\": " << db.stones
     << ", \"db_in_memory\": " << (db.in_memory ? "true" : "false")
     << ", \"db_open_seconds\": " << db.open_s << ", \"db_hits\": " << r.oracle_hits
-    << ", \"seconds\": " << r.seconds << ", \"nodes_per_second\": " << rate << "}\n";
+    << ", \"expanded_nodes\": " << r.expanded << ", \"seconds\": " << r.seconds
+    << ", \"nodes_per_second\": " << rate << "}\n";
   std::cout << o.str();
 }
 
@@ -122,10 +124,11 @@ void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUs
     std::cout << line;
   }
   char line[160];
-  std::snprintf(line, sizeof line, "nodes:      %llu, db hits %llu, %.3f s, %.2f M nodes/s\n",
-                static_cast<unsigned long long>(r.nodes),
-                static_cast<unsigned long long>(r.oracle_hits), r.seconds,
-                r.seconds > 0 ? r.nodes / r.seconds / 1e6 : 0.0);
+  std::snprintf(
+      line, sizeof line, "nodes:      %llu, db hits %llu, expanded %llu, %.3f s, %.2f M nodes/s\n",
+      static_cast<unsigned long long>(r.nodes), static_cast<unsigned long long>(r.oracle_hits),
+      static_cast<unsigned long long>(r.expanded), r.seconds,
+      r.seconds > 0 ? r.nodes / r.seconds / 1e6 : 0.0);
   std::cout << line;
 }
 

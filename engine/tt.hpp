@@ -49,7 +49,7 @@ class TranspositionTable {
   }
   void store(const TTEntry& e) { table_[e.key & mask_] = e; }
   // Hints that key's slot will be probed soon.
-  // Forced inline: GCC deletes calls to an out-of-line prefetch wrapper, which it deems pure.
+  // Forced inline: GCC may delete a call to an out-of-line prefetch wrapper, deeming it pure.
   [[gnu::always_inline]] void prefetch(std::uint64_t key) const {
     __builtin_prefetch(&table_[key & mask_]);
   }

@@ -86,7 +86,7 @@ class ExactMemo {
   }
 
   // Starts loading the entry of b (n stones in pits, above the oracle) into the cache.
-  // Forced inline: GCC deletes calls to an out-of-line prefetch wrapper, which it deems pure.
+  // Forced inline: GCC may delete a call to an out-of-line prefetch wrapper, deeming it pure.
   [[gnu::always_inline]] void prefetch(const B& b, int n) const {
     __builtin_prefetch(&table_[index(b, n)]);
   }

@@ -519,8 +519,7 @@ TEST(Solve, NodeCountsAreDeterministic) {
 }
 
 // Expanded nodes are the visited ones whose moves were searched: without a memo (small_options)
-// every other
-// visited node is a root of the driver's searches or a child of an expanded one.
+// every other visited node is a root of the driver's searches or a child of an expanded one.
 TEST(Solve, ExpandedNodesAreTheVisitedNodesWhoseMovesWereSearched) {
   for (const Rules rules : kAllRules) {
     const int m = 4;

@@ -1,12 +1,12 @@
 // build_database: resume from the stored levels, then solve and commit level by level.
 #include "build.hpp"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <cmath>
 #include <future>
 #include <string>
+
+#include "physical_memory.hpp"
 
 namespace kalah {
 
@@ -43,8 +43,7 @@ BuildReport build_database(Store& store, const BuildOptions& o, const BuildEvent
     throw InputError("--max-stones must be 0.." + std::to_string(kMaxTableStones) + ", got " +
                      std::to_string(o.max_stones));
   const std::uint64_t need = build_memory_bytes(t.m, o.max_stones);
-  const std::uint64_t have =
-      std::uint64_t(sysconf(_SC_PHYS_PAGES)) * std::uint64_t(sysconf(_SC_PAGE_SIZE));
+  const std::uint64_t have = physical_memory_bytes();
   if (need > have - have / 8)
     throw InputError("levels 0.." + std::to_string(o.max_stones) + " of " + to_string(t) +
                      " need " + (need == UINT64_MAX ? std::string("more than 16 EiB") : gib(need)) +

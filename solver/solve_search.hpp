@@ -267,7 +267,7 @@ class Search {
     c.gain = c.b.play(i, c.again);
     c.key = 0;
     const int nc = n - c.gain;
-    // A child's database value is prefetched (it pays); its TT line is not (15-20% slower on the
+    // A child's database value is prefetched (it pays); its TT line is not (13-27% slower on the
     // 6x4 solves, README "Solver with the database").
     if (nc >= table_min_) {
       c.key = c.b.key();

@@ -5,11 +5,10 @@
 #include <cstdio>
 #include <string>
 
-#include <unistd.h>
-
 #include "bench.hpp"
 #include "huge_buffer.hpp"
 #include "options.hpp"
+#include "physical_memory.hpp"
 #include "solve_board.hpp"
 
 namespace kalah::cli {
@@ -77,8 +76,7 @@ int bench_memory(int argc, char** argv) {
     return 0;
   // Half the machine's memory at most: the buffer is filled, and an overcommitted one would be
   // killed, not refused.
-  const long long half_ram_mb =
-      (long long)(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE) / 2 / (1 << 20);
+  const long long half_ram_mb = (long long)(physical_memory_bytes() / 2 >> 20);
   check_range("min-mb", min_mb, 1, 65536);
   check_range("max-mb", max_mb, min_mb, std::min(65536LL, half_ram_mb));
   check_range("reads", reads, 1000LL, 10'000'000'000LL);

@@ -8,12 +8,11 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 #include "book.hpp"
 #include "command.hpp"
 #include "db_open.hpp"
 #include "options.hpp"
+#include "physical_memory.hpp"
 #include "solve.hpp"
 
 namespace kalah::cli {
@@ -141,8 +140,7 @@ void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUs
 long long auto_tt_mb(const Position& p, const Probe* db) {
   const int beyond = p.pit_stones() - (db != nullptr ? std::max(db->max_stones(), 0) : 0);
   const int doublings = std::clamp((beyond - 24 + 1) / 2, 0, 5);
-  const long long quarter_ram_mb =
-      (long long)(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE) / 4 / (1 << 20);
+  const long long quarter_ram_mb = (long long)(physical_memory_bytes() / 4 >> 20);
   return std::max(1LL, std::min(64LL << doublings, quarter_ram_mb));
 }
 

@@ -18,6 +18,7 @@
 #include "probe.hpp"
 #include "solve.hpp"
 #include "solve_driver.hpp"
+#include "solve_register_board.hpp"
 #include "vectors.hpp"
 
 namespace kalah {
@@ -222,19 +223,65 @@ void for_each_arrangement(int m, int n, F&& f) {
   for_each_arrangement(p, 0, n, f);
 }
 
-template <class R>
-void check_byte_board_moves(const Position& p) {
+// Plays every move of p on board type Fast and on play_move's board and compares the results:
+// gain, extra turn, the pits, the pits seen as cells, the mover's stones and the key.
+template <class R, class Fast>
+void check_board_moves(const Position& p) {
   for (int i = 0; i < p.m; ++i) {
     if (p.own_pit(i) == 0) continue;
-    solve_detail::ByteBoard<R> fast(p);
+    Fast fast(p);
     solve_detail::PositionBoard<R> ref(p);
     bool again_fast, again_ref;
     const int gain_fast = fast.play(i, again_fast);
     const int gain_ref = ref.play(i, again_ref);
     ASSERT_EQ(gain_fast, gain_ref) << to_string(p) << " pit " << i + 1;
     ASSERT_EQ(again_fast, again_ref) << to_string(p) << " pit " << i + 1;
-    ASSERT_EQ(fast.position(), ref.position()) << to_string(p) << " pit " << i + 1;
-    ASSERT_EQ(fast.key(), solve_detail::ByteBoard<R>(ref.position()).key());
+    const Position after = ref.position();
+    ASSERT_EQ(fast.position(), after) << to_string(p) << " pit " << i + 1;
+    for (int c = 0; c < 2 * p.m + 2; ++c)
+      ASSERT_EQ(int(fast.cells()[c]), int(after.cell[c])) << to_string(p) << " cell " << c;
+    ASSERT_EQ(fast.own_stones(), ref.own_stones()) << to_string(p) << " pit " << i + 1;
+    ASSERT_EQ(fast.key(), Fast(after).key());
+  }
+}
+
+template <class R>
+void check_byte_board_moves(const Position& p) {
+  check_board_moves<R, solve_detail::ByteBoard<R>>(p);
+  switch (p.m) {  // the sizes solve() gives a register board
+    case 4:
+      check_board_moves<R, solve_detail::RegisterBoard<R, 4>>(p);
+      break;
+    case 5:
+      check_board_moves<R, solve_detail::RegisterBoard<R, 5>>(p);
+      break;
+    case 6:
+      check_board_moves<R, solve_detail::RegisterBoard<R, 6>>(p);
+      break;
+    default:
+      break;
+  }
+}
+
+TEST(Solve, RegisterBoardSolvesAsMinimaxAndTheByteBoard) {
+  // solve() gives 6-pit positions the register board: its results must be exact (naive minimax,
+  // the PV replayed) and agree with the byte board's (PVs may differ among equal moves).
+  std::mt19937_64 rng(4242);
+  for (Rules rules : kAllRules) {
+    Naive naive(rules);
+    with_rules(rules, [&](auto policy) {
+      using R = decltype(policy);
+      for (int trial = 0; trial < 12; ++trial) {
+        const Position p = scattered_position(6, 6 + int(rng() % 5), rng);
+        const SolveResult a =
+            solve_detail::solve_on<solve_detail::RegisterBoard<R, 6>>(p, small_options());
+        const SolveResult b =
+            solve_detail::solve_on<solve_detail::ByteBoard<R>>(p, small_options());
+        check_result(rules, p, a, naive);
+        EXPECT_EQ(a.margin, b.margin) << to_string(p);
+        EXPECT_EQ(a.best_moves, b.best_moves) << to_string(p);
+      }
+    });
   }
 }
 

@@ -60,7 +60,6 @@ LmdbEnv::LmdbEnv(const std::string& path, bool writable, std::uint64_t map_size)
   }
   int rc = mdb_env_create(&env_);
   if (rc == 0 && writable) rc = mdb_env_set_mapsize(env_, map_size);
-  if (rc == 0 && !writable && getenv("KMAP")) rc = mdb_env_set_mapsize(env_, fs::file_size(fs::path(path) / "data.mdb"));
   if (rc == 0) rc = mdb_env_set_maxreaders(env_, 1022);
   if (rc == 0) rc = mdb_env_open(env_, path.c_str(), MDB_NOTLS | (writable ? 0 : MDB_RDONLY), 0664);
   MDB_txn* txn = nullptr;

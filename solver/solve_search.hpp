@@ -151,8 +151,8 @@ class Search {
     const auto visit = [&](const Child& c) {
       const int nc = n - c.gain;
       ++ply_;
-      const int v = c.again ? c.gain + search(c.b, nc, alpha - c.gain, beta - c.gain, c.key)
-                            : c.gain - search(c.b, nc, c.gain - beta, c.gain - alpha, c.key);
+      const int v = c.again ? c.gain + search_child(c, nc, alpha - c.gain, beta - c.gain)
+                            : c.gain - search_child(c, nc, c.gain - beta, c.gain - alpha);
       --ply_;
       if (aborted_) return true;
       if (v > best) {
@@ -291,6 +291,20 @@ class Search {
     // Measured: 7% fewer nodes on Kalah(6,4) with a <= 24 database (README).
     c.order = (c.again ? 1 << 20 : 0) + c.gain * 16 + i;
     if (nc <= oracle_max_) c.order += 1 << 21;
+  }
+
+  // search(c.b, nc, alpha, beta, c.key), with a child inside the resident database read here
+  // rather than through a call (a third of the nodes).
+  [[gnu::always_inline]] int search_child(const Child& c, int nc, int alpha, int beta) {
+    if (nc > oracle_max_ || resident_ == nullptr) return search(c.b, nc, alpha, beta, c.key);
+    if ((++nodes_ & kPollMask) == 0) poll();
+    if (aborted_) return 0;
+    int over;
+    if (game_over(c.b, nc, &over)) return over;
+    if (beta <= -nc) return -nc;
+    if (alpha >= nc) return nc;
+    ++oracle_hits_;
+    return level_[nc][c.key - 1];
   }
 
   static constexpr std::uint64_t kPollMask = (1u << 14) - 1;

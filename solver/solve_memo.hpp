@@ -119,7 +119,7 @@ class ExactMemo {
       bool is_over;
     };
     constexpr std::size_t kNone = ~std::size_t(0);
-    Child kids[kMaxPits];
+    Child kids[B::kMaxM];
     int count = 0;
     for (int i = 0; i < m_; ++i) {
       if (b.pit(i) == 0) continue;

@@ -24,6 +24,7 @@ class RegisterBoard {
 
  public:
   using Rules = R;
+  static constexpr int kMaxM = M;
   static constexpr int kMaxPitStones = 255;
 
   RegisterBoard() = default;  // uninitialized: only to be assigned to

@@ -177,8 +177,8 @@ class Search {
     if (!done) {
       // kids[i]: the child after pit i; rank[0, count): their orders, which end in i (4 bits),
       // brought into descending order lazily (a cutoff at the first child skips the sort).
-      Child kids[kMaxPits];
-      int rank[kMaxPits];
+      Child kids[kPits];
+      int rank[kPits];
       const int m = b.m();
       int count = 0;
       for (int i = 0; i < m; ++i) {
@@ -203,6 +203,8 @@ class Search {
           if (n - c.gain < table_min_) continue;  // c.key is no TT key
           SolveEntry e;
           if (!tt_.probe(c.key, e)) continue;
+          kids[rank[k] & 15].lower = e.lower;
+          kids[rank[k] & 15].upper = e.upper;
           const int v = c.again ? c.gain + e.lower : c.gain - e.upper;
           if (v >= beta) {
             tt_.store(key, v, hi, c.pit, 0);
@@ -225,7 +227,7 @@ class Search {
           slot.compare_exchange_strong(mine, 0, std::memory_order_relaxed);
           return end;
         };
-        int later[kMaxPits], deferred = 0;
+        int later[kPits], deferred = 0;
         bool ended = false;
         for (int k = 0; k < count && !ended; ++k) {
           const Child& c = take(k);
@@ -256,14 +258,18 @@ class Search {
   }
 
  private:
+  static constexpr int kPits = B::kMaxM;  // pits a side at most
+  static_assert(kPits <= 16, "a child's order keeps its pit in 4 bits");
+  static constexpr int kNoBound = 32767;  // SolveEntry's bound for "none"
+
   // A move of the node: the board after it, the stones it put into the mover's kalah, whether
   // the mover goes on (extra turn), and its ordering score (higher first, unique per pit).
-  static_assert(kMaxPits <= 16, "a child's order keeps its pit in 4 bits");
   struct Child {
     B b;
     std::uint64_t key;  // search()'s hint for b, or 0
     int gain;
     int order;
+    std::int16_t lower, upper;  // bounds on the child's future from the TT, when it was probed
     bool again;
     std::int8_t pit;
   };
@@ -273,6 +279,8 @@ class Search {
     c.pit = std::int8_t(i);
     c.gain = c.b.play(i, c.again);
     c.key = 0;
+    c.lower = -kNoBound;
+    c.upper = kNoBound;
     const int nc = n - c.gain;
     // A child's database value is prefetched (it pays); its TT line is not (13-27% slower on the
     // 6x4 solves, README "Solver with the database").
@@ -296,7 +304,22 @@ class Search {
   // search(c.b, nc, alpha, beta, c.key), with a child inside the resident database read here
   // rather than through a call (a third of the nodes).
   [[gnu::always_inline]] int search_child(const Child& c, int nc, int alpha, int beta) {
-    if (nc > oracle_max_ || resident_ == nullptr) return search(c.b, nc, alpha, beta, c.key);
+    if (nc > oracle_max_ || resident_ == nullptr) {
+      // The bounds the enhanced transposition cutoff read (still true, if maybe no longer the
+      // latest) answer the child as its own probe would, without the call.
+      int over;
+      if (c.lower > -kNoBound || c.upper < kNoBound) {
+        if (!game_over(c.b, nc, &over) && beta > -nc && alpha < nc) {
+          const int lo = std::max(-nc, int(c.lower)), hi = std::min(nc, int(c.upper));
+          if (lo >= beta || hi <= alpha || lo == hi) {
+            if ((++nodes_ & kPollMask) == 0) poll();
+            if (aborted_) return 0;
+            return lo >= beta ? lo : hi <= alpha ? hi : lo;
+          }
+        }
+      }
+      return search(c.b, nc, alpha, beta, c.key);
+    }
     if ((++nodes_ & kPollMask) == 0) poll();
     if (aborted_) return 0;
     int over;

@@ -35,12 +35,14 @@ class StorageOrder {
   }
   std::uint64_t rank(const Position& p, int n) const;
   // The same rank read from cells laid out as Position::cell (own pits [0, m), opponent's pits
-  // [m+1, 2m]; the kalahs are not read), of any integer type.
-  template <class T>
+  // [m+1, 2m]; the kalahs are not read), of any integer type. kCells: 2m when the caller knows it
+  // at compile time (the loop then unrolls), else 0.
+  template <int kCells = 0, class T>
   [[gnu::always_inline]] std::uint64_t rank_cells(const T* cell, int n) const {
+    const int cells = kCells > 0 ? kCells : cells_;
     std::uint64_t r = 0;
     const std::uint64_t* row = below_.data() + std::size_t(n) * stride_;
-    for (int k = 0; k + 1 < cells_; ++k) {
+    for (int k = 0; k + 1 < cells; ++k) {
       const int v = cell[board_cell_[k]];
       r += row[v];
       row += plane_ - std::size_t(v) * stride_;

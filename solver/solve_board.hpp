@@ -11,6 +11,7 @@ namespace kalah::solve_detail {
 
 // What every board offers the search (R: the rule policy):
 //   static constexpr int kMaxM       the most pits a side it holds
+//   static constexpr int kFixedCells 2m when m is fixed at compile time, else 0
 //   explicit Board(const Position&)  the pits of p; the kalahs are not kept
 //   int m() const; int pit(int i) const; int opp_pit(int i) const; int own_stones() const
 //   int play(int i, bool& again)     plays own pit i (0-based, non-empty) and returns the stones
@@ -36,6 +37,7 @@ class PositionBoard {
  public:
   using Rules = R;
   static constexpr int kMaxM = kMaxPits;
+  static constexpr int kFixedCells = 0;
 
   PositionBoard() = default;
   explicit PositionBoard(const Position& p) : p_(p) {
@@ -82,6 +84,7 @@ class ByteBoard {
  public:
   using Rules = R;
   static constexpr int kMaxM = kMaxPits;
+  static constexpr int kFixedCells = 0;
   static constexpr int kMaxPitStones = 255;
 
   ByteBoard() = default;  // uninitialized: only to be assigned to

@@ -4,6 +4,10 @@
 #include <cstdint>
 #include <cstring>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "boards.hpp"
 #include "position.hpp"
 
@@ -25,6 +29,7 @@ class RegisterBoard {
  public:
   using Rules = R;
   static constexpr int kMaxM = M;
+  static constexpr int kFixedCells = 2 * M;
   static constexpr int kMaxPitStones = 255;
 
   RegisterBoard() = default;  // uninitialized: only to be assigned to
@@ -138,6 +143,15 @@ class RegisterBoard {
   }
 
   [[gnu::always_inline]] void flip() {
+#ifdef __SSE2__
+    // Lanes [0, M] and [M+1, 2M+1] swap places by two byte shifts; the mask clears the lanes
+    // above 2M+1, where the left shift moved some of the opponent's.
+    const __m128i x = __m128i(v_);
+    const __m128i board =
+        _mm_set_epi64x(std::int64_t(kT.board[M][1]), std::int64_t(kT.board[M][0]));
+    v_ = Bytes16(
+        _mm_and_si128(_mm_or_si128(_mm_srli_si128(x, M + 1), _mm_slli_si128(x, M + 1)), board));
+#else
     std::uint64_t w[2];
     std::memcpy(w, &v_, sizeof w);
     const unsigned __int128 x = (static_cast<unsigned __int128>(w[1]) << 64) | w[0];
@@ -145,6 +159,7 @@ class RegisterBoard {
     w[0] = std::uint64_t(y) & kT.board[M][0];
     w[1] = std::uint64_t(y >> 64) & kT.board[M][1];
     std::memcpy(&v_, w, sizeof w);
+#endif
   }
 
   Bytes16 v_;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 
 #include "oracle.hpp"
@@ -51,6 +52,8 @@ class Search {
   // When the oracle is this resident probe, boards of its levels are ranked here and read from
   // its memory directly, and children's values are prefetched when they are generated.
   void set_resident(const Probe* probe) {
+    if (B::kFixedCells != 0 && probe->order().cells() != B::kFixedCells)
+      throw std::logic_error("solve: the database's board size is not the search's");
     resident_ = probe;
     order_ = &probe->order();
     for (int n = 0; n <= oracle_max_; ++n) level_[n] = probe->resident_level(n);
@@ -119,7 +122,8 @@ class Search {
     if (alpha >= n) return n;
     if (n <= oracle_max_ && resident_ != nullptr) {
       ++oracle_hits_;
-      return level_[n][hint != 0 ? hint - 1 : order_->rank_cells(b.cells(), n)];
+      return level_[n][hint != 0 ? hint - 1
+                                 : order_->template rank_cells<B::kFixedCells>(b.cells(), n)];
     }
     if (n <= oracle_max_ || (ply_ < kBookPlies && oracle_ != nullptr)) {
       if (const std::optional<int> f = oracle_->future(b.position())) {
@@ -287,7 +291,7 @@ class Search {
     if (nc >= table_min_) {
       c.key = c.b.key();
     } else if (nc <= oracle_max_ && resident_ != nullptr) {
-      const std::uint64_t rank = order_->rank_cells(c.b.cells(), nc);
+      const std::uint64_t rank = order_->template rank_cells<B::kFixedCells>(c.b.cells(), nc);
       c.key = rank + 1;
       __builtin_prefetch(level_[nc] + rank);
     } else if (nc <= memo_max_ && nc > oracle_max_) {

@@ -1,5 +1,5 @@
 // Microbenchmarks of the exhaustive solver: whole solves of small start positions (fixed options,
-// so node counts are a signature) and the solver board's move rate.
+// so node counts are a signature) and the solver boards' move rates.
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -7,6 +7,7 @@
 
 #include "solve.hpp"
 #include "solve_board.hpp"
+#include "solve_register_board.hpp"
 
 namespace kalah {
 namespace {
@@ -39,11 +40,11 @@ BENCHMARK_CAPTURE(solve_start, kalah_6x3, Rules::kKalah, 6, 3, -1)->Unit(benchma
 BENCHMARK_CAPTURE(solve_start, kalah_empty_capture_5x4, Rules::kKalahEmptyCapture, 5, 4, -1)
     ->Unit(benchmark::kMillisecond);
 
-// Moves on the solver's byte board from random 6-pit positions (copy + play, as in the search).
-template <class R>
+// Moves on a solver board B from random 6-pit positions (copy + play + key, as in the search).
+template <class B>
 void board_moves(benchmark::State& state) {
   std::mt19937_64 rng(1);
-  std::vector<solve_detail::ByteBoard<R>> boards;
+  std::vector<B> boards;
   for (int i = 0; i < 1024; ++i) {
     Position p = start_position(6, 0);
     for (int s = 0; s < 36; ++s) p.cell[(rng() % 2) * 7 + rng() % 6] += 1;
@@ -54,9 +55,9 @@ void board_moves(benchmark::State& state) {
     for (const auto& b : boards) {
       for (int i = 0; i < 6; ++i) {
         if (b.pit(i) == 0) continue;
-        solve_detail::ByteBoard<R> c = b;
+        B c = b;
         bool again;
-        sum += c.play(i, again) + again;
+        sum += c.play(i, again) + again + c.key();
         ++moves;
       }
     }
@@ -64,8 +65,10 @@ void board_moves(benchmark::State& state) {
   benchmark::DoNotOptimize(sum);
   state.counters["moves/s"] = benchmark::Counter(double(moves), benchmark::Counter::kIsRate);
 }
-BENCHMARK_TEMPLATE(board_moves, Wetherell);
-BENCHMARK_TEMPLATE(board_moves, KalahRules);
+BENCHMARK_TEMPLATE(board_moves, solve_detail::ByteBoard<Wetherell>);
+BENCHMARK_TEMPLATE(board_moves, solve_detail::ByteBoard<KalahRules>);
+BENCHMARK_TEMPLATE(board_moves, solve_detail::RegisterBoard<Wetherell, 6>);
+BENCHMARK_TEMPLATE(board_moves, solve_detail::RegisterBoard<KalahRules, 6>);
 
 }  // namespace
 }  // namespace kalah

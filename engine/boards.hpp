@@ -6,6 +6,10 @@
 #include <cstdint>
 #include <cstring>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "move.hpp"
 
 namespace kalah::search_detail {
@@ -164,7 +168,17 @@ class ByteBoard {
     }
   }
 
+  // Lanes [0, M] and [M+1, 2M+1] swap places; the lanes above stay 0.
   void flip() {
+#ifdef __SSE2__
+    // Two byte shifts; the mask clears the lanes above 2M+1, where the left shift moved some of
+    // the opponent's.
+    const __m128i x = __m128i(v_);
+    const __m128i board =
+        _mm_set_epi64x(std::int64_t(kTables.board[M][1]), std::int64_t(kTables.board[M][0]));
+    v_ = Bytes16(
+        _mm_and_si128(_mm_or_si128(_mm_srli_si128(x, M + 1), _mm_slli_si128(x, M + 1)), board));
+#else
     std::uint64_t w[2];
     std::memcpy(w, &v_, sizeof w);
     const unsigned __int128 x = (static_cast<unsigned __int128>(w[1]) << 64) | w[0];
@@ -172,9 +186,28 @@ class ByteBoard {
     w[0] = std::uint64_t(y) & kTables.board[M][0];
     w[1] = std::uint64_t(y >> 64) & kTables.board[M][1];
     std::memcpy(&v_, w, sizeof w);
+#endif
   }
-  int kalah_difference() const { return int(v_[M]) - int(v_[2 * M + 1]); }
-  bool own_empty() const { return (low() & kTables.own[M]) == 0; }
+  int kalah_difference() const {
+    return int(v_[M]) - int(v_[2 * M + 1]);
+  }
+  bool own_empty() const {
+    return (low() & kTables.own[M]) == 0;
+  }
+  // The mover's pit stones by one multiply: their sum is at most 255, so no byte carries.
+  int own_stones() const {
+    return int((low() & kTables.own[M]) * 0x0101010101010101ull >> 56);
+  }
+  // Empties the mover's kalah; returns what it held.
+  int take_kalah() {
+    const int k = v_[M];
+    v_[M] = 0;
+    return k;
+  }
+  // The cells as bytes in Position::cell layout.
+  const std::uint8_t* cells() const {
+    return reinterpret_cast<const std::uint8_t*>(&v_);
+  }
   bool opp_empty() const {
     return ((low() & kTables.opp[M][0]) | (high() & kTables.opp[M][1])) == 0;
   }

@@ -179,36 +179,36 @@ class Search {
       done = visit(c);
     }
     if (!done) {
-      // kids[i]: the child after pit i; rank[0, count): their orders, which end in i (4 bits),
+      // kids[i]: the child after pit i; orders[0, count): their orders, which end in i (4 bits),
       // brought into descending order lazily (a cutoff at the first child skips the sort).
       Child kids[kPits];
-      int rank[kPits];
+      int orders[kPits];
       const int m = b.m();
       int count = 0;
       for (int i = 0; i < m; ++i) {
         if (i != tt_move && b.pit(i) != 0) {
           make_child(b, n, i, kids[i]);
-          rank[count++] = kids[i].order;
+          orders[count++] = kids[i].order;
         }
       }
       // The k-th child in order, once the 0..k-1-th have been taken.
       const auto take = [&](int k) -> const Child& {
         int top = k;
         for (int j = k + 1; j < count; ++j)
-          if (rank[j] > rank[top]) top = j;
-        std::swap(rank[k], rank[top]);
-        return kids[rank[k] & 15];
+          if (orders[j] > orders[top]) top = j;
+        std::swap(orders[k], orders[top]);
+        return kids[orders[k] & 15];
       };
 
       // Enhanced transposition cutoff: a child's stored bound may already refute this window.
       if (n >= kEtcMinStones) {
         for (int k = 0; k < count; ++k) {
-          const Child& c = kids[rank[k] & 15];
+          Child& c = kids[orders[k] & 15];
           if (n - c.gain < table_min_) continue;  // c.key is no TT key
           SolveEntry e;
           if (!tt_.probe(c.key, e)) continue;
-          kids[rank[k] & 15].lower = e.lower;
-          kids[rank[k] & 15].upper = e.upper;
+          c.lower = e.lower;
+          c.upper = e.upper;
           const int v = c.again ? c.gain + e.lower : c.gain - e.upper;
           if (v >= beta) {
             tt_.store(key, v, hi, c.pit, 0);

@@ -86,6 +86,12 @@ TEST(SolveTable, AFullBucketReplacesItsLeastWorkedEntry) {
     tt.store(key_in(3, 100 + w), w, w, 0, w == 4 ? 1 : 10 + w);
   SolveEntry e;
   for (int w = 0; w < SolveTable::kWays; ++w) EXPECT_TRUE(tt.probe(key_in(3, 100 + w), e));
+  // Tags 100..108 agree in the key's top 32 bits (the probe's first filter): the whole tag decides.
+  for (int w = 0; w < SolveTable::kWays; ++w) {
+    ASSERT_TRUE(tt.probe(key_in(3, 100 + w), e));
+    EXPECT_EQ(e.lower, w);
+  }
+  EXPECT_FALSE(tt.probe(key_in(3, 108), e));
   tt.store(key_in(3, 999), 7, 7, 0, 2);
   EXPECT_TRUE(tt.probe(key_in(3, 999), e));
   EXPECT_FALSE(tt.probe(key_in(3, 104), e));  // the entry of work 1 made room

@@ -262,15 +262,11 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
     }
   } else {
     // The other moves, one per thread at a time, each against the same level: most of them
-    // only prove v < level, and those proofs share no root. A thread left without a move joins
-    // the search of one still running (ABDADA over the shared TT, as on one root) until its
-    // owner has settled it: its own results are not used.
+    // only prove v < level, and those proofs share no root.
     const int level = std::max(lo, top);
     phase = "the other " + std::to_string(order.size() - settled) +
             " moves, one per thread: " + "test margin >= " + std::to_string(kd + level);
     std::vector<std::optional<int>> got(order.size());
-    const std::unique_ptr<std::atomic<bool>[]> finished(new std::atomic<bool>[order.size()]);
-    for (std::size_t k = 0; k < order.size(); ++k) finished[k] = k < settled;
     std::atomic<std::size_t> next{settled};
     std::atomic<bool> failed{false};
     stop = false;
@@ -279,20 +275,11 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
       const auto alone = [&](const B& b, int nb, int beta) { return test_alone(s, b, nb, beta); };
       for (std::size_t k; (k = next++) < order.size();) {
         got[k] = settle(order[k], level, alone, [](int) {});
-        finished[k] = true;
         if (!got[k]) {
           failed = true;
           stop = true;
           return;
         }
-      }
-      for (std::size_t k = settled; k < order.size() && !failed; ++k) {
-        if (finished[k]) continue;
-        s.set_parallel(&finished[k], busy.data());  // stops when the owner is done
-        s.restart();
-        settle(order[k], level, alone, [](int) {});
-        s.set_parallel(&stop, busy.data());
-        s.restart();
       }
     };
     on_all_threads(work);

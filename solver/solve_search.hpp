@@ -112,8 +112,12 @@ class Search {
   }
 
   // hint: 0, or what the caller already computed: b.key() when n >= table_min_stones(); the
-  // storage rank + 1 when n is within a resident probe's levels.
-  int search(const B& b, int n, int alpha, int beta, std::uint64_t hint = 0) {
+  // storage rank + 1 when n is within a resident probe's levels. [lower, upper]: bounds on the
+  // future already read from the TT by the caller (kNoBound: none). The answers that need no
+  // search (the game's end, the bounds, the resident database, the caller's bounds) are inline:
+  // a third of the nodes are database children, which then cost no call.
+  [[gnu::always_inline]] int search(const B& b, int n, int alpha, int beta, std::uint64_t hint = 0,
+                                    int lower = -kNoBound, int upper = kNoBound) {
     if ((++nodes_ & kPollMask) == 0) poll();
     if (aborted_) return 0;
     int over;
@@ -125,6 +129,27 @@ class Search {
       return level_[n][hint != 0 ? hint - 1
                                  : order_->template rank_cells<B::kFixedCells>(b.cells(), n)];
     }
+    if (int v; settles(std::max(-n, lower), std::min(n, upper), alpha, beta, &v)) return v;
+    return expand(b, n, alpha, beta, hint);
+  }
+
+  static constexpr int kNoBound = 32767;  // SolveEntry's bound for "none"
+
+ private:
+  // True when lo <= future <= hi settles the window (alpha, beta); *v: search()'s answer.
+  static bool settles(int lo, int hi, int alpha, int beta, int* v) {
+    if (lo >= beta) {
+      *v = lo;
+    } else if (hi <= alpha || lo == hi) {
+      *v = hi;
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  // search() past its inline answers: the oracle's other answers, the memo, the TT, the moves.
+  int expand(const B& b, int n, int alpha, int beta, std::uint64_t hint) {
     if (n <= oracle_max_ || (ply_ < kBookPlies && oracle_ != nullptr)) {
       if (const std::optional<int> f = oracle_->future(b.position())) {
         ++oracle_hits_;
@@ -141,9 +166,7 @@ class Search {
         lo = std::max(lo, int(e.lower));
         hi = std::min(hi, int(e.upper));
         tt_move = e.move;
-        if (lo >= beta) return lo;
-        if (hi <= alpha) return hi;
-        if (lo == hi) return lo;
+        if (int v; settles(lo, hi, alpha, beta, &v)) return v;
       }
     }
 
@@ -155,8 +178,10 @@ class Search {
     const auto visit = [&](const Child& c) {
       const int nc = n - c.gain;
       ++ply_;
-      const int v = c.again ? c.gain + search_child(c, nc, alpha - c.gain, beta - c.gain)
-                            : c.gain - search_child(c, nc, c.gain - beta, c.gain - alpha);
+      const int v =
+          c.again
+              ? c.gain + search(c.b, nc, alpha - c.gain, beta - c.gain, c.key, c.lower, c.upper)
+              : c.gain - search(c.b, nc, c.gain - beta, c.gain - alpha, c.key, c.lower, c.upper);
       --ply_;
       if (aborted_) return true;
       if (v > best) {
@@ -261,10 +286,8 @@ class Search {
     return best;
   }
 
- private:
   static constexpr int kPits = B::kMaxM;  // pits a side at most
   static_assert(kPits <= 16, "a child's order keeps its pit in 4 bits");
-  static constexpr int kNoBound = 32767;  // SolveEntry's bound for "none"
 
   // A move of the node: the board after it, the stones it put into the mover's kalah, whether
   // the mover goes on (extra turn), and its ordering score (higher first, unique per pit).
@@ -303,35 +326,6 @@ class Search {
     // Measured: 7% fewer nodes on Kalah(6,4) with a <= 24 database (README).
     c.order = (c.again ? 1 << 20 : 0) + c.gain * 16 + i;
     if (nc <= oracle_max_) c.order += 1 << 21;
-  }
-
-  // search(c.b, nc, alpha, beta, c.key), with a child inside the resident database read here
-  // rather than through a call (a third of the nodes).
-  [[gnu::always_inline]] int search_child(const Child& c, int nc, int alpha, int beta) {
-    if (nc > oracle_max_ || resident_ == nullptr) {
-      // The bounds the enhanced transposition cutoff read (still true, if maybe no longer the
-      // latest) answer the child as its own probe would, without the call.
-      int over;
-      if (c.lower > -kNoBound || c.upper < kNoBound) {
-        if (!game_over(c.b, nc, &over) && beta > -nc && alpha < nc) {
-          const int lo = std::max(-nc, int(c.lower)), hi = std::min(nc, int(c.upper));
-          if (lo >= beta || hi <= alpha || lo == hi) {
-            if ((++nodes_ & kPollMask) == 0) poll();
-            if (aborted_) return 0;
-            return lo >= beta ? lo : hi <= alpha ? hi : lo;
-          }
-        }
-      }
-      return search(c.b, nc, alpha, beta, c.key);
-    }
-    if ((++nodes_ & kPollMask) == 0) poll();
-    if (aborted_) return 0;
-    int over;
-    if (game_over(c.b, nc, &over)) return over;
-    if (beta <= -nc) return -nc;
-    if (alpha >= nc) return nc;
-    ++oracle_hits_;
-    return level_[nc][c.key - 1];
   }
 
   static constexpr std::uint64_t kPollMask = (1u << 14) - 1;

@@ -60,34 +60,13 @@ class SolveTable {
   [[gnu::always_inline]] bool probe(std::uint64_t key, SolveEntry& out) const {
     const Bucket& b = buckets_[key & mask_];
     const std::uint64_t tag = key >> (64 - kTagBits);
-#ifdef __SSE2__
-    // The slots whose top 32 bits match the key's, found for all eight at once (a racing store
-    // may change a slot in between: the whole word is then checked again below).
-    const __m128 w01 = _mm_load_ps(reinterpret_cast<const float*>(&b.w[0]));
-    const __m128 w23 = _mm_load_ps(reinterpret_cast<const float*>(&b.w[2]));
-    const __m128 w45 = _mm_load_ps(reinterpret_cast<const float*>(&b.w[4]));
-    const __m128 w67 = _mm_load_ps(reinterpret_cast<const float*>(&b.w[6]));
-    const __m128i top = _mm_set1_epi32(int(std::uint32_t(key >> 32)));
-    const __m128i hi0123 = _mm_castps_si128(_mm_shuffle_ps(w01, w23, _MM_SHUFFLE(3, 1, 3, 1)));
-    const __m128i hi4567 = _mm_castps_si128(_mm_shuffle_ps(w45, w67, _MM_SHUFFLE(3, 1, 3, 1)));
-    unsigned hits = unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(hi0123, top)))) |
-                    unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(hi4567, top)))) << 4;
-    for (; hits != 0; hits &= hits - 1) {
+    for (unsigned hits = candidates(b, key); hits != 0; hits &= hits - 1) {
       const std::uint64_t w = load(b.w[std::countr_zero(hits)]);
       if (w >> kFieldBits == tag && w != 0) {
         out = unpack(key, w);
         return true;
       }
     }
-#else
-    for (const std::uint64_t& slot : b.w) {
-      const std::uint64_t w = load(slot);
-      if (w >> kFieldBits == tag && w != 0) {
-        out = unpack(key, w);
-        return true;
-      }
-    }
-#endif
     return false;
   }
 
@@ -139,6 +118,27 @@ class SolveTable {
     std::uint64_t w[kWays];
   };
 
+  // The slots of b that may hold key (bit i: slot i), a superset of those that do: with SSE2 the
+  // slots whose top 32 bits are the key's, found for all eight at once (a racing store may change
+  // a slot in between: probe() checks the whole word again); else all eight.
+  [[gnu::always_inline]] static unsigned candidates(const Bucket& b, std::uint64_t key) {
+#ifdef __SSE2__
+    const __m128 w01 = _mm_load_ps(reinterpret_cast<const float*>(&b.w[0]));
+    const __m128 w23 = _mm_load_ps(reinterpret_cast<const float*>(&b.w[2]));
+    const __m128 w45 = _mm_load_ps(reinterpret_cast<const float*>(&b.w[4]));
+    const __m128 w67 = _mm_load_ps(reinterpret_cast<const float*>(&b.w[6]));
+    const __m128i top = _mm_set1_epi32(int(std::uint32_t(key >> 32)));
+    const __m128i hi0123 = _mm_castps_si128(_mm_shuffle_ps(w01, w23, _MM_SHUFFLE(3, 1, 3, 1)));
+    const __m128i hi4567 = _mm_castps_si128(_mm_shuffle_ps(w45, w67, _MM_SHUFFLE(3, 1, 3, 1)));
+    return unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(hi0123, top)))) |
+           unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(hi4567, top)))) << 4;
+#else
+    (void)b;
+    (void)key;
+    return (1u << kWays) - 1;
+#endif
+  }
+
   static std::uint64_t load(const std::uint64_t& w) {
     return std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(w))
         .load(std::memory_order_relaxed);
@@ -150,9 +150,10 @@ class SolveTable {
                             std::uint64_t(e.move + 1) << 18 | std::uint64_t(e.work) << kWorkShift;
     std::atomic_ref<std::uint64_t>(slot).store(w, std::memory_order_relaxed);
   }
+  // The 9-bit two's complement field `bits` as an int.
   static int bound(std::uint64_t bits) {
     return int(bits ^ 0x100) - 0x100;
-  }  // 9-bit signed
+  }
   static SolveEntry unpack(std::uint64_t key, std::uint64_t w) {
     const int lower = bound(w & 0x1FF), upper = bound(w >> 9 & 0x1FF);
     return SolveEntry{key, std::int16_t(lower == -256 ? -kNone : lower),

@@ -246,7 +246,7 @@ void check_board_moves(const Position& p) {
 }
 
 template <class R>
-void check_byte_board_moves(const Position& p) {
+void check_solver_board_moves(const Position& p) {
   check_board_moves<R, solve_detail::ByteBoard<R>>(p);
   switch (p.m) {  // the sizes solve() gives a register board
     case 4:
@@ -292,7 +292,7 @@ TEST(SolveBoard, ByteBoardMovesEqualPlayMoveOnEverySmallBoard) {
       for (int m = 1; m <= 6; ++m) {
         const int max_n = m <= 3 ? 10 : (m == 4 ? 7 : 5);
         for (int n = 0; n <= max_n; ++n)
-          for_each_arrangement(m, n, [](const Position& p) { check_byte_board_moves<R>(p); });
+          for_each_arrangement(m, n, [](const Position& p) { check_solver_board_moves<R>(p); });
       }
     });
   }
@@ -308,7 +308,7 @@ TEST(SolveBoard, ByteBoardMovesEqualPlayMoveOnRandomBigBoards) {
         const int n = int(rng() % 256);
         Position p = scattered_position(m, n, rng);
         if (trial % 3 == 0) p.own_pit(int(rng() % m)) += Stones(rng() % (256 - n));  // laps
-        check_byte_board_moves<R>(p);
+        check_solver_board_moves<R>(p);
       }
     });
   }

@@ -321,11 +321,19 @@ class Search {
       memo_->prefetch(c.b, nc);
     }
     // Children inside the database first (exact at the cost of a probe: a cutoff among them
-    // spares the searched ones), then extra turns, then by stones won, then nearer the kalah; the
-    // low 4 bits are the pit (search() relies on it).
-    // Measured: 7% fewer nodes on Kalah(6,4) with a <= 24 database (README).
-    c.order = (c.again ? 1 << 20 : 0) + c.gain * 16 + i;
-    if (nc <= oracle_max_) c.order += 1 << 21;
+    // spares the searched ones; 7% fewer nodes on Kalah(6,4)), then extra turns, then by stones
+    // won, then (kalah rule sets) by fewer stones added to the opponent's pits (captures count as
+    // taken away: Kalah(6,5) 1.0-1.2 G -> 0.49-0.51 G nodes; under wetherell's relays 11x the
+    // nodes, README), then nearer the kalah; the low 4 bits are the pit (search() relies on it).
+    // Clamped fields only weaken the order, never the result.
+    int handed = 0;
+    if constexpr (!R::kRelayCapture) {
+      const int opp_after = c.again ? nc - c.b.own_stones() : c.b.own_stones();
+      handed = std::clamp(opp_after - (n - b.own_stones()), -255, 255);
+    }
+    c.order = (std::min(c.gain, 255) << 13) + ((255 - handed) << 4) + i;
+    if (c.again) c.order += 1 << 21;
+    if (nc <= oracle_max_) c.order += 1 << 22;
   }
 
   static constexpr std::uint64_t kPollMask = (1u << 14) - 1;

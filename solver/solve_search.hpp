@@ -195,12 +195,13 @@ class Search {
       return false;
     };
 
+    const int opp_stones = n - b.own_stones();  // make_child()'s order counts from it
     // The stored best move first: it often ends the node before the others are generated.
     bool done = false;
     const bool searched_tt_move = tt_move >= 0 && b.pit(tt_move) > 0;
     if (searched_tt_move) {
       Child c;
-      make_child(b, n, tt_move, c);
+      make_child(b, n, opp_stones, tt_move, c);
       done = visit(c);
     }
     if (!done) {
@@ -212,7 +213,7 @@ class Search {
       int count = 0;
       for (int i = 0; i < m; ++i) {
         if (i != tt_move && b.pit(i) != 0) {
-          make_child(b, n, i, kids[i]);
+          make_child(b, n, opp_stones, i, kids[i]);
           orders[count++] = kids[i].order;
         }
       }
@@ -301,7 +302,8 @@ class Search {
     std::int8_t pit;
   };
 
-  [[gnu::always_inline]] void make_child(const B& b, int n, int i, Child& c) {
+  // The child after own pit i of b (n stones in pits, opp_stones of them in the opponent's pits).
+  [[gnu::always_inline]] void make_child(const B& b, int n, int opp_stones, int i, Child& c) {
     c.b = b;
     c.pit = std::int8_t(i);
     c.gain = c.b.play(i, c.again);
@@ -323,13 +325,13 @@ class Search {
     // Children inside the database first (exact at the cost of a probe: a cutoff among them
     // spares the searched ones; 7% fewer nodes on Kalah(6,4)), then extra turns, then by stones
     // won, then (kalah rule sets) by fewer stones added to the opponent's pits (captures count as
-    // taken away: Kalah(6,5) 1.0-1.2 G -> 0.49-0.51 G nodes; under wetherell's relays 11x the
+    // taken away: Kalah(6,5) 1.0-1.2 G -> 0.47-0.50 G nodes; under wetherell's relays 11x the
     // nodes, README), then nearer the kalah; the low 4 bits are the pit (search() relies on it).
     // Clamped fields only weaken the order, never the result.
     int handed = 0;
     if constexpr (!R::kRelayCapture) {
       const int opp_after = c.again ? nc - c.b.own_stones() : c.b.own_stones();
-      handed = std::clamp(opp_after - (n - b.own_stones()), -255, 255);
+      handed = std::clamp(opp_after - opp_stones, -255, 255);
     }
     c.order = (std::min(c.gain, 255) << 13) + ((255 - handed) << 4) + i;
     if (c.again) c.order += 1 << 21;

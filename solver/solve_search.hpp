@@ -50,7 +50,7 @@ class Search {
   int table_min_stones() const { return table_min_; }
 
   // When the oracle is this resident probe, boards of its levels are ranked here and read from
-  // its memory directly, and children's values are prefetched when they are generated.
+  // its memory directly.
   void set_resident(const Probe* probe) {
     if (B::kFixedCells != 0 && probe->order().cells() != B::kFixedCells)
       throw std::logic_error("solve: the database's board size is not the search's");
@@ -226,25 +226,35 @@ class Search {
         return kids[orders[k] & 15];
       };
 
-      // Enhanced transposition cutoff: a child's stored bound may already refute this window.
-      if (n >= kEtcMinStones) {
-        for (int k = 0; k < count; ++k) {
-          Child& c = kids[orders[k] & 15];
+      // Children inside the database come first in the order and are exact at the cost of one
+      // read: they are visited before the enhanced transposition cutoff reads the other
+      // children's TT entries, which a cutoff among them spares.
+      int k = 0;
+      bool ended = false;
+      for (; k < count; ++k) {
+        const Child& c = take(k);
+        if (c.order < kDatabaseChild) break;
+        if ((ended = visit(c))) break;
+      }
+      if (!ended && k < count && n >= kEtcMinStones) {
+        // Enhanced transposition cutoff: a child's stored bound may already refute this window.
+        for (int j = k; j < count; ++j) {
+          Child& c = kids[orders[j] & 15];
           if (n - c.gain < table_min_) continue;  // c.key is no TT key
           SolveEntry e;
           if (!tt_.probe(c.key, e)) continue;
           c.lower = e.lower;
           c.upper = e.upper;
-          const int v = c.again ? c.gain + e.lower : c.gain - e.upper;
+          const int v = std::max(best, c.again ? c.gain + e.lower : c.gain - e.upper);
           if (v >= beta) {
             tt_.store(key, v, hi, c.pit, 0);
             return v;
           }
         }
       }
-
-      if (busy_ == nullptr) {
-        for (int k = 0; k < count && !visit(take(k)); ++k) {
+      if (ended) {
+      } else if (busy_ == nullptr) {
+        for (; k < count && !visit(take(k)); ++k) {
         }
       } else {
         // Marks the child busy while it is searched (children deep enough to be worth it).
@@ -258,8 +268,7 @@ class Search {
           return end;
         };
         int later[kPits], deferred = 0;
-        bool ended = false;
-        for (int k = 0; k < count && !ended; ++k) {
+        for (; k < count && !ended; ++k) {
           const Child& c = take(k);
           const bool eldest = k == 0 && !searched_tt_move;
           if (!eldest && n - c.gain >= busy_min_ &&
@@ -270,7 +279,7 @@ class Search {
           }
           ended = visit_marked(c);
         }
-        for (int k = 0; k < deferred && !ended; ++k) ended = visit_marked(kids[later[k]]);
+        for (int j = 0; j < deferred && !ended; ++j) ended = visit_marked(kids[later[j]]);
       }
     }
     if (aborted_) return 0;
@@ -311,14 +320,12 @@ class Search {
     c.lower = -kNoBound;
     c.upper = kNoBound;
     const int nc = n - c.gain;
-    // A child's database value is prefetched (it pays); its TT line is not (13-27% slower on the
-    // 6x4 solves, README "Solver with the database").
+    // Neither a child's database value nor its TT line is prefetched: on this project's 2-core
+    // VM both cost more time than they saved (README "Solver with the database").
     if (nc >= table_min_) {
       c.key = c.b.key();
     } else if (nc <= oracle_max_ && resident_ != nullptr) {
-      const std::uint64_t rank = order_->template rank_cells<B::kFixedCells>(c.b.cells(), nc);
-      c.key = rank + 1;
-      __builtin_prefetch(level_[nc] + rank);
+      c.key = order_->template rank_cells<B::kFixedCells>(c.b.cells(), nc) + 1;
     } else if (nc <= memo_max_ && nc > oracle_max_) {
       memo_->prefetch(c.b, nc);
     }
@@ -335,8 +342,9 @@ class Search {
     }
     c.order = (std::min(c.gain, 255) << 13) + ((255 - handed) << 4) + i;
     if (c.again) c.order += 1 << 21;
-    if (nc <= oracle_max_) c.order += 1 << 22;
+    if (nc <= oracle_max_) c.order += kDatabaseChild;
   }
+  static constexpr int kDatabaseChild = 1 << 22;  // the order's mark of a child in the database
 
   static constexpr std::uint64_t kPollMask = (1u << 14) - 1;
 

@@ -2,6 +2,11 @@
 #include "probe.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
 
 namespace kalah {
 namespace {
@@ -17,12 +22,53 @@ int covered_levels(const Store& store, TableId t) {
   return store.complete_through(t);
 }
 
+// Whether a resident level n is packed (ResidentLevel).
+bool packs(int n) { return n <= ResidentLevel::kPackedMax; }
+
+// Packs values (level n, of n's parity, checked) into words as ResidentLevel reads them, on up to
+// `threads` threads (0: all cores). Throws DbError naming `where` and the rank of a value out of
+// range or parity.
+void pack_level(std::span<const std::int8_t> values, int n, std::uint64_t* words,
+                unsigned threads, const std::string& where) {
+  const std::uint64_t count = ResidentLevel::words_for(true, values.size());
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  const std::uint64_t per_thread = (count + threads - 1) / threads;
+  std::atomic<std::uint64_t> bad_rank{values.size()};
+  const auto work = [&](std::uint64_t first, std::uint64_t last) {
+    for (std::uint64_t w = first; w < last; ++w) {
+      std::uint64_t word = 0;
+      const std::uint64_t begin = w * ResidentLevel::kPerWord;
+      const std::uint64_t end = std::min<std::uint64_t>(begin + ResidentLevel::kPerWord, values.size());
+      for (std::uint64_t r = begin; r < end; ++r) {
+        const int v = values[r];
+        if (v < -n || v > n || (v + n) % 2 != 0) {
+          std::uint64_t seen = bad_rank.load();
+          while (r < seen && !bad_rank.compare_exchange_weak(seen, r)) {
+          }
+          return;
+        }
+        word |= std::uint64_t((v + n) / 2) << ((r - begin) * ResidentLevel::kBits);
+      }
+      words[w] = word;
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned i = 1; i < threads && i * per_thread < count; ++i)
+    pool.emplace_back(work, i * per_thread, std::min(count, (i + 1) * per_thread));
+  work(0, std::min(count, per_thread));
+  for (std::thread& th : pool) th.join();
+  if (const std::uint64_t r = bad_rank.load(); r < values.size())
+    throw DbError(where + ": value " + std::to_string(int(values[r])) + " at storage rank " +
+                  std::to_string(r) + " is outside [-n, n] or not of n's parity (corrupt table)");
+}
+
 }  // namespace
 
 std::uint64_t Probe::resident_bytes(const Store& store, TableId t) {
-  std::uint64_t bytes = 0;
-  for (int n = 0; n <= covered_levels(store, t); ++n) bytes += level_entries(t.m, n);
-  return bytes;
+  std::uint64_t words = 0;
+  for (int n = 0; n <= covered_levels(store, t); ++n)
+    words += ResidentLevel::words_for(packs(n), level_entries(t.m, n));
+  return words * sizeof(std::uint64_t);
 }
 
 Probe::Probe(const Store& store, TableId t, std::size_t cache_bytes, ProbeLoad load,
@@ -39,17 +85,7 @@ Probe::Probe(const Store& store, TableId t, std::size_t cache_bytes, ProbeLoad l
                     " vanished while opening the probe");
     block_entries_.push_back(meta->block_entries);
   }
-  if (load == ProbeLoad::kResident) {
-    level_offset_.push_back(0);
-    for (int n = 0; n <= max_stones_; ++n)
-      level_offset_.push_back(level_offset_.back() + level_entries(t.m, n));
-    resident_ = HugeBuffer(level_offset_.back());
-    for (int n = 0; n <= max_stones_; ++n)
-      store.read_level_stored(t, n,
-                              std::span<std::int8_t>(resident_.as<std::int8_t>() + level_offset_[n],
-                                                     level_offset_[n + 1] - level_offset_[n]),
-                              threads);
-  }
+  if (load == ProbeLoad::kResident) load_resident(threads);
   for (const auto& [pits, margin] : store.book_entries(t))
     book_.emplace(
         std::string(reinterpret_cast<const char*>(pits.data()), pits.size() * sizeof(Stones)),
@@ -57,12 +93,39 @@ Probe::Probe(const Store& store, TableId t, std::size_t cache_bytes, ProbeLoad l
   answers_beyond_ = !book_.empty();
 }
 
+void Probe::load_resident(unsigned threads) {
+  std::vector<std::uint64_t> offset{0};  // in words
+  std::uint64_t widest = 0;              // the most positions of a packed level
+  for (int n = 0; n <= max_stones_; ++n) {
+    const std::uint64_t entries = level_entries(table_.m, n);
+    offset.push_back(offset.back() + ResidentLevel::words_for(packs(n), entries));
+    if (packs(n)) widest = std::max(widest, entries);
+  }
+  resident_ = HugeBuffer(offset.back() * sizeof(std::uint64_t));
+  HugeBuffer scratch(widest);  // a packed level's bytes, before packing
+  for (int n = 0; n <= max_stones_; ++n) {
+    const std::uint64_t entries = level_entries(table_.m, n);
+    std::uint64_t* words = resident_.as<std::uint64_t>() + offset[n];
+    if (packs(n)) {
+      const std::span<std::int8_t> values(scratch.as<std::int8_t>(), entries);
+      store_.read_level_stored(table_, n, values, threads);
+      pack_level(values, n, words, threads,
+                 store_.path() + ": " + to_string(table_) + " level " + std::to_string(n));
+    } else {
+      store_.read_level_stored(table_, n,
+                               std::span<std::int8_t>(reinterpret_cast<std::int8_t*>(words), entries),
+                               threads);
+    }
+    levels_.push_back(ResidentLevel{words, n, packs(n)});
+  }
+}
+
 std::optional<int> Probe::future(const Position& p) {
   if (p.m != table_.m) return std::nullopt;
   const int n = p.pit_stones();
   if (n <= max_stones_) {
     const std::uint64_t rank = order_.rank(p, n);
-    if (resident()) return resident_.as<const std::int8_t>()[level_offset_[n] + rank];
+    if (resident()) return levels_[n].future(rank);
     const std::uint32_t per_block = block_entries_[n];
     const auto block = std::uint32_t(rank / per_block);
     const std::uint64_t key = std::uint64_t(n) << 32 | block;

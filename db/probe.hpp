@@ -12,6 +12,7 @@
 #include "block_cache.hpp"
 #include "huge_buffer.hpp"
 #include "oracle.hpp"
+#include "resident_level.hpp"
 #include "storage_order.hpp"
 #include "store.hpp"
 
@@ -19,7 +20,8 @@ namespace kalah {
 
 // How a probe holds the levels. kOnDemand: blocks are read and decompressed when first probed,
 // through an LRU cache. kResident: every level is decoded into memory at construction (on
-// `threads` threads, 0: all cores; resident_bytes(store, t) bytes, verified as they are read),
+// `threads` threads, 0: all cores; resident_bytes(store, t) bytes, verified as they are read, a
+// value out of its level's range or parity being corruption),
 // then probes answer without locks or decompression and the store is no longer read for levels.
 enum class ProbeLoad { kOnDemand, kResident };
 
@@ -35,14 +37,13 @@ class Probe : public ExactOracle {
   Probe(const Store& store, TableId t, std::size_t cache_bytes = 256 << 20,
         ProbeLoad load = ProbeLoad::kOnDemand, unsigned threads = 0);
 
-  // Memory a resident probe of table t takes: one byte per position of its complete levels.
+  // Memory a resident probe of table t takes: its complete levels as ResidentLevel packs them
+  // (5 bits a position up to 31 stones in pits, a byte above).
   static std::uint64_t resident_bytes(const Store& store, TableId t);
   bool resident() const { return resident_.data() != nullptr; }
   // Resident probes only: the values of level n <= max_stones() by storage rank (order()), for
-  // callers that rank positions themselves (the solver ranks its own boards and prefetches).
-  const std::int8_t* resident_level(int n) const {
-    return resident_.as<const std::int8_t>() + level_offset_[n];
-  }
+  // callers that rank positions themselves (the solver ranks its own boards).
+  const ResidentLevel& resident_level(int n) const { return levels_[n]; }
   const StorageOrder& order() const { return order_; }
 
   // nullopt when p has another board size than t, or lies above the levels and not in the book.
@@ -55,13 +56,16 @@ class Probe : public ExactOracle {
   std::size_t book_size() const { return book_.size(); }
 
  private:
+  // Reads and packs every level into resident_ (constructor, ProbeLoad::kResident).
+  void load_resident(unsigned threads);
+
   const Store& store_;
   TableId table_;
   StorageOrder order_;
   std::vector<std::uint32_t> block_entries_;  // per level 0..max_stones_
   BlockCache cache_;
-  HugeBuffer resident_;                      // resident: all levels, storage order
-  std::vector<std::uint64_t> level_offset_;  // resident: first byte of level n in resident_
+  HugeBuffer resident_;                // resident: all levels, storage order
+  std::vector<ResidentLevel> levels_;  // resident: level n's values, in resident_
   // The table's book, read once at construction: pit counts (2 bytes each) -> future margin.
   std::unordered_map<std::string, int> book_;
 };

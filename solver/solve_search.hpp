@@ -126,8 +126,8 @@ class Search {
     if (alpha >= n) return n;
     if (n <= oracle_max_ && resident_ != nullptr) {
       ++oracle_hits_;
-      return level_[n][hint != 0 ? hint - 1
-                                 : order_->template rank_cells<B::kFixedCells>(b.cells(), n)];
+      return level_[n].future(
+          hint != 0 ? hint - 1 : order_->template rank_cells<B::kFixedCells>(b.cells(), n));
     }
     if (int v; settles(std::max(-n, lower), std::min(n, upper), alpha, beta, &v)) return v;
     return expand(b, n, alpha, beta, hint);
@@ -366,7 +366,7 @@ class Search {
   int table_min_ = kTableMinStones;
   const Probe* resident_ = nullptr;
   const StorageOrder* order_ = nullptr;
-  const std::int8_t* level_[256] = {};  // resident_'s levels
+  ResidentLevel level_[256] = {};  // resident_'s levels
   const std::atomic<bool>* stop_ = nullptr;
   std::uint64_t* busy_ = nullptr;
   int busy_min_ = 0;

@@ -57,12 +57,13 @@ inline std::vector<std::int8_t> random_level(std::uint64_t entries, int n, std::
   return v;
 }
 
-// A value that depends on the pit counts only (not on any rank), in [-n, n].
+// A value that depends on the pit counts only (not on any rank), in [-n, n] and of n's parity,
+// as every future margin is.
 inline int value_of_pits(const Stones* x, int cells, int n) {
   std::uint64_t h = 0x12345;
   for (int i = 0; i < cells; ++i) h = (h ^ x[i]) * 0x100000001B3ULL + std::uint64_t(i);
   h ^= h >> 29;
-  return n == 0 ? 0 : int(h % std::uint64_t(2 * n + 1)) - n;
+  return 2 * int(h % std::uint64_t(n + 1)) - n;
 }
 
 // Level n of m pits filled with value_of_pits, laid out in rank order by walking next().

@@ -89,10 +89,62 @@ TEST(Probe, ResidentAgreesWithTheValueOfEveryPosition) {
     ASSERT_EQ(probe.future(position_of(x.data(), 2, 3, 1)), testing::value_of_pits(x.data(), 4, n));
     ++positions;
   }
-  EXPECT_EQ(Probe::resident_bytes(*db.store, SmallDb::kTable), positions);
+  std::uint64_t packed_bytes = 0;  // 12 five-bit values to a 64-bit word, per level
+  for (int n = 0; n <= SmallDb::kMaxN; ++n) packed_bytes += (idx.size(n) + 11) / 12 * 8;
+  EXPECT_LT(packed_bytes, positions);
+  EXPECT_EQ(Probe::resident_bytes(*db.store, SmallDb::kTable), packed_bytes);
   const Stones many[4] = {5, 4, 3, 1};  // 13 stones > 12
   EXPECT_EQ(probe.future(position_of(many, 2, 0, 0)), std::nullopt);
   EXPECT_EQ(probe.misses(), 0u);  // nothing read after the load
+}
+
+// Levels above 31 stones in pits do not fit 5 bits: a resident probe keeps them as bytes.
+TEST(Probe, ResidentKeepsLevelsAbove31AsBytes) {
+  constexpr TableId kTable{Rules::kKalah, 1};
+  constexpr int kMaxN = 40;
+  TempDir dir{"probe-wide"};
+  const LevelIndex idx(1, kMaxN);
+  {
+    Store w(dir.str(), true);
+    for (int n = 0; n <= kMaxN; ++n) w.write_level(kTable, n, testing::pits_level(idx, n));
+  }
+  Store store(dir.str(), false);
+  Probe probe(store, kTable, 0, ProbeLoad::kResident, 2);
+  std::uint64_t bytes = 0;
+  for (int n = 0; n <= kMaxN; ++n) {
+    bytes += n <= 31 ? (idx.size(n) + 11) / 12 * 8 : (idx.size(n) + 7) / 8 * 8;
+    EXPECT_EQ(probe.resident_level(n).packed, n <= 31);
+  }
+  EXPECT_EQ(Probe::resident_bytes(store, kTable), bytes);
+  for (const auto& x : all_arrangements(idx, kMaxN)) {
+    const int n = x[0] + x[1];
+    ASSERT_EQ(probe.future(position_of(x.data(), 1, 0, 0)), testing::value_of_pits(x.data(), 2, n));
+  }
+}
+
+// A stored value of the wrong parity cannot be a future margin: the resident load refuses the
+// table, naming the level and the rank; the on-demand probe (which packs nothing) still reads it.
+TEST(Probe, ResidentRefusesAValueOfTheWrongParity) {
+  SmallDb db;
+  const LevelIndex idx(2, SmallDb::kMaxN);
+  std::vector<std::int8_t> level = testing::pits_level(idx, 7);
+  level[5] = std::int8_t(level[5] == 7 ? 6 : level[5] + 1);  // still within [-7, 7]
+  {
+    db.store.reset();
+    Store w(db.dir.str(), true);
+    w.write_level(SmallDb::kTable, 7, level);
+  }
+  db.store = std::make_unique<Store>(db.dir.str(), false);
+  try {
+    Probe(*db.store, SmallDb::kTable, 0, ProbeLoad::kResident, 2);
+    FAIL() << "a value of the wrong parity was packed";
+  } catch (const DbError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("level 7"), std::string::npos) << what;
+    EXPECT_NE(what.find("parity"), std::string::npos) << what;
+  }
+  Probe on_demand(*db.store, SmallDb::kTable);
+  EXPECT_EQ(on_demand.max_stones(), SmallDb::kMaxN);
 }
 
 TEST(Probe, OtherBoardsAndLevelsAboveAreNotCovered) {

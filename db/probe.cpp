@@ -23,13 +23,15 @@ int covered_levels(const Store& store, TableId t) {
 }
 
 // Whether a resident level n is packed (ResidentLevel).
-bool packs(int n) { return n <= ResidentLevel::kPackedMax; }
+bool packs(int n) {
+  return n <= ResidentLevel::kPackedMax;
+}
 
 // Packs values (level n, of n's parity, checked) into words as ResidentLevel reads them, on up to
 // `threads` threads (0: all cores). Throws DbError naming `where` and the rank of a value out of
 // range or parity.
-void pack_level(std::span<const std::int8_t> values, int n, std::uint64_t* words,
-                unsigned threads, const std::string& where) {
+void pack_level(std::span<const std::int8_t> values, int n, std::uint64_t* words, unsigned threads,
+                const std::string& where) {
   const std::uint64_t count = ResidentLevel::words_for(true, values.size());
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   const std::uint64_t per_thread = (count + threads - 1) / threads;
@@ -38,7 +40,8 @@ void pack_level(std::span<const std::int8_t> values, int n, std::uint64_t* words
     for (std::uint64_t w = first; w < last; ++w) {
       std::uint64_t word = 0;
       const std::uint64_t begin = w * ResidentLevel::kPerWord;
-      const std::uint64_t end = std::min<std::uint64_t>(begin + ResidentLevel::kPerWord, values.size());
+      const std::uint64_t end =
+          std::min<std::uint64_t>(begin + ResidentLevel::kPerWord, values.size());
       for (std::uint64_t r = begin; r < end; ++r) {
         const int v = values[r];
         if (v < -n || v > n || (v + n) % 2 != 0) {
@@ -112,9 +115,9 @@ void Probe::load_resident(unsigned threads) {
       pack_level(values, n, words, threads,
                  store_.path() + ": " + to_string(table_) + " level " + std::to_string(n));
     } else {
-      store_.read_level_stored(table_, n,
-                               std::span<std::int8_t>(reinterpret_cast<std::int8_t*>(words), entries),
-                               threads);
+      store_.read_level_stored(
+          table_, n, std::span<std::int8_t>(reinterpret_cast<std::int8_t*>(words), entries),
+          threads);
     }
     levels_.push_back(ResidentLevel{words, n, packs(n)});
   }

@@ -35,7 +35,7 @@ const char* kDescription =
     "incomplete: only the proven bounds on the margin are printed (and the exact margin if it was\n"
     "proven before the best moves were).\n"
     "The database's values are decoded into memory before the search when they fit in\n"
-    "--cache-mb (--db-load auto; a 6-pit <= 24-stone table takes 0.73 GiB and 1-2 seconds),\n"
+    "--cache-mb (--db-load auto; a 6-pit <= 24-stone table takes 0.73 GiB and 2-4 seconds),\n"
     "else read block by block through an LRU cache of --cache-mb. The time printed is the\n"
     "search's; the database's opening and loading time is printed beside it.\n"
     "With --store, the exact values of the position and of every position within --book-plies\n"

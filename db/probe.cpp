@@ -2,11 +2,11 @@
 #include "probe.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <span>
 #include <string>
-#include <thread>
 #include <vector>
+
+#include "for_each_index.hpp"
 
 namespace kalah {
 namespace {
@@ -32,37 +32,26 @@ bool packs(int n) {
 // range or parity.
 void pack_level(std::span<const std::int8_t> values, int n, std::uint64_t* words, unsigned threads,
                 const std::string& where) {
+  constexpr std::uint64_t kWordsPerTask = 1 << 16;
   const std::uint64_t count = ResidentLevel::words_for(true, values.size());
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  const std::uint64_t per_thread = (count + threads - 1) / threads;
-  std::atomic<std::uint64_t> bad_rank{values.size()};
-  const auto work = [&](std::uint64_t first, std::uint64_t last) {
-    for (std::uint64_t w = first; w < last; ++w) {
+  for_each_index((count + kWordsPerTask - 1) / kWordsPerTask, threads, [&](std::size_t task) {
+    for (std::uint64_t w = task * kWordsPerTask; w < std::min(count, (task + 1) * kWordsPerTask);
+         ++w) {
       std::uint64_t word = 0;
       const std::uint64_t begin = w * ResidentLevel::kPerWord;
       const std::uint64_t end =
           std::min<std::uint64_t>(begin + ResidentLevel::kPerWord, values.size());
       for (std::uint64_t r = begin; r < end; ++r) {
         const int v = values[r];
-        if (v < -n || v > n || (v + n) % 2 != 0) {
-          std::uint64_t seen = bad_rank.load();
-          while (r < seen && !bad_rank.compare_exchange_weak(seen, r)) {
-          }
-          return;
-        }
+        if (v < -n || v > n || (v + n) % 2 != 0)
+          throw DbError(where + ": value " + std::to_string(v) + " at storage rank " +
+                        std::to_string(r) +
+                        " is outside [-n, n] or not of n's parity (corrupt table)");
         word |= std::uint64_t((v + n) / 2) << ((r - begin) * ResidentLevel::kBits);
       }
       words[w] = word;
     }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned i = 1; i < threads && i * per_thread < count; ++i)
-    pool.emplace_back(work, i * per_thread, std::min(count, (i + 1) * per_thread));
-  work(0, std::min(count, per_thread));
-  for (std::thread& th : pool) th.join();
-  if (const std::uint64_t r = bad_rank.load(); r < values.size())
-    throw DbError(where + ": value " + std::to_string(int(values[r])) + " at storage rank " +
-                  std::to_string(r) + " is outside [-n, n] or not of n's parity (corrupt table)");
+  });
 }
 
 }  // namespace

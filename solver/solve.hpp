@@ -3,6 +3,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "oracle.hpp"
@@ -36,7 +38,9 @@ struct SolveOptions {
   // uses one. With one thread and no time limit node counts are deterministic; with more they
   // vary run to run.
   int threads = 1;
-  bool progress = false;  // report bounds, nodes and rate on stderr, at most about once a second
+  // When set, gets a status line (time, nodes, rate, the proven bounds, what the solve is testing)
+  // about once a second.
+  std::function<void(const std::string& line)> progress;
 };
 
 struct SolveResult {

@@ -130,12 +130,12 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
   if (opt.progress) {
     report = [&] {
       const double s = std::chrono::duration<double>(Clock::now() - start).count();
-      std::fprintf(stderr, "solve: %.0f s, %.3g nodes (%.3g/s), margin in [%d, %d], ", s,
-                   double(search.nodes()), search.nodes() / std::max(s, 1e-9), kd + lo, kd + hi);
-      if (phase.empty())
-        std::fprintf(stderr, "MTD(f) test margin >= %d\n", kd + beta);
-      else
-        std::fprintf(stderr, "%s\n", phase.c_str());
+      char line[160];
+      std::snprintf(line, sizeof line, "solve: %.0f s, %.3g nodes (%.3g/s), margin in [%d, %d], ",
+                    s, double(search.nodes()), search.nodes() / std::max(s, 1e-9), kd + lo,
+                    kd + hi);
+      opt.progress(line +
+                   (phase.empty() ? "MTD(f) test margin >= " + std::to_string(kd + beta) : phase));
     };
   }
   std::optional<Clock::time_point> deadline;

@@ -251,6 +251,26 @@ TEST(CliDatabase, PlayAndTreeUseTheDatabaseExactly) {
   std::system(("rm -rf '" + db + "'").c_str());
 }
 
+// solve's progress: on with --progress (stderr is no terminal here), off with --quiet, not both.
+TEST(CliSolve, ProgressOnRequestQuietOtherwise) {
+  const std::string db = temp_path("progress-db");
+  std::system(("rm -rf '" + db + "'").c_str());
+  ASSERT_EQ(run("KALAH gen --pits 2 --max-stones 8 --threads 1 --quiet --db " + db).status, 0);
+  const std::string solve = "KALAH solve --pits 2 --stones 2 --db " + db;
+  const Result loud = run(solve + " --progress");
+  EXPECT_EQ(loud.status, 0) << loud.err;
+  EXPECT_TRUE(contains(loud.err, "opening the database at " + db)) << loud.err;
+  EXPECT_TRUE(contains(loud.out, "margin:")) << loud.out;
+  const Result quiet = run(solve + " --quiet");
+  EXPECT_EQ(quiet.status, 0) << quiet.err;
+  EXPECT_EQ(quiet.err, "");
+  EXPECT_EQ(run(solve).err, "");  // stderr is no terminal: quiet by default
+  const Result both = run(solve + " --progress --quiet");
+  EXPECT_EQ(both.status, 2);
+  EXPECT_EQ(count_lines(both.err), 1) << both.err;
+  std::system(("rm -rf '" + db + "'").c_str());
+}
+
 std::string signature(const std::string& out) {
   const auto at = out.find("signature: ");
   return at == std::string::npos ? "" : out.substr(at, out.find('\n', at) - at);
@@ -329,6 +349,8 @@ TEST(CliUsage, UnknownCommandsOptionsAndBadValuesExit2) {
                        "KALAH bench --rules nope",
                        "KALAH bench nosuchworkload",
                        "KALAH bench solve --threads -1",
+                       "KALAH gen --max-stones 999 --db /nonexistent/gen-refused",
+                       "KALAH gen --max-stones -1 --db /nonexistent/gen-refused",
                        "KALAH"};
   for (const char* cmd : bad) {
     const Result r = run(cmd);

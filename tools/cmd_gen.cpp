@@ -5,6 +5,7 @@
 
 #include "build.hpp"
 #include "command.hpp"
+#include "level_solver.hpp"
 #include "options.hpp"
 #include "progress.hpp"
 
@@ -22,7 +23,7 @@ int run_gen(int argc, char** argv) {
   add_game_options(desc, game);
   add_db_option(desc, db);
   desc.add_options()("max-stones", po::value(&max_stones)->default_value(max_stones),
-                     "build levels 0..N stones in pits (0..127; memory below)")(
+                     "build levels 0..N stones in pits (0..127, as memory allows: below)")(
       "threads", po::value(&threads)->default_value(threads), "worker threads; 0: all cores")(
       "zstd-level", po::value(&zstd_level)->default_value(zstd_level),
       "compression level of new levels, 1..19: 3 keeps compression well behind solving;\n"
@@ -44,6 +45,7 @@ int run_gen(int argc, char** argv) {
           desc, {}, vm))
     return 0;
   game.check();
+  check_range("max-stones", max_stones, 0, kMaxTableStones);
   check_range("threads", threads, 0, 1024);
   check_range("zstd-level", zstd_level, 1, 19);
   BuildOptions o;

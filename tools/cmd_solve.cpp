@@ -1,8 +1,11 @@
 // `kalah solve`: the exact value, best moves and principal variation of a position by exhaustive
 // search.
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -13,6 +16,7 @@
 #include "db_open.hpp"
 #include "options.hpp"
 #include "physical_memory.hpp"
+#include "progress.hpp"
 #include "solve.hpp"
 
 namespace kalah::cli {
@@ -21,7 +25,7 @@ namespace {
 const char* kUsage =
     "solve [--rules R] [--pits m] [--stones k | POSITION] [--db PATH | --no-db] [--json] "
     "[--max-time SEC] [--threads N] [--guess-depth D] [--tt-mb MB] [--cache-mb MB] "
-    "[--db-load auto|memory|cache] [--memo N] [--progress] [--store [--book-plies P]]";
+    "[--db-load auto|memory|cache] [--memo N] [--progress | --quiet] [--store [--book-plies P]]";
 const char* kDescription =
     "Solves a position exhaustively (MTD(f) over exact margins with a transposition table) and\n"
     "prints the outcome for the side to move (win / draw / loss), the exact margin (final kalah\n"
@@ -175,7 +179,9 @@ int run_solve(int argc, char** argv) {
       ("guess-depth", po::value(&guess_depth)->default_value(guess_depth),
        "plies of the heuristic engine search giving MTD(f)'s first guess, used when the position "
        "has 20 or more stones in pits beyond the database (0: guess 0)")
-      ("progress", "report bounds and node rate on stderr about once a second")
+      ("progress", "report bounds, nodes and rate on stderr about once a second (the default when "
+       "stderr is a terminal, where the line is redrawn in place)")
+      ("quiet,q", "no progress on stderr")
       ("store", "write the position and its first --book-plies plies into the database's book")
       ("book-plies", po::value<int>()->default_value(2), "plies below the position stored by --store (0..8)");
   // clang-format on
@@ -208,6 +214,9 @@ int run_solve(int argc, char** argv) {
     game.check();
     p = game.start();
   }
+  if (vm.count("progress") && vm.count("quiet"))
+    throw InputError("give either --progress or --quiet, not both");
+  Progress progress(vm.count("progress") || (!vm.count("quiet") && isatty(STDERR_FILENO)));
   const bool explicit_db = !vm["db"].defaulted();
   if (explicit_db && vm.count("no-db")) throw InputError("give either --db or --no-db, not both");
   if (vm.count("store")) {
@@ -221,9 +230,9 @@ int run_solve(int argc, char** argv) {
     base.memo_stones = memo;
     base.max_seconds = max_time;
     const BookReport b = build_book(rules, store, probe, p, plies, base, [&](int done, int total) {
-      if (vm.count("progress"))
-        std::cerr << "book: " << done << "/" << total << " positions\r" << std::flush;
+      progress.status("book: " + std::to_string(done) + "/" + std::to_string(total) + " positions");
     });
+    progress.clear_line();
     char buf[256];
     std::snprintf(
         buf, sizeof buf,
@@ -236,8 +245,11 @@ int run_solve(int argc, char** argv) {
   }
   OpenedDb db;
   const auto open_start = std::chrono::steady_clock::now();
-  if (!vm.count("no-db"))
+  if (!vm.count("no-db")) {
+    if (explicit_db || std::filesystem::exists(db_path))
+      progress.status("opening the database at " + db_path);
     db = open_db_for(db_path, explicit_db, {rules, p.m}, db_load.cache_bytes(), load);
+  }
   const double open_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - open_start).count();
 
@@ -246,10 +258,11 @@ int run_solve(int argc, char** argv) {
   opt.tt_bytes = std::size_t(tt_mb > 0 ? tt_mb : auto_tt_mb(p, db.probe.get())) << 20;
   opt.memo_stones = memo;
   opt.max_seconds = max_time;
-  opt.progress = vm.count("progress") > 0;
+  if (progress.enabled()) opt.progress = [&](const std::string& line) { progress.status(line); };
   opt.threads = threads;
   opt.guess_depth = guess_depth;
   const SolveResult r = solve(rules, p, opt);
+  progress.clear_line();
   const int db_stones = opt.oracle != nullptr ? opt.oracle->max_stones() : -1;
   const DbUse use{db_stones, db.probe && db.probe->resident(), open_s};
   if (vm.count("json"))

@@ -1,6 +1,7 @@
 // Progress display: terminal bar or periodic plain lines on stderr.
 #include "progress.hpp"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -98,6 +99,18 @@ void Progress::step_done(const std::string& summary) {
   if (!enabled_) return;
   clear_line();
   std::cerr << summary << "\n" << std::flush;
+}
+
+void Progress::status(const std::string& line) {
+  if (!enabled_) return;
+  if (!tty_) {
+    std::cerr << line << "\n" << std::flush;
+    return;
+  }
+  std::size_t width = 80;
+  if (winsize ws{}; ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1) width = ws.ws_col;
+  std::cerr << "\r\033[K" << line.substr(0, width - 1) << std::flush;
+  line_open_ = true;
 }
 
 void Progress::note(const std::string& line) {

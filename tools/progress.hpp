@@ -21,10 +21,15 @@ class Progress {
   // Ends the current step with a summary line (always printed when enabled).
   void step_done(const std::string& summary);
   void note(const std::string& line);
+  // A status line that replaces the previous one: redrawn in place on a terminal (cut to its
+  // width), a line of its own otherwise. The caller paces it.
+  void status(const std::string& line);
+
+  // Removes the line a terminal still shows (a bar or a status), before other output.
+  void clear_line();
+  bool enabled() const { return enabled_; }
 
  private:
-  void clear_line();
-
   bool enabled_;
   bool tty_;
   bool line_open_ = false;

@@ -21,7 +21,8 @@ const char* outcome_name(Outcome o) {
 }
 
 QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle, double max_seconds,
-                           int threads) {
+                           int threads,
+                           const std::function<void(const std::string& line)>& progress) {
   QueryAnswer a;
   if (is_over(rules, p)) {
     a.over = true;
@@ -49,6 +50,10 @@ QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle, 
       opt.max_seconds = left();
       opt.find_moves = false;  // only the value is needed
       opt.threads = threads;
+      if (progress)
+        opt.progress = [&](const std::string& line) {
+          progress("move " + std::to_string(pit) + ": " + line);
+        };
       const SolveResult r = solve(rules, c, opt);
       a.used_solver = true;
       child = MarginBound{r.lower, r.upper};

@@ -1,7 +1,9 @@
 // Exact value of a position and of each of its moves, from the database or, beyond it, the solver.
 #pragma once
 
+#include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "oracle.hpp"
@@ -39,8 +41,10 @@ struct QueryAnswer {
 
 // Values p and its moves. Children inside the oracle are answered from it; others are solved
 // with the oracle at the leaves, sharing max_seconds (0: unlimited). Never reports a bound as
-// exact. `threads`: search threads of each solve (SolveOptions::threads).
+// exact. `threads`: search threads of each solve (SolveOptions::threads). `progress`, when set,
+// gets each solve's status line (SolveOptions::progress) after the move it is for.
 QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle, double max_seconds,
-                           int threads = 1);
+                           int threads = 1,
+                           const std::function<void(const std::string& line)>& progress = {});
 
 }  // namespace kalah

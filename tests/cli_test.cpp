@@ -251,8 +251,9 @@ TEST(CliDatabase, PlayAndTreeUseTheDatabaseExactly) {
   std::system(("rm -rf '" + db + "'").c_str());
 }
 
-// solve's progress: on with --progress (stderr is no terminal here), off with --quiet, not both.
-TEST(CliSolve, ProgressOnRequestQuietOtherwise) {
+// solve's and query's progress: on with --progress (stderr is no terminal here), off with --quiet,
+// not both.
+TEST(CliSearch, ProgressOnRequestQuietOtherwise) {
   const std::string db = temp_path("progress-db");
   std::system(("rm -rf '" + db + "'").c_str());
   ASSERT_EQ(run("KALAH gen --pits 2 --max-stones 8 --threads 1 --quiet --db " + db).status, 0);
@@ -268,6 +269,17 @@ TEST(CliSolve, ProgressOnRequestQuietOtherwise) {
   const Result both = run(solve + " --progress --quiet");
   EXPECT_EQ(both.status, 2);
   EXPECT_EQ(count_lines(both.err), 1) << both.err;
+  // query: 16 stones in pits, 8 beyond the table, loads it into memory first and says so.
+  const std::string query = "KALAH query --rules wetherell '4,4,0/4,4,0 S' --db " + db;
+  const Result qloud = run(query + " --progress");
+  EXPECT_EQ(qloud.status, 0) << qloud.err;
+  EXPECT_TRUE(contains(qloud.err, "loading the database at " + db + " into memory")) << qloud.err;
+  const Result qquiet = run(query + " --quiet");
+  EXPECT_EQ(qquiet.status, 0) << qquiet.err;
+  EXPECT_EQ(qquiet.err, "");
+  EXPECT_EQ(qquiet.out, qloud.out);
+  EXPECT_EQ(run(query).err, "");
+  EXPECT_EQ(run(query + " --progress -q").status, 2);
   std::system(("rm -rf '" + db + "'").c_str());
 }
 

@@ -1,12 +1,15 @@
 // `kalah query`: exact outcome and margin of a position and of each legal move.
 #include <algorithm>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <string>
 
 #include "command.hpp"
 #include "db_open.hpp"
 #include "options.hpp"
+#include "progress.hpp"
 #include "query.hpp"
 
 namespace kalah::cli {
@@ -92,13 +95,14 @@ int run_query(int argc, char** argv) {
                  "the LRU block cache, and the whole table decoded into memory (once) before the "
                  "first search of a position 8 or more stones in pits beyond it, when it fits "
                  "--cache-mb");
+  add_progress_options(desc);
   po::positional_options_description pos;
   pos.add("position", -1);
   po::variables_map vm;
   if (!parse_command(
           argc, argv,
           "query POSITION|- [--rules R] [--db PATH] [--json] [--max-time SEC] [--cache-mb MB] "
-          "[--db-load auto|memory|cache]",
+          "[--db-load auto|memory|cache] [--progress | --quiet]",
           "Prints the outcome (win/draw/loss for the side to move) and exact margin of a\n"
           "position, and the margin of every legal move, best moves marked. Values come from\n"
           "the database at --db; positions beyond it are solved by exhaustive search (with the\n"
@@ -120,6 +124,7 @@ int run_query(int argc, char** argv) {
   const Rules rules = *parsed_rules;
   const bool explicit_db = !vm["db"].defaulted();
   if (words.empty()) throw InputError("a POSITION (or - for stdin) is required");
+  Progress progress(progress_wanted(vm));
 
   std::vector<std::string> lines;
   const bool batch = words.size() == 1 && words[0] == "-";
@@ -156,11 +161,17 @@ int run_query(int argc, char** argv) {
     // decoding them all once is faster than reading them one by one through the cache.
     if (load == DbLoad::kAuto && opened.probe && !opened.probe->resident() &&
         p.pit_stones() >= opened.probe->max_stones() + kResidentBeyond &&
-        Probe::resident_bytes(*opened.store, {rules, p.m}) <= cache_bytes)
+        Probe::resident_bytes(*opened.store, {rules, p.m}) <= cache_bytes) {
+      progress.status("loading the database at " + db + " into memory");
       opened.probe =
           std::make_unique<Probe>(*opened.store, TableId{rules, p.m}, 0, ProbeLoad::kResident);
+    }
     ExactOracle* oracle = opened.probe.get();
-    const QueryAnswer a = query_position(rules, p, oracle, max_time, threads_or_all_cores(0));
+    std::function<void(const std::string&)> status;
+    if (progress.enabled()) status = [&](const std::string& s) { progress.status(s); };
+    const QueryAnswer a =
+        query_position(rules, p, oracle, max_time, threads_or_all_cores(0), status);
+    progress.clear_line();
     if (json)
       print_json(std::cout, p, rules, a);
     else

@@ -1,7 +1,5 @@
 // `kalah solve`: the exact value, best moves and principal variation of a position by exhaustive
 // search.
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -179,12 +177,10 @@ int run_solve(int argc, char** argv) {
       ("guess-depth", po::value(&guess_depth)->default_value(guess_depth),
        "plies of the heuristic engine search giving MTD(f)'s first guess, used when the position "
        "has 20 or more stones in pits beyond the database (0: guess 0)")
-      ("progress", "report bounds, nodes and rate on stderr about once a second (the default when "
-       "stderr is a terminal, where the line is redrawn in place)")
-      ("quiet,q", "no progress on stderr")
       ("store", "write the position and its first --book-plies plies into the database's book")
       ("book-plies", po::value<int>()->default_value(2), "plies below the position stored by --store (0..8)");
   // clang-format on
+  add_progress_options(desc);
   db_load.add_to(desc,
                  "the whole table decoded into memory before the search when it fits "
                  "--cache-mb, else an LRU block cache of --cache-mb");
@@ -214,9 +210,7 @@ int run_solve(int argc, char** argv) {
     game.check();
     p = game.start();
   }
-  if (vm.count("progress") && vm.count("quiet"))
-    throw InputError("give either --progress or --quiet, not both");
-  Progress progress(vm.count("progress") || (!vm.count("quiet") && isatty(STDERR_FILENO)));
+  Progress progress(progress_wanted(vm));
   const bool explicit_db = !vm["db"].defaulted();
   if (explicit_db && vm.count("no-db")) throw InputError("give either --db or --no-db, not both");
   if (vm.count("store")) {

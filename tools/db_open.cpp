@@ -38,7 +38,8 @@ OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t,
 
 void DbLoadOptions::add_to(po::options_description& desc, const char* auto_meaning) {
   desc.add_options()("cache-mb", po::value(&cache_mb)->default_value(cache_mb),
-                     "memory for database values in MiB (a 6-pit <= 24 table is 0.73 GiB decoded, <= 26 1.58 GiB)")(
+                     "memory for database values in MiB (a 6-pit <= 24 table is 0.73 GiB decoded, "
+                     "<= 26 1.58 GiB)")(
       "db-load", po::value(&load)->default_value(load),
       (std::string("auto: ") + auto_meaning +
        "; memory: decode the whole table into memory at once; cache: always the LRU block cache")

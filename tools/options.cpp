@@ -1,6 +1,8 @@
 // Shared option parsing for the subcommands.
 #include "options.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <iostream>
 #include <thread>
@@ -41,6 +43,19 @@ bool parse_command(int argc, char** argv, const std::string& usage, const std::s
   }
   po::notify(vm);
   return true;
+}
+
+void add_progress_options(po::options_description& desc) {
+  desc.add_options()("progress",
+                     "report the search's bounds, nodes and rate on stderr about once a second "
+                     "(the default when stderr is a terminal, where the line is redrawn in place)")(
+      "quiet,q", "no progress on stderr");
+}
+
+bool progress_wanted(const po::variables_map& vm) {
+  if (vm.count("progress") && vm.count("quiet"))
+    throw InputError("give either --progress or --quiet, not both");
+  return vm.count("progress") || (!vm.count("quiet") && isatty(STDERR_FILENO));
 }
 
 void check_range(const char* name, long long v, long long lo, long long hi) {

@@ -37,6 +37,11 @@ bool parse_command(int argc, char** argv, const std::string& usage, const std::s
 // Throws InputError "--NAME must be LO..HI" unless lo <= v <= hi.
 void check_range(const char* name, long long v, long long lo, long long hi);
 
+// --progress and --quiet of the searching commands: progress_wanted() is true with --progress, or
+// without --quiet when stderr is a terminal; both together throw InputError.
+void add_progress_options(po::options_description& desc);
+bool progress_wanted(const po::variables_map& vm);
+
 // A --threads value, 0 meaning all cores, as a thread count (at least 1).
 int threads_or_all_cores(int threads);
 

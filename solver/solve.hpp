@@ -13,6 +13,9 @@
 
 namespace kalah {
 
+// SolveOptions::untabled_above_db when the table is in memory (measured on 6-pit solves, README).
+inline constexpr int kUntabledAboveResident = 4;
+
 struct SolveOptions {
   // Probed at every node with at most oracle->max_stones() stones in pits, and at every node of
   // the first few plies (an opening book beyond the levels may know them); an answer is taken as
@@ -38,6 +41,11 @@ struct SolveOptions {
   // uses one. With one thread and no time limit node counts are deterministic; with more they
   // vary run to run.
   int threads = 1;
+  // Boards with at most this many stones in pits beyond the oracle's levels skip the TT: their
+  // subtrees end in database reads within a few plies, and searching them again costs less than
+  // the TT's random reads (README "Solver with the database"). -1: kUntabledAboveResident when
+  // the oracle's table is in memory, else 0. Values are exact either way; node counts differ.
+  int untabled_above_db = -1;
   // When set, gets a status line (time, nodes, rate, the proven bounds, what the solve is testing)
   // about once a second.
   std::function<void(const std::string& line)> progress;

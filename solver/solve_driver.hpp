@@ -81,17 +81,20 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
     memo = std::make_unique<ExactMemo<B>>(p.m, memo_stones);
     memo->set_oracle(opt.oracle);
   }
-  Search<B> search(tt, opt.oracle, memo.get());
   const auto* resident = dynamic_cast<const Probe*>(opt.oracle);
   if (resident != nullptr && (!resident->resident() || resident->table().m != p.m ||
                               resident->table().rules != B::Rules::kId))
     resident = nullptr;  // the generic path answers (or declines) through future()
+  const int untabled = opt.untabled_above_db >= 0 ? opt.untabled_above_db
+                       : resident != nullptr      ? kUntabledAboveResident
+                                                  : 0;
+  Search<B> search(tt, opt.oracle, memo.get(), untabled);
   if (resident != nullptr) search.set_resident(resident);
   std::atomic<bool> stop{false};
   std::vector<std::uint64_t> busy(threads > 1 ? Search<B>::kBusySlots : 0);
   if (threads > 1) search.set_parallel(&stop, busy.data());
   for (int t = 1; t < threads; ++t) {
-    helpers.push_back(std::make_unique<Search<B>>(tt, opt.oracle, memo.get()));
+    helpers.push_back(std::make_unique<Search<B>>(tt, opt.oracle, memo.get(), untabled));
     if (resident != nullptr) helpers.back()->set_resident(resident);
     helpers.back()->set_parallel(&stop, busy.data());
   }

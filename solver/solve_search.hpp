@@ -38,12 +38,14 @@ class Search {
   static constexpr int kBookPlies = 6;
 
   // memo (may be null) answers boards with at most memo->max_stones() stones in pits, after the
-  // oracle (may be null) has answered those it covers. The TT holds only boards above both.
-  Search(SolveTable& tt, ExactOracle* oracle, ExactMemo<B>* memo)
+  // oracle (may be null) has answered those it covers. The TT holds only boards above both, and
+  // above the oracle's levels by more than `untabled` stones (SolveOptions::untabled_above_db).
+  Search(SolveTable& tt, ExactOracle* oracle, ExactMemo<B>* memo, int untabled = 0)
       : tt_(tt), oracle_(oracle), memo_(memo) {
     if (oracle_ != nullptr) oracle_max_ = oracle_->max_stones();
     if (memo_ != nullptr) memo_max_ = memo_->max_stones();
-    table_min_ = std::max({kTableMinStones, oracle_max_ + 1, memo_max_ + 1});
+    const int above_oracle = oracle_max_ >= 0 ? oracle_max_ + 1 + untabled : 0;
+    table_min_ = std::max({kTableMinStones, above_oracle, memo_max_ + 1});
   }
 
   // Boards with at least this many stones in pits use the TT.

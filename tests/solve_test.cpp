@@ -441,11 +441,13 @@ TEST(Solve, ResidentAndCachedDatabaseGiveExactResults) {
     for (int trial = 0; trial < 30; ++trial) {
       const Position p = random_position(rules, 3, 2 + trial % 2, rng);
       SolveOptions opt = small_options();
+      opt.untabled_above_db = trial % 3 * 2;  // the same TT levels both ways
       opt.oracle = &resident;
       const SolveResult with_resident = solve(rules, p, opt);
       opt.oracle = &cached;
       const SolveResult with_cache = solve(rules, p, opt);
       opt.oracle = &resident;
+      opt.untabled_above_db = -1;  // automatic: kUntabledAboveResident
       opt.threads = 2;
       check_result(rules, p, solve(rules, p, opt), naive);
       check_result(rules, p, with_resident, naive);
@@ -454,6 +456,35 @@ TEST(Solve, ResidentAndCachedDatabaseGiveExactResults) {
       hits += with_resident.oracle_hits;
     }
     EXPECT_GT(hits, 0u) << rules_name(rules);
+  }
+}
+
+// The levels just above a resident table skip the TT: the search changes, the values do not.
+TEST(Solve, UntabledLevelsAboveTheDatabaseChangeNodesNotValues) {
+  std::mt19937_64 rng(4242);
+  for (Rules rules : kAllRules) {
+    Naive naive(rules);
+    testing::TempDir dir("solve_untabled");
+    Store store(dir.str(), true, testing::fast_store());
+    BuildOptions build;
+    build.table = {rules, 3};
+    build.max_stones = 8;
+    build_database(store, build);
+    Probe resident(store, build.table, 0, ProbeLoad::kResident);
+    std::uint64_t nodes_differ = 0;
+    for (int trial = 0; trial < 10; ++trial) {
+      const Position p = scattered_position(3, 16, rng);  // 8 stones beyond the table
+      SolveOptions opt = small_options();
+      opt.oracle = &resident;
+      opt.untabled_above_db = 0;
+      const SolveResult all = solve(rules, p, opt);
+      opt.untabled_above_db = 4;
+      const SolveResult some = solve(rules, p, opt);
+      check_result(rules, p, all, naive);  // margin, best moves, an optimal PV (PVs may differ)
+      check_result(rules, p, some, naive);
+      nodes_differ += all.nodes != some.nodes;
+    }
+    EXPECT_GT(nodes_differ, 0u) << rules_name(rules);
   }
 }
 

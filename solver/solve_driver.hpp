@@ -85,9 +85,9 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
   if (resident != nullptr && (!resident->resident() || resident->table().m != p.m ||
                               resident->table().rules != B::Rules::kId))
     resident = nullptr;  // the generic path answers (or declines) through future()
-  const int untabled = opt.untabled_above_db >= 0 ? opt.untabled_above_db
-                       : resident != nullptr      ? kUntabledAboveResident
-                                                  : 0;
+  const int untabled = opt.untabled_above_db >= 0                        ? opt.untabled_above_db
+                       : resident != nullptr && !B::Rules::kRelayCapture ? kUntabledAboveResident
+                                                                         : 0;
   Search<B> search(tt, opt.oracle, memo.get(), untabled);
   if (resident != nullptr) search.set_resident(resident);
   std::atomic<bool> stop{false};

@@ -482,6 +482,10 @@ TEST(Solve, UntabledLevelsAboveTheDatabaseChangeNodesNotValues) {
       const SolveResult some = solve(rules, p, opt);
       check_result(rules, p, all, naive);  // margin, best moves, an optimal PV (PVs may differ)
       check_result(rules, p, some, naive);
+      // Automatic: the gap under the extra-turn rule sets, none under wetherell's relays.
+      opt.untabled_above_db = -1;
+      const SolveResult automatic = solve(rules, p, opt);
+      EXPECT_EQ(automatic.nodes, rules == Rules::kWetherell ? all.nodes : some.nodes);
       nodes_differ += all.nodes != some.nodes;
     }
     EXPECT_GT(nodes_differ, 0u) << rules_name(rules);

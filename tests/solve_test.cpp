@@ -422,20 +422,31 @@ TEST(Solve, OracleGivesIdenticalResults) {
   EXPECT_GT(hits, 0u);
 }
 
+// A 3-pit table of levels 0..max_stones in a temporary database, and its probe in memory.
+struct ResidentTable {
+  ResidentTable(const char* name, Rules rules, int max_stones)
+      : dir(name), store(dir.str(), true, testing::fast_store()), table{rules, 3} {
+    BuildOptions build;
+    build.table = table;
+    build.max_stones = max_stones;
+    build_database(store, build);
+    probe = std::make_unique<Probe>(store, table, 0, ProbeLoad::kResident);
+  }
+  testing::TempDir dir;
+  Store store;
+  TableId table;
+  std::unique_ptr<Probe> probe;
+};
+
 // A real database as the oracle, resident (the search ranks boards itself and reads its memory)
 // and through the block cache: both give the naive minimax's results.
 TEST(Solve, ResidentAndCachedDatabaseGiveExactResults) {
   std::mt19937_64 rng(777);
   for (Rules rules : kAllRules) {
     Naive naive(rules);
-    testing::TempDir dir("solve_resident");
-    Store store(dir.str(), true, testing::fast_store());
-    BuildOptions build;
-    build.table = {rules, 3};
-    build.max_stones = 9;
-    build_database(store, build);
-    Probe resident(store, build.table, 0, ProbeLoad::kResident);
-    Probe cached(store, build.table, 1 << 20);
+    ResidentTable db("solve_resident", rules, 9);
+    Probe& resident = *db.probe;
+    Probe cached(db.store, db.table, 1 << 20);
     ASSERT_TRUE(resident.resident());
     std::uint64_t hits = 0;
     for (int trial = 0; trial < 30; ++trial) {
@@ -447,7 +458,7 @@ TEST(Solve, ResidentAndCachedDatabaseGiveExactResults) {
       opt.oracle = &cached;
       const SolveResult with_cache = solve(rules, p, opt);
       opt.oracle = &resident;
-      opt.untabled_above_db = -1;  // automatic: kUntabledAboveResident
+      opt.untabled_above_db = -1;  // automatic
       opt.threads = 2;
       check_result(rules, p, solve(rules, p, opt), naive);
       check_result(rules, p, with_resident, naive);
@@ -464,13 +475,8 @@ TEST(Solve, UntabledLevelsAboveTheDatabaseChangeNodesNotValues) {
   std::mt19937_64 rng(4242);
   for (Rules rules : kAllRules) {
     Naive naive(rules);
-    testing::TempDir dir("solve_untabled");
-    Store store(dir.str(), true, testing::fast_store());
-    BuildOptions build;
-    build.table = {rules, 3};
-    build.max_stones = 8;
-    build_database(store, build);
-    Probe resident(store, build.table, 0, ProbeLoad::kResident);
+    ResidentTable db("solve_untabled", rules, 8);
+    Probe& resident = *db.probe;
     std::uint64_t nodes_differ = 0;
     for (int trial = 0; trial < 10; ++trial) {
       const Position p = scattered_position(3, 16, rng);  // 8 stones beyond the table

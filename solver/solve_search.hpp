@@ -254,10 +254,8 @@ class Search {
           }
         }
       }
-      if (ended) {
-      } else if (busy_ == nullptr) {
-        for (; k < count && !visit(take(k)); ++k) {
-        }
+      if (busy_ == nullptr) {
+        for (; !ended && k < count; ++k) ended = visit(take(k));
       } else {
         // Marks the child busy while it is searched (children deep enough to be worth it).
         const auto visit_marked = [&](const Child& c) {

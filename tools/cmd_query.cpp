@@ -1,6 +1,5 @@
 // `kalah query`: exact outcome and margin of a position and of each legal move.
 #include <algorithm>
-#include <functional>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -167,10 +166,8 @@ int run_query(int argc, char** argv) {
           std::make_unique<Probe>(*opened.store, TableId{rules, p.m}, 0, ProbeLoad::kResident);
     }
     ExactOracle* oracle = opened.probe.get();
-    std::function<void(const std::string&)> status;
-    if (progress.enabled()) status = [&](const std::string& s) { progress.status(s); };
     const QueryAnswer a =
-        query_position(rules, p, oracle, max_time, threads_or_all_cores(0), status);
+        query_position(rules, p, oracle, max_time, threads_or_all_cores(0), progress.status_sink());
     progress.clear_line();
     if (json)
       print_json(std::cout, p, rules, a);

@@ -37,7 +37,7 @@ const char* kDescription =
     "incomplete: only the proven bounds on the margin are printed (and the exact margin if it was\n"
     "proven before the best moves were).\n"
     "The database's values are decoded into memory before the search when they fit in\n"
-    "--cache-mb (--db-load auto; a 6-pit <= 24-stone table takes 0.73 GiB and 2-4 seconds),\n"
+    "--cache-mb (--db-load auto; a 6-pit <= 24-stone table takes 0.73 GiB and 1.5-4 seconds),\n"
     "else read block by block through an LRU cache of --cache-mb. The time printed is the\n"
     "search's; the database's opening and loading time is printed beside it.\n"
     "With --store, the exact values of the position and of every position within --book-plies\n"
@@ -252,7 +252,7 @@ int run_solve(int argc, char** argv) {
   opt.tt_bytes = std::size_t(tt_mb > 0 ? tt_mb : auto_tt_mb(p, db.probe.get())) << 20;
   opt.memo_stones = memo;
   opt.max_seconds = max_time;
-  if (progress.enabled()) opt.progress = [&](const std::string& line) { progress.status(line); };
+  opt.progress = progress.status_sink();
   opt.threads = threads;
   opt.guess_depth = guess_depth;
   const SolveResult r = solve(rules, p, opt);

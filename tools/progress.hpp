@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace kalah::cli {
@@ -25,9 +26,15 @@ class Progress {
   // width), a line of its own otherwise. The caller paces it.
   void status(const std::string& line);
 
+  // A callback that shows each line it gets by status(); empty when disabled, so that callers
+  // build no lines.
+  std::function<void(const std::string& line)> status_sink() {
+    if (!enabled_) return {};
+    return [this](const std::string& line) { status(line); };
+  }
+
   // Removes the line a terminal still shows (a bar or a status), before other output.
   void clear_line();
-  bool enabled() const { return enabled_; }
 
  private:
   bool enabled_;

@@ -1,4 +1,4 @@
-// Every line of the shared move vectors and every worked example of RULES.md.
+// Every line of the move vectors (tests/data) and every worked example of RULES.md.
 #include <gtest/gtest.h>
 
 #include "move.hpp"

@@ -1,4 +1,4 @@
-// The exhaustive solver against a naive minimax, RULES.md values, the shared value vectors.
+// The exhaustive solver against a naive minimax, RULES.md values, the value vectors (tests/data).
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>

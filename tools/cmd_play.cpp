@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <random>
 
 #include "board_view.hpp"
@@ -13,6 +14,7 @@
 #include "describe.hpp"
 #include "options.hpp"
 #include "search.hpp"
+#include "solve.hpp"
 
 namespace kalah::cli {
 namespace {
@@ -22,6 +24,8 @@ struct PlayConfig {
   SearchLimits limits;
   bool self = false;
   Side human = Side::kSouth;  // the side a human plays (South, the bottom row); unused with --self
+  bool exact = false;         // the engine's moves come from the exhaustive solver
+  int threads = 1;            // the solver's threads (with exact)
 };
 
 std::string signed_value(int v) {
@@ -153,6 +157,51 @@ void computer_move(const PlayConfig& cfg, Searcher& searcher, Position& p) {
             << stats << "]\n";
 }
 
+// Whether a perfectly played game's end agrees with the value proven before its first move
+// (`south_margin`, South's margin): at the natural end the final margin equals it; a wetherell game
+// decided early has its outcome. Prints a line saying which.
+bool check_proven(Rules rules, const Position& p, int south_margin) {
+  const auto sign = [](int v) { return (v > 0) - (v < 0); };
+  const char* outcomes[] = {"N wins", "draw", "S wins"};
+  std::cout << "Proven before the first move: " << outcomes[sign(south_margin) + 1]
+            << " (S's margin " << signed_value(south_margin) << "); ";
+  if (is_over(rules, p)) {
+    const int final_south = p.mover == Side::kSouth ? final_margin(p) : -final_margin(p);
+    std::cout << "the game ended with S's margin " << signed_value(final_south)
+              << (final_south == south_margin ? ", as proven.\n" : ", NOT as proven.\n");
+    return final_south == south_margin;
+  }
+  const int standing = p.side_kalah(Side::kSouth) - p.side_kalah(Side::kNorth);
+  const bool agrees = sign(standing) == sign(south_margin);
+  std::cout << "the game was decided with " << (agrees ? "that outcome.\n" : "ANOTHER outcome.\n");
+  return agrees;
+}
+
+// A move the solver proves best (random among the best unless --no-random), with its exact value
+// for the mover. Returns that value.
+int computer_move_exact(const PlayConfig& cfg, ExactOracle* oracle, std::mt19937_64* rng,
+                        Position& p) {
+  SolveOptions opt;
+  opt.oracle = oracle;
+  opt.threads = cfg.threads;
+  const SolveResult r = solve(cfg.rules, p, opt);
+  const std::vector<int>& best = r.best_moves;
+  const int pit = rng ? best[std::uniform_int_distribution<std::size_t>(0, best.size() - 1)(*rng)]
+                      : best.front();
+  const MoveStory story = play_and_describe(cfg.rules, p, pit);
+  std::string best_list;
+  for (int b : best) {
+    if (!best_list.empty()) best_list += ' ';
+    best_list += std::to_string(b);
+  }
+  char stats[96];
+  std::snprintf(stats, sizeof stats, "%llu nodes, %.2f s", static_cast<unsigned long long>(r.nodes),
+                r.seconds);
+  std::cout << describe(story, p.m) << "   [exact " << signed_value(r.margin) << " for "
+            << side_letter(story.mover) << ", best " << best_list << "; " << stats << "]\n";
+  return r.margin;
+}
+
 int run_play(int argc, char** argv) {
   po::options_description desc("options");
   GameOptions game;
@@ -164,6 +213,7 @@ int run_play(int argc, char** argv) {
   double seconds = 0;
   std::string position;
   int tt_mb = 64;
+  int cfg_threads = 0;
   std::string db = kDefaultDbPath;
   add_db_option(desc, db);
   desc.add_options()("depth,d", po::value(&depth)->default_value(depth),
@@ -179,7 +229,13 @@ int run_play(int argc, char** argv) {
       "position", po::value(&position),
       "start from this position (\"s1,..,SK/n1,..,NK X\"); --pits/--stones are then ignored")(
       "tt-mb", po::value(&tt_mb)->default_value(tt_mb),
-      "transposition table size in MiB, 1..65536");
+      "transposition table size in MiB, 1..65536 (not with --exact)")(
+      "exact",
+      "the computer plays only moves the exhaustive solver proves best, each with its exact value\n"
+      "(not with --depth/--nodes/--time/--tt-mb; beyond the database each move is a full solve:\n"
+      "with the 3-stone etude and a <= 20-stone table the first move takes about 0.5 s)")(
+      "threads", po::value(&cfg_threads)->default_value(cfg_threads),
+      "solver threads with --exact, 0: all cores");
   po::variables_map vm;
   if (!parse_command(
           argc, argv, "play [OPTIONS]",
@@ -193,14 +249,27 @@ int run_play(int argc, char** argv) {
           "printed.\nUnder wetherell the game ends when a kalah holds more than half the "
           "stones or the side\nto move has none in its pits. With an endgame database (--db, or " +
               std::string(kDefaultDbPath) +
-              " when it exists) every\nposition the search reaches inside it is valued exactly.",
+              " when it exists) every\nposition the search reaches inside it is valued exactly. "
+              "With --exact every computer move is\nchosen by the exhaustive solver: perfect "
+              "play, each move with its exact margin.",
           desc, {}, vm))
     return 0;
   game.check();
   PlayConfig cfg;
   cfg.rules = game.parsed_rules();
   cfg.self = vm.count("self") > 0;
+  cfg.exact = vm.count("exact") > 0;
   check_range("depth", depth, 1, 60);
+  check_range("threads", cfg_threads, 0, 256);
+  cfg.threads = threads_or_all_cores(cfg_threads);
+  if (cfg.exact) {
+    for (const char* o : {"depth", "nodes", "time", "tt-mb"})
+      if (!vm[o].defaulted() && vm.count(o))
+        throw InputError(std::string("--") + o +
+                         " does not apply to --exact (the solver searches to the end)");
+  } else if (!vm["threads"].defaulted()) {
+    throw InputError("--threads applies only to --exact");
+  }
   check_range("tt-mb", tt_mb, 1, 65536);
   if (!(seconds >= 0 && seconds <= 1e6)) throw InputError("--time must be 0..1000000 seconds");
   if (first != "human" && first != "computer")
@@ -223,7 +292,9 @@ int run_play(int argc, char** argv) {
            std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
   }
   opt.seed = seed;
-  const OpenedDb database = open_db_for(db, !vm["db"].defaulted(), {cfg.rules, p.m});
+  const OpenedDb database = cfg.exact ? open_db_for(db, !vm["db"].defaulted(), {cfg.rules, p.m},
+                                                    std::size_t(2048) << 20, DbLoad::kAuto)
+                                      : open_db_for(db, !vm["db"].defaulted(), {cfg.rules, p.m});
   opt.oracle = database.probe.get();
   Searcher searcher(cfg.rules, opt);
 
@@ -231,12 +302,17 @@ int run_play(int argc, char** argv) {
             << p.total_stones() << " stones; "
             << (cfg.self ? std::string("computer against itself")
                          : std::string("you are S (bottom row), the computer is N (top row)"))
-            << "\nengine: "
-            << (cfg.limits.depth == 60 && budget_only
-                    ? std::string("deepening")
-                    : "depth " + std::to_string(cfg.limits.depth));
-  if (nodes) std::cout << ", at most " << nodes << " nodes";
-  if (seconds > 0) std::cout << ", at most " << seconds << " s";
+            << "\nengine: ";
+  if (cfg.exact) {
+    std::cout << "exhaustive solver (exact), " << cfg.threads << " thread"
+              << (cfg.threads == 1 ? "" : "s");
+  } else {
+    std::cout << (cfg.limits.depth == 60 && budget_only
+                      ? std::string("deepening")
+                      : "depth " + std::to_string(cfg.limits.depth));
+    if (nodes) std::cout << ", at most " << nodes << " nodes";
+    if (seconds > 0) std::cout << ", at most " << seconds << " s";
+  }
   std::cout << " per move; "
             << (opt.randomize ? "random choice among equal moves, seed " + std::to_string(seed)
                               : std::string("lowest pit among equal moves"));
@@ -245,6 +321,8 @@ int run_play(int argc, char** argv) {
               << " stones in pits";
   std::cout << "\n\n" << draw_board(p);
   if (!cfg.self) print_human_help(p);
+  std::mt19937_64 rng(seed);
+  std::optional<int> proven;  // --exact --self: the first move's value for South
   while (!game_finished(cfg.rules, p)) {
     std::cout << "\n";
     if (!cfg.self && p.mover == cfg.human) {
@@ -253,13 +331,20 @@ int run_play(int argc, char** argv) {
         std::cout << "position: " << to_string(p) << "\n";
         return 0;
       }
+    } else if (cfg.exact) {
+      const Side mover = p.mover;
+      const int v = computer_move_exact(cfg, opt.oracle, opt.randomize ? &rng : nullptr, p);
+      if (!proven) proven = mover == Side::kSouth ? v : -v;
     } else {
       computer_move(cfg, searcher, p);
     }
     std::cout << draw_board(p);
   }
   std::cout << "\nGame over: " << end_reason(cfg.rules, p)
-            << ".\nResult: " << result_line(cfg.rules, p) << "\nposition: " << to_string(p) << "\n";
+            << ".\nResult: " << result_line(cfg.rules, p) << "\n";
+  const bool agrees = !(cfg.self && proven) || check_proven(cfg.rules, p, *proven);
+  std::cout << "position: " << to_string(p) << "\n";
+  if (!agrees) throw std::runtime_error("perfect play did not reach the proven value");
   return 0;
 }
 

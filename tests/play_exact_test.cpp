@@ -1,0 +1,78 @@
+// `kalah play --exact`: perfect play chosen by the solver, every move valued, ending as proven.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "cli_run.hpp"
+
+namespace kalah::test {
+namespace {
+
+// The values "[exact V for X, best P...;" of the engine's move lines, in order.
+std::vector<std::pair<char, int>> exact_values(const std::string& out) {
+  static const std::regex line(R"(\[exact ([+-]?\d+) for ([SN]), best [\d ]+;)");
+  std::vector<std::pair<char, int>> v;
+  for (std::sregex_iterator it(out.begin(), out.end(), line), end; it != end; ++it)
+    v.emplace_back((*it)[2].str()[0], std::stoi((*it)[1].str()));
+  return v;
+}
+
+int count(const std::string& text, const std::string& part) {
+  int n = 0;
+  for (std::size_t at = 0; (at = text.find(part, at)) != std::string::npos; at += part.size()) ++n;
+  return n;
+}
+
+// The solver's margin of a start position, from `kalah solve --json`.
+int solved_margin(const std::string& rules, int pits, int stones) {
+  const CliResult r =
+      run_cli("KALAH solve --no-db --json --threads 1 --rules " + rules + " --pits " +
+              std::to_string(pits) + " --stones " + std::to_string(stones));
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::smatch m;
+  EXPECT_TRUE(std::regex_search(r.out, m, std::regex(R"("margin": ([+-]?\d+))"))) << r.out;
+  return m.empty() ? 1000 : std::stoi(m[1].str());
+}
+
+TEST(PlayExact, EverySelfPlayedMoveIsValuedAndTheGameEndsAsProven) {
+  for (const std::string rules : {"wetherell", "kalah", "kalah-empty-capture"}) {
+    const CliResult r = run_cli(
+        "KALAH play --self --exact --no-random --threads 1 --pits 4 "
+        "--stones 3 --rules " +
+        rules);
+    ASSERT_EQ(r.status, 0) << rules << "\n" << r.out << r.err;
+    const auto values = exact_values(r.out);
+    ASSERT_FALSE(values.empty()) << r.out;
+    // Every engine move carries its exact value, and South's value never changes along perfect
+    // play (a mover's margin is its opponent's, negated, unless the mover moves again).
+    EXPECT_EQ(int(values.size()), count(r.out, " plays ")) << r.out;
+    const int proven = solved_margin(rules, 4, 3);
+    for (const auto& [side, v] : values) EXPECT_EQ(side == 'S' ? v : -v, proven) << r.out;
+    EXPECT_TRUE(contains(r.out, "as proven.")) << r.out;
+    EXPECT_FALSE(contains(r.out, "NOT as proven")) << r.out;
+  }
+}
+
+TEST(PlayExact, AGameDecidedEarlyHasTheProvenOutcome) {
+  // wetherell, 2 pits: S's only move puts a 6th of the 10 stones into its kalah, more than half;
+  // played to its natural end the game is S's by 2.
+  const CliResult r = run_cli("KALAH play --self --exact --no-random --position '0,1,5/2,2,0 S'");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "[exact +2 for S, best 2;")) << r.out;
+  EXPECT_TRUE(contains(r.out, "the game was decided with that outcome.")) << r.out;
+}
+
+TEST(PlayExact, OptionsThatDoNotApplyAreRefused) {
+  for (const char* extra : {"--depth 4", "--nodes 1000", "--time 1", "--tt-mb 16"}) {
+    const CliResult r = run_cli(std::string("KALAH play --self --exact --pits 2 ") + extra);
+    EXPECT_EQ(r.status, 2) << extra;
+    EXPECT_TRUE(contains(r.err, "does not apply to --exact")) << r.err;
+  }
+  const CliResult r = run_cli("KALAH play --self --threads 2");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "--threads applies only to --exact")) << r.err;
+}
+
+}  // namespace
+}  // namespace kalah::test

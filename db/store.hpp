@@ -23,7 +23,7 @@ struct StoreOptions {
   std::uint64_t map_size = std::uint64_t(64) << 30;  // LMDB map (virtual; the file grows as needed)
   std::uint32_t block_entries = 65536;  // values per block: ratio vs cold-probe latency (FORMAT.md)
   std::uint32_t blocks_per_group = 64;  // blocks per LMDB record: amortises LMDB's page rounding
-  int zstd_level = 15;   // writer-side only: within 2% of level 19 in size, 3x faster (FORMAT.md)
+  int zstd_level = 15;   // writer-side only; size against speed: FORMAT.md, "Codec choices"
   unsigned threads = 0;  // compression threads in write_level; 0: all cores
 };
 

@@ -10,8 +10,7 @@ namespace kalah {
 // Owns `bytes` of zero-filled memory, aligned to 2 MiB. Large buffers are advised onto transparent
 // huge pages, and `populate` faults the whole buffer in at construction with one system call: on
 // virtual machines a page fault taken one 4 KiB page at a time can cost more than filling the
-// memory (measured on the project's 2-core VM: 2.7 s per GiB touched page by page, 0.13 s
-// populated; README "Solver with the database").
+// memory (figures: docs/PERFORMANCE.md, "Memory latency").
 // Both are requests: where the kernel refuses them the memory is still correct, only slower.
 // Throws std::bad_alloc when the mapping fails.
 class HugeBuffer {

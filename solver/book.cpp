@@ -38,7 +38,8 @@ std::optional<int> successor_future(Rules rules, const Position& c, Probe& probe
 }  // namespace
 
 BookReport build_book(Rules rules, Store& store, Probe& probe, const Position& root, int plies,
-                      const SolveOptions& base, const std::function<void(int, int)>& progress) {
+                      const SolveOptions& base, const std::function<void(int, int)>& progress,
+                      const std::function<std::size_t(const Position&)>& tt_bytes) {
   const auto start = std::chrono::steady_clock::now();
   BookReport rep;
   // Distinct pit arrangements within `plies` moves, breadth first.
@@ -68,6 +69,7 @@ BookReport build_book(Rules rules, Store& store, Probe& probe, const Position& r
     SolveOptions opt = base;
     opt.oracle = &probe;
     opt.find_moves = false;
+    if (tt_bytes) opt.tt_bytes = tt_bytes(p);
     const SolveResult r = solve(rules, p, opt);
     rep.nodes += r.nodes;
     if (!r.complete && r.lower != r.upper) {

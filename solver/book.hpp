@@ -1,6 +1,7 @@
 // The solved-position book: exact values of an opening's first plies, stored beside the levels.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -21,11 +22,15 @@ struct BookReport {
 
 // Solves `root` and every position reachable from it within `plies` moves (an extra turn is a
 // ply) that lies above the probe's levels, with the probe at the solver's leaves, and writes their
-// exact future margins into store's book for the probe's table in one transaction. A solve that
-// runs out of its per-position time (base.max_seconds) is skipped, never stored.
+// exact future margins into store's book for the probe's table in one transaction. Each solve
+// takes base's options (threads, memo, first guess, time, progress sink; the oracle and
+// find_moves are set here); its TT is tt_bytes(position) when that is given, else base.tt_bytes.
+// A solve that runs out of its per-position time (base.max_seconds) is skipped, never stored.
+// `progress` gets (done, total) before each position.
 BookReport build_book(Rules rules, Store& store, Probe& probe, const Position& root, int plies,
                       const SolveOptions& base,
-                      const std::function<void(int done, int total)>& progress = {});
+                      const std::function<void(int done, int total)>& progress = {},
+                      const std::function<std::size_t(const Position&)>& tt_bytes = {});
 
 struct BookCheck {
   std::uint64_t entries = 0, checked = 0, wrong = 0, unchecked = 0;

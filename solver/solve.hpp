@@ -14,7 +14,7 @@
 namespace kalah {
 
 // SolveOptions::untabled_above_db when the table is in memory, under the extra-turn rule sets
-// (measured on 6-pit solves, README).
+// (docs/SOLVER.md, "The database at the leaves").
 inline constexpr int kUntabledAboveResident = 4;
 
 struct SolveOptions {
@@ -44,10 +44,9 @@ struct SolveOptions {
   int threads = 1;
   // Boards with at most this many stones in pits beyond the oracle's levels skip the TT: their
   // subtrees end in database reads within a few plies, and searching them again costs less than
-  // the TT's random reads (README "Solver with the database"). -1: kUntabledAboveResident when
-  // the oracle's table is in memory and the rules give extra turns (kalah, kalah-empty-capture),
-  // else 0 (wetherell's relays make those subtrees large: its 6x4 solve did not narrow the bounds
-  // in 480 s). Values are exact either way; node counts differ.
+  // the TT's random reads (docs/SOLVER.md). -1: kUntabledAboveResident when the oracle's table is
+  // in memory and the rules give extra turns (kalah, kalah-empty-capture), else 0 (wetherell's
+  // relays make those subtrees large). Values are exact either way; node counts differ.
   int untabled_above_db = -1;
   // When set, gets a status line (time, nodes, rate, the proven bounds, what the solve is testing)
   // about once a second.

@@ -23,7 +23,8 @@ constexpr int kGuessMinStones = 20;  // SolveOptions::guess_depth
 // The memo's level count when the options leave it open: a plain minimax of every small position
 // pays where the alpha-beta tree is bushy and deep (wetherell: up to n/2 - 2 levels) and costs
 // more than it saves where the tree is lean (kalah rules: n/4), so it scales with the root's
-// stones in pits n, within min(tt_bytes / 4, 64 MiB). Measured on 5- and 6-pit starts (README).
+// stones in pits n, within min(tt_bytes / 4, 64 MiB) (docs/PERFORMANCE.md, "Solver without the
+// database").
 template <class B>
 int auto_memo_stones(int m, int n, std::size_t tt_bytes) {
   const int want = B::Rules::kRelayCapture ? n / 2 - 2 : n / 4;

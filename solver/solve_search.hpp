@@ -320,8 +320,8 @@ class Search {
     c.lower = -kNoBound;
     c.upper = kNoBound;
     const int nc = n - c.gain;
-    // Neither a child's database value nor its TT line is prefetched: on this project's 2-core
-    // VM both cost more time than they saved (README "Solver with the database").
+    // Neither a child's database value nor its TT line is prefetched: neither paid for itself
+    // (docs/PERFORMANCE.md, "Not kept").
     if (nc >= table_min_) {
       c.key = c.b.key();
     } else if (nc <= oracle_max_ && resident_ != nullptr) {
@@ -330,10 +330,10 @@ class Search {
       memo_->prefetch(c.b, nc);
     }
     // Children inside the database first (exact at the cost of a probe: a cutoff among them
-    // spares the searched ones; 7% fewer nodes on Kalah(6,4)), then extra turns, then by stones
-    // won, then (kalah rule sets) by fewer stones added to the opponent's pits (captures count as
-    // taken away: Kalah(6,5) 1.0-1.2 G -> 0.47-0.50 G nodes; under wetherell's relays 11x the
-    // nodes, README), then nearer the kalah; the low 4 bits are the pit (search() relies on it).
+    // spares the searched ones), then extra turns, then by stones won, then (kalah rule sets
+    // only: wetherell's relays make it a poor guide) by fewer stones added to the opponent's pits
+    // (captures count as taken away), then nearer the kalah (docs/SOLVER.md, "Move ordering");
+    // the low 4 bits are the pit (search() relies on it).
     // Clamped fields only weaken the order, never the result.
     int handed = 0;
     if constexpr (!R::kRelayCapture) {

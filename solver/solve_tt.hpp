@@ -30,7 +30,7 @@ struct SolveEntry {
 
 // A table of 8-entry buckets (one cache line each), allocated at its full size: one 64-bit word
 // per entry keeps the table's footprint small, and the search's speed is bound by the latency of
-// its random accesses, which grows with the footprint (README "Solver with the database"). A
+// its random accesses, which grows with the footprint (docs/SOLVER.md, "Transposition table"). A
 // store merges into the entry of the same key (intersecting the bounds) or replaces the bucket's
 // least-worked entry.
 //

@@ -37,6 +37,13 @@ inline std::string temp_path(const char* what) {
   return buf.data();
 }
 
+// A path under the test's temporary directory where nothing exists yet.
+inline std::string fresh_path(const char* what) {
+  const std::string p = temp_path(what);
+  std::remove(p.c_str());
+  return p;
+}
+
 // Runs `shell_command` (a shell line; KALAH is replaced by the binary's path) with `input` on
 // stdin.
 inline CliResult run_cli(std::string shell_command, const std::string& input = "") {
@@ -59,6 +66,12 @@ inline CliResult run_cli(std::string shell_command, const std::string& input = "
 
 inline bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
+}
+
+inline int count_lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
 }
 
 }  // namespace kalah::test

@@ -10,58 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "cli_run.hpp"
+
 namespace {
 
-struct Result {
-  int status = -1;  // exit code, or -1 when the process did not exit normally
-  std::string out, err;
-};
+using kalah::test::contains;
+using kalah::test::count_lines;
+using kalah::test::temp_path;
+using Result = kalah::test::CliResult;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string temp_path(const char* what) {
-  std::string t = ::testing::TempDir() + "kalah_cli_" + what + "_XXXXXX";
-  std::vector<char> buf(t.begin(), t.end());
-  buf.push_back('\0');
-  const int fd = mkstemp(buf.data());
-  EXPECT_GE(fd, 0);
-  close(fd);
-  return buf.data();
-}
-
-// Runs `shell_command` (a shell line; KALAH is replaced by the binary's path) with `input` on
-// stdin.
-Result run(std::string shell_command, const std::string& input = "") {
-  const std::string binary = "'" KALAH_BINARY "'";
-  for (std::size_t at; (at = shell_command.find("KALAH")) != std::string::npos;)
-    shell_command.replace(at, 5, binary);
-  const std::string in = temp_path("in"), out = temp_path("out"), err = temp_path("err");
-  std::ofstream(in) << input;
-  const std::string line = "(" + shell_command + ") <" + in + " >" + out + " 2>" + err;
-  const int rc = std::system(line.c_str());
-  Result r;
-  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
-  std::remove(in.c_str());
-  std::remove(out.c_str());
-  std::remove(err.c_str());
-  return r;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-int count_lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
+Result run(const std::string& shell_command, const std::string& input = "") {
+  return kalah::test::run_cli(shell_command, input);
 }
 
 // Drops the seconds of the engine's move lines ("..., 0.03 s]").

@@ -13,9 +13,17 @@ kalah=$prefix/bin/kalah
 man=$prefix/share/man/man1/kalah.1
 [[ -x $kalah ]] || fail "no executable $kalah"
 [[ -f $man ]] || fail "no manual page $man"
-for doc in README.md RULES.md FORMAT.md; do
+for doc in README.md docs/RULES.md docs/COMMANDS.md docs/SOLVER.md docs/PERFORMANCE.md db/FORMAT.md; do
   [[ -f $prefix/share/doc/kalah/$doc ]] || fail "no $doc under share/doc/kalah"
 done
+# Every relative link between the installed documents resolves.
+while IFS= read -r doc; do
+  while IFS= read -r target; do
+    [[ $target == *://* || -z $target ]] && continue
+    [[ -e $(dirname "$doc")/$target ]] || fail "${doc#$prefix/}: link to $target does not resolve"
+  done < <(grep -o '](\([^)#]*\)' "$doc" | sed 's/^](//')
+done < <(find "$prefix/share/doc/kalah" -name '*.md')
+
 got=$("$kalah" move "3,3,3,3,3,3,0/3,3,3,3,3,3,0 S" 5)
 [[ $got == "3,3,3,3,0,4,1/4,3,3,3,3,3,0 N" ]] || fail "installed kalah move printed '$got'"
 

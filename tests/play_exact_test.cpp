@@ -74,5 +74,19 @@ TEST(PlayExact, OptionsThatDoNotApplyAreRefused) {
   EXPECT_TRUE(contains(r.err, "--threads applies only to --exact")) << r.err;
 }
 
+TEST(PlayOptions, APositionExcludesPitsAndStonesAndTheTtMustFitInMemory) {
+  for (const char* extra : {"--pits 13", "--pits 2", "--stones 4"}) {
+    const CliResult r = run_cli(std::string("KALAH play --self --position '2,0/2,0 S' ") + extra);
+    EXPECT_EQ(r.status, 2) << extra;
+    EXPECT_TRUE(contains(r.err, "does not apply with --position")) << extra << ": " << r.err;
+  }
+  // A budget of 0 is no budget: it does not contradict --exact.
+  EXPECT_EQ(run_cli("KALAH play --self --exact --nodes 0 --time 0 --position '2,0/2,0 S'").status,
+            0);
+  const CliResult r = run_cli("KALAH play --self --tt-mb 65537 --pits 2");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+}
+
 }  // namespace
 }  // namespace kalah::test

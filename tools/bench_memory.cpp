@@ -59,9 +59,9 @@ int bench_memory(int argc, char** argv) {
   desc.add_options()("min-mb", po::value(&min_mb)->default_value(min_mb),
                      "smallest buffer in MiB (1..65536)")(
       "max-mb", po::value(&max_mb)->default_value(max_mb),
-      "largest buffer in MiB (min-mb..65536, at most half the memory); sizes double from "
-      "min-mb")("reads", po::value(&reads)->default_value(reads),
-                "reads per size and pattern (1000..1e10)");
+      "largest buffer in MiB (min-mb..65536, at most half the memory; by default 2048, or "
+      "half the memory when that is less); sizes double from min-mb")(
+      "reads", po::value(&reads)->default_value(reads), "reads per size and pattern (1000..1e10)");
   po::variables_map vm;
   if (!parse_command(
           argc, argv, "bench memory [--min-mb N] [--max-mb N] [--reads R]",
@@ -77,6 +77,7 @@ int bench_memory(int argc, char** argv) {
   // Half the machine's memory at most: the buffer is filled, and an overcommitted one would be
   // killed, not refused.
   const long long half_ram_mb = (long long)(physical_memory_bytes() / 2 >> 20);
+  if (!given(vm, "max-mb")) max_mb = int(std::min<long long>(max_mb, half_ram_mb));
   check_range("min-mb", min_mb, 1, 65536);
   check_range("max-mb", max_mb, min_mb, std::min(65536LL, half_ram_mb));
   check_range("reads", reads, 1000LL, 10'000'000'000LL);

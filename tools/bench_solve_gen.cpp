@@ -26,8 +26,14 @@ struct SolveCase {
   int m, k;
 };
 
-// Solves each case (one thread unless `threads`, 256 MiB TT, first guess 0 without a database)
-// and prints a line each and the total; the total node count is the signature when threads == 1.
+// The TT of every solve of the workload, with or without a database: fixed here, not taken from
+// SolveOptions' default, so that the signature changes only with the search.
+constexpr int kBenchSolveTtMb = 64;
+
+// Solves each case (one thread unless `threads`, a kBenchSolveTtMb TT, the solver's default first
+// guess: the engine's value at 16 plies when the start has 20 or more stones in pits beyond the
+// database, else 0) and prints a line each and the total; the total node count is the signature
+// when threads == 1.
 void run_solve_cases(const std::vector<SolveCase>& cases,
                      const std::vector<std::unique_ptr<Store>>& stores, int threads) {
   std::uint64_t total_nodes = 0;
@@ -35,6 +41,7 @@ void run_solve_cases(const std::vector<SolveCase>& cases,
   for (const SolveCase& c : cases) {
     SolveOptions opt;
     opt.threads = threads;
+    opt.tt_bytes = std::size_t(kBenchSolveTtMb) << 20;
     std::unique_ptr<Probe> probe;
     double load_s = 0;
     if (!stores.empty()) {
@@ -49,7 +56,6 @@ void run_solve_cases(const std::vector<SolveCase>& cases,
       probe = std::make_unique<Probe>(*store, t, 0, ProbeLoad::kResident);
       load_s = since(start);
       opt.oracle = probe.get();
-      opt.tt_bytes = std::size_t(64) << 20;
     }
     const SolveResult r = solve(c.rules, start_position(c.m, c.k), opt);
     total_nodes += r.nodes;
@@ -73,22 +79,30 @@ int bench_solve(int argc, char** argv) {
   desc.add_options()("db", po::value(&dbs)->multitoken(),
                      "database directories: solve the 6-pit starts, each with the first that "
                      "holds its table")("threads", po::value(&threads)->default_value(threads),
-                                        "search threads (0: all cores)");
+                                        "search threads, 0..256 (0: all cores)");
   po::variables_map vm;
   if (!parse_command(
           argc, argv, "bench solve [--db PATH...] [--threads N]",
-          "Without --db: solves fixed start positions without a database (256 MiB TT):\n"
-          "wetherell 4x6, kalah 5x3, kalah-empty-capture 5x4. With --db: the 6-pit starts\n"
-          "wetherell 6x3, kalah-empty-capture 6x4 and kalah 6x4, each with its table from the\n"
-          "database decoded into memory first (64 MiB TT; a table no database holds is an\n"
-          "error). Prints each margin, nodes, seconds (search only) and nodes/s; with one\n"
-          "thread the total node count is the signature.",
+          "Without --db: solves fixed start positions without a database: wetherell 4x6,\n"
+          "kalah 5x3, kalah-empty-capture 5x4. With --db: the 6-pit starts wetherell 6x3,\n"
+          "kalah-empty-capture 6x4 and kalah 6x4, each with its table from the first database\n"
+          "that holds it, decoded into memory first (a table no database holds is an error).\n"
+          "Every solve: a " +
+              std::to_string(kBenchSolveTtMb) +
+              " MiB TT, the solver's default first guess (the engine's value at\n" +
+              std::to_string(SolveOptions{}.guess_depth) +
+              " plies when the start has 20 or more stones in pits beyond the database).\n"
+              "Prints each margin, nodes, seconds (search only) and nodes/s; with one thread the\n"
+              "total node count is the signature.",
           desc, {}, vm))
     return 0;
   check_range("threads", threads, 0, 256);
   threads = threads_or_all_cores(threads);
   std::vector<std::unique_ptr<Store>> stores;
   for (const std::string& path : dbs) stores.push_back(std::make_unique<Store>(path, false));
+  std::printf("bench solve: %s, TT %d MiB, %d thread%s\n",
+              stores.empty() ? "no database" : "6-pit tables in memory", kBenchSolveTtMb, threads,
+              threads == 1 ? "" : "s");
   if (stores.empty()) {
     run_solve_cases(
         {{Rules::kWetherell, 4, 6}, {Rules::kKalah, 5, 3}, {Rules::kKalahEmptyCapture, 5, 4}},
@@ -105,15 +119,16 @@ int bench_gen(int argc, char** argv) {
   po::options_description desc("options");
   GameOptions game;
   int max_stones = 16, threads = 0;
-  add_game_options(desc, game);
+  add_table_options(desc, game);
   desc.add_options()("max-stones", po::value(&max_stones)->default_value(max_stones),
                      "levels 0..N (0..24)")("threads", po::value(&threads)->default_value(threads),
-                                            "worker threads; 0: all cores");
+                                            "worker threads, 0..1024; 0: all cores");
   po::variables_map vm;
   if (!parse_command(
           argc, argv, "bench gen [--rules R] [--pits m] [--max-stones N] [--threads T]",
-          "Solves levels 0..N of a table in memory (no storage) and prints entries/s per\n"
-          "level and in all; the signature is a checksum of all values.",
+          "Solves levels 0..N of a table in memory (no storage) and prints the entries, seconds\n"
+          "and entries/s of each of the top four levels and of all; the signature is a checksum\n"
+          "of all values, the same for any --threads.",
           desc, {}, vm))
     return 0;
   game.check();

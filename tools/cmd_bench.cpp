@@ -30,9 +30,9 @@ int bench_search(int argc, char** argv) {
   int tt_mb = 64;
   std::string rules = "all";
   desc.add_options()("depth,d", po::value(&depth)->default_value(depth),
-                     "search depth in plies, 1..40")("tt-mb",
-                                                     po::value(&tt_mb)->default_value(tt_mb),
-                                                     "transposition table size in MiB, 1..65536")(
+                     "search depth in plies, 1..40")(
+      "tt-mb", po::value(&tt_mb)->default_value(tt_mb),
+      "transposition table size in MiB, 1..65536 and at most the machine's memory")(
       "rules", po::value(&rules)->default_value(rules),
       "rule set: wetherell, kalah, kalah-empty-capture, or all");
   po::variables_map vm;
@@ -41,12 +41,13 @@ int bench_search(int argc, char** argv) {
           "Searches the 6-pit start positions with 3, 4, 5 and 6 stones per pit to a "
           "fixed depth\n(iterative deepening, one thread, an empty transposition table "
           "for each position,\nlowest pit among equal moves) and prints nodes, seconds "
-          "and nodes/s per rule set.\nThe node count is the signature: it is the same on "
-          "every run and changes only when\nthe search itself changes.",
+          "and nodes/s per rule set.\nThe total node count is the signature: with the same "
+          "--depth, --tt-mb and --rules it is\nthe same on every run and changes only when "
+          "the search itself changes.",
           desc, {}, vm))
     return 0;
   check_range("depth", depth, 1, 40);
-  check_range("tt-mb", tt_mb, 1, 65536);
+  check_memory_mb("tt-mb", tt_mb, 1, 65536);
   std::vector<Rules> sets;
   if (rules == "all") {
     sets = {Rules::kWetherell, Rules::kKalah, Rules::kKalahEmptyCapture};

@@ -227,7 +227,7 @@ int run_play(int argc, char** argv) {
       "nodes", po::value(&nodes), "node budget per engine move (0: none)")(
       "time", po::value(&seconds), "time budget per engine move in seconds (0: none)")(
       "position", po::value(&position),
-      "start from this position (\"s1,..,SK/n1,..,NK X\"); --pits/--stones are then ignored")(
+      "start from this position (\"s1,..,SK/n1,..,NK X\"; not with --pits/--stones)")(
       "tt-mb", po::value(&tt_mb)->default_value(tt_mb),
       "transposition table size in MiB, 1..65536 (not with --exact)")(
       "exact",
@@ -254,6 +254,12 @@ int run_play(int argc, char** argv) {
               "play, each move with its exact margin.",
           desc, {}, vm))
     return 0;
+  if (vm.count("position")) {  // the position says the board
+    refuse_unless(vm, "stones", false,
+                  "does not apply with --position (the position says the board)");
+    refuse_unless(vm, "pits", false,
+                  "does not apply with --position (the position says the board)");
+  }
   game.check();
   PlayConfig cfg;
   cfg.rules = game.parsed_rules();
@@ -262,15 +268,14 @@ int run_play(int argc, char** argv) {
   check_range("depth", depth, 1, 60);
   check_range("threads", cfg_threads, 0, 256);
   cfg.threads = threads_or_all_cores(cfg_threads);
-  if (cfg.exact) {
-    for (const char* o : {"depth", "nodes", "time", "tt-mb"})
-      if (!vm[o].defaulted() && vm.count(o))
-        throw InputError(std::string("--") + o +
-                         " does not apply to --exact (the solver searches to the end)");
-  } else if (!vm["threads"].defaulted()) {
-    throw InputError("--threads applies only to --exact");
-  }
-  check_range("tt-mb", tt_mb, 1, 65536);
+  const char* const searches_to_the_end =
+      "does not apply to --exact (the solver searches to the end)";
+  refuse_unless(vm, "depth", !cfg.exact, searches_to_the_end);
+  refuse_unless(vm, "tt-mb", !cfg.exact, searches_to_the_end);
+  refuse_unless(vm, "nodes", !cfg.exact || nodes == 0, searches_to_the_end);
+  refuse_unless(vm, "time", !cfg.exact || seconds == 0, searches_to_the_end);
+  refuse_unless(vm, "threads", cfg.exact, "applies only to --exact");
+  check_memory_mb("tt-mb", tt_mb, 1, 65536);
   if (!(seconds >= 0 && seconds <= 1e6)) throw InputError("--time must be 0..1000000 seconds");
   if (first != "human" && first != "computer")
     throw InputError("--first must be human or computer, got '" + first + "'");

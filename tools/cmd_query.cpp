@@ -104,20 +104,24 @@ int run_query(int argc, char** argv) {
           "[--db-load auto|memory|cache] [--progress | --quiet]",
           "Prints the outcome (win/draw/loss for the side to move) and exact margin of a\n"
           "position, and the margin of every legal move, best moves marked. Values come from\n"
-          "the database at --db; positions beyond it are solved by exhaustive search (with the\n"
-          "database at the leaves) for at most --max-time seconds: when the time runs out the\n"
-          "answer says so and shows proven bounds, never a guess. POSITION may be given as\n"
-          "one argument or as two (board, side). With -, reads one position per line; a bad\n"
-          "line is reported on stderr, the others are answered, and the exit code is 2.\n"
-          "JSON keys: position, rules, margin, outcome, exact, over, moves[{pit, margin,\n"
-          "outcome, exact, best, again}]; a bounded margin is null with lower and upper.",
+          "the database at --db (default " +
+              std::string(kDefaultDbPath) +
+              " when it exists; without one, from search alone);\n"
+              "positions beyond it are solved by exhaustive search on all cores (with the\n"
+              "database at the leaves) for at most --max-time seconds per position: when the\n"
+              "time runs out the answer says so and shows proven bounds, never a guess.\n"
+              "POSITION may be given as one argument or as two (board, side). With -, reads one\n"
+              "position per line; a bad line is reported on stderr, the others are answered,\n"
+              "and the exit code is 2.\n"
+              "JSON keys: position, rules, margin, outcome, exact, over, moves[{pit, margin,\n"
+              "outcome, exact, best, again}]; a bounded margin is null with lower and upper.",
           desc, pos, vm))
     return 0;
   const auto parsed_rules = parse_rules(rules_text);
   if (!parsed_rules)
     throw InputError("unknown rule set '" + rules_text +
                      "' (wetherell, kalah, kalah-empty-capture)");
-  if (max_time < 0) throw InputError("--max-time must be >= 0");
+  if (!(max_time >= 0)) throw InputError("--max-time must be >= 0");
   const DbLoad load = db_load.parsed();
   const std::size_t cache_bytes = db_load.cache_bytes();
   const Rules rules = *parsed_rules;

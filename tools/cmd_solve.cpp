@@ -41,9 +41,14 @@ const char* kDescription =
     "else read block by block through an LRU cache of --cache-mb. The time printed is the\n"
     "search's; the database's opening and loading time is printed beside it.\n"
     "With --store, the exact values of the position and of every position within --book-plies\n"
-    "moves of it (each solved with the database at the leaves, --max-time each) are written into\n"
-    "the database's book for this rule set and board size, so query and play from this opening\n"
-    "are instant; kalah verify checks the book.";
+    "moves of it are written into the database's book for this rule set and board size, so\n"
+    "query and play from this opening are instant; kalah verify checks the book. Each of those\n"
+    "positions is solved with the database at the leaves and the options above (--threads,\n"
+    "--tt-mb, 0 sizing the table to each position, --memo, --guess-depth, --cache-mb, --db-load,\n"
+    "--max-time for each); one that runs out of time is not stored and the exit status is 1.\n"
+    "--json then prints one object: position, rules, db, book_plies, positions, stored,\n"
+    "unsolved, threads, tt_mb_min, tt_mb_max (the TT sizes used; 0 when nothing was solved),\n"
+    "db_stones, db_in_memory, db_open_seconds, nodes, seconds.";
 
 std::string join(const std::vector<int>& v, const char* sep) {
   std::string s;
@@ -133,12 +138,10 @@ void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUs
   std::cout << line;
 }
 
-// --tt-mb 0: a size from the position, since the tree roughly doubles for every few more stones in
-// pits beyond the database. Fresh memory is not free (on the measuring VM its first touch cost
-// up to 1.5 s per GiB), so a small solve gets a small table. Kalah(6,4) with a <= 24 table: 64 MiB;
-// Kalah(6,5): 2 GiB, 256 M entries (measured with 16-byte entries: 512 MiB made its first two
-// tests take 290 s instead of 195 s with 4 GiB; with 8-byte entries a 4 GiB run was slower per
-// node than a 2 GiB one, 1.9 against 2.4 M nodes/s at the same phase: the footprint costs latency).
+// --tt-mb 0: 64 MiB up to 24 stones in pits beyond the database, doubled for every 2 more, at
+// most 2 GiB and a quarter of the memory: the tree grows with the stones beyond the database, and
+// a table larger than the solve needs costs its first touch and longer memory latency
+// (docs/PERFORMANCE.md, solver).
 long long auto_tt_mb(const Position& p, const Probe* db) {
   const int beyond = p.pit_stones() - (db != nullptr ? std::max(db->max_stones(), 0) : 0);
   const int doublings = std::clamp((beyond - 24 + 1) / 2, 0, 5);
@@ -167,7 +170,8 @@ int run_solve(int argc, char** argv) {
       ("max-time", po::value(&max_time), "give up after SEC seconds (0: no limit)")
       ("tt-mb", po::value(&tt_mb)->default_value(tt_mb),
        "transposition table size in MiB; 0: sized to the position (64 MiB up to 24 stones in pits "
-       "beyond the database, doubled for every 2 more, at most 2048 and a quarter of the memory)")
+       "beyond the database, doubled for every 2 more, at most 2048 and a quarter of the memory); "
+       "at most the machine's memory")
       ("memo", po::value(&memo)->default_value(memo),
        "solve boards with up to this many stones in pits once into a dense table (-1: automatic, "
        "0: off)")
@@ -191,12 +195,23 @@ int run_solve(int argc, char** argv) {
 
   const Rules rules = game.parsed_rules();
   if (!(max_time >= 0)) throw InputError("--max-time must be >= 0");
-  check_range("tt-mb", tt_mb, 0, 1 << 20);
+  check_memory_mb("tt-mb", tt_mb, 0, 1 << 20);
   check_range("memo", memo, -1, 126);
   const DbLoad load = db_load.parsed();
   check_range("threads", threads, 0, 256);
   threads = threads_or_all_cores(threads);
   check_range("guess-depth", guess_depth, 0, 60);
+  const bool store_book = vm.count("store") > 0;
+  const int plies = vm["book-plies"].as<int>();
+  refuse_unless(vm, "book-plies", store_book, "applies only to --store");
+  check_range("book-plies", plies, 0, 8);
+  const bool explicit_db = !vm["db"].defaulted();
+  if (vm.count("no-db")) {
+    if (explicit_db) throw InputError("give either --db or --no-db, not both");
+    if (store_book) throw InputError("--store needs a database: drop --no-db");
+    for (const char* o : {"cache-mb", "db-load"})
+      refuse_unless(vm, o, false, "does not apply to --no-db (no database is read)");
+  }
   Position p;
   if (!position_words.empty()) {
     if (!vm["stones"].defaulted()) throw InputError("give either --stones or a POSITION, not both");
@@ -211,30 +226,80 @@ int run_solve(int argc, char** argv) {
     p = game.start();
   }
   Progress progress(progress_wanted(vm));
-  const bool explicit_db = !vm["db"].defaulted();
-  if (explicit_db && vm.count("no-db")) throw InputError("give either --db or --no-db, not both");
-  if (vm.count("store")) {
-    if (vm.count("no-db")) throw InputError("--store needs a database: drop --no-db");
-    const int plies = vm["book-plies"].as<int>();
-    check_range("book-plies", plies, 0, 8);
+  // The TT of a solve of q: --tt-mb, or with 0 the size auto_tt_mb gives q.
+  const auto tt_bytes = [&](const Position& q, const Probe* probe) {
+    return std::size_t(tt_mb > 0 ? tt_mb : auto_tt_mb(q, probe)) << 20;
+  };
+  if (store_book) {
+    // The book is written into the database, so it must exist already (opening it for writing
+    // would create an empty one) and hold the table.
+    if (!std::filesystem::exists(db_path))
+      throw DbError("database " + db_path + " does not exist (kalah gen builds it)");
+    const TableId table{rules, p.m};
+    const auto open_start = std::chrono::steady_clock::now();
+    progress.status("opening the database at " + db_path);
     Store store(db_path, true);
-    Probe probe(store, {rules, p.m}, db_load.cache_bytes());
+    const bool resident =
+        load == DbLoad::kMemory || (load == DbLoad::kAuto && store.complete_through(table) >= 0 &&
+                                    Probe::resident_bytes(store, table) <= db_load.cache_bytes());
+    Probe probe(store, table, db_load.cache_bytes(),
+                resident ? ProbeLoad::kResident : ProbeLoad::kOnDemand);
+    const double open_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - open_start).count();
     SolveOptions base;
-    base.tt_bytes = std::size_t(tt_mb > 0 ? tt_mb : 256) << 20;
     base.memo_stones = memo;
     base.max_seconds = max_time;
-    const BookReport b = build_book(rules, store, probe, p, plies, base, [&](int done, int total) {
-      progress.status("book: " + std::to_string(done) + "/" + std::to_string(total) + " positions");
-    });
+    base.threads = threads;
+    base.guess_depth = guess_depth;
+    std::string at;  // "book 3/43"
+    if (auto sink = progress.status_sink())
+      base.progress = [&at, sink](const std::string& line) { sink(at + ": " + line); };
+    std::size_t tt_min = 0, tt_max = 0;  // the TT sizes the solves used
+    const BookReport b = build_book(
+        rules, store, probe, p, plies, base,
+        [&](int done, int total) {
+          at = "book " + std::to_string(done) + "/" + std::to_string(total);
+          progress.status(at + " positions");
+        },
+        [&](const Position& q) {
+          const std::size_t bytes = tt_bytes(q, &probe);
+          tt_min = tt_min == 0 ? bytes : std::min(tt_min, bytes);
+          tt_max = std::max(tt_max, bytes);
+          return bytes;
+        });
     progress.clear_line();
-    char buf[256];
-    std::snprintf(
-        buf, sizeof buf,
-        "book: %d positions within %d plies, %d stored in %s (%d unsolved in time, not stored); "
-        "%.2f s, %llu nodes\n",
-        b.positions, plies, b.stored, db_path.c_str(), b.unsolved, b.seconds,
-        static_cast<unsigned long long>(b.nodes));
-    std::cout << buf;
+    std::string tt_text = "no solve needed";  // every position was over or in the levels
+    if (tt_max > 0) {
+      tt_text = "TT " + std::to_string(tt_min >> 20);
+      if (tt_min != tt_max) tt_text.append("-").append(std::to_string(tt_max >> 20));
+      tt_text.append(" MiB");
+    }
+    if (vm.count("json")) {
+      std::ostringstream o;
+      o << "{\"position\": \"" << json_escape(to_string(p)) << "\", \"rules\": \""
+        << rules_name(rules) << "\", \"db\": \"" << json_escape(db_path)
+        << "\", \"book_plies\": " << plies << ", \"positions\": " << b.positions
+        << ", \"stored\": " << b.stored << ", \"unsolved\": " << b.unsolved
+        << ", \"threads\": " << threads << ", \"tt_mb_min\": " << (tt_min >> 20)
+        << ", \"tt_mb_max\": " << (tt_max >> 20) << ", \"db_stones\": " << probe.max_stones()
+        << ", \"db_in_memory\": " << (probe.resident() ? "true" : "false")
+        << ", \"db_open_seconds\": " << open_s << ", \"nodes\": " << b.nodes
+        << ", \"seconds\": " << b.seconds << "}\n";
+      std::cout << o.str();
+    } else {
+      char buf[256];
+      std::snprintf(buf, sizeof buf,
+                    "book: %d positions within %d plies, %d stored (%d unsolved in time, not "
+                    "stored); %.2f s, %llu nodes, %d thread%s, %s\n",
+                    b.positions, plies, b.stored, b.unsolved, b.seconds,
+                    static_cast<unsigned long long>(b.nodes), threads, threads == 1 ? "" : "s",
+                    tt_text.c_str());
+      std::cout << buf;
+      std::snprintf(buf, sizeof buf, ", exact up to %d stones in pits, %s in %.2f s\n",
+                    probe.max_stones(),
+                    probe.resident() ? "loaded into memory" : "opened (block cache)", open_s);
+      std::cout << "database:   " << db_path << buf;
+    }
     return b.unsolved ? 1 : 0;
   }
   OpenedDb db;
@@ -249,7 +314,7 @@ int run_solve(int argc, char** argv) {
 
   SolveOptions opt;
   opt.oracle = db.probe.get();
-  opt.tt_bytes = std::size_t(tt_mb > 0 ? tt_mb : auto_tt_mb(p, db.probe.get())) << 20;
+  opt.tt_bytes = tt_bytes(p, db.probe.get());
   opt.memo_stones = memo;
   opt.max_seconds = max_time;
   opt.progress = progress.status_sink();

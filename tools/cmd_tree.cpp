@@ -25,8 +25,8 @@ int run_tree(int argc, char** argv) {
       "max-nodes", po::value(&max_nodes)->default_value(max_nodes),
       "refuse trees with more nodes than this (searched and pruned), 1..100000000")(
       "position", po::value(&args)->multitoken(),
-      "the position (also the positional argument); default: the start position of "
-      "--pits/--stones");
+      "the position (also the positional argument; not with --stones); default: the start "
+      "position of --pits/--stones");
   po::positional_options_description pos;
   pos.add("position", -1);
   po::variables_map vm;
@@ -60,6 +60,12 @@ int run_tree(int argc, char** argv) {
   } else {
     throw InputError("expected one POSITION (quoted, or as BOARD SIDE), got " +
                      std::to_string(args.size()) + " arguments");
+  }
+  if (!args.empty()) {  // the position says the board: --stones would be ignored
+    if (!vm["stones"].defaulted()) throw InputError("give either --stones or a POSITION, not both");
+    if (!vm["pits"].defaulted() && game.pits != p.m)
+      throw InputError("--pits " + std::to_string(game.pits) + " disagrees with the position's " +
+                       std::to_string(p.m) + " pits");
   }
   if (is_over(rules, p)) throw InputError("the game is over in this position: there is no tree");
   SearchTree tree;

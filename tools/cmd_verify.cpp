@@ -82,20 +82,24 @@ int run_verify(int argc, char** argv) {
                      "only the table of this rule set (default: every table)")(
       "pits", po::value(&pits), "only the table of this board size")(
       "sample", po::value(&sample)->default_value(0),
-      "check K random entries (spread over the levels) instead of all; all needs the memory of "
-      "gen")("seed", po::value(&seed)->default_value(1), "random seed of --sample")(
-      "threads", po::value(&threads)->default_value(0), "worker threads; 0: all cores")(
+      "check K random entries (spread over the levels) instead of all (0: all, which needs the "
+      "memory of gen)")("seed", po::value(&seed)->default_value(1),
+                        "random seed of --sample, --engine's positions and --resolve's entries")(
+      "threads", po::value(&threads)->default_value(0),
+      "worker threads of the table check, 0..1024; 0: all cores")(
       "quiet,q", po::bool_switch(&quiet), "no progress on stderr")(
       "engine", po::bool_switch(&engine),
       "instead: check the alpha-beta engine's moves against the exact values, at depths\n"
       "1..--depth, without and with the database at its leaves (with it: must lose nothing)")(
-      "depth", po::value(&depth)->default_value(depth), "deepest engine depth checked (1..30)")(
+      "depth", po::value(&depth)->default_value(depth),
+      "deepest engine depth checked by --engine (1..30)")(
       "positions", po::value(&positions)->default_value(positions),
-      "random positions inside the database for --engine")(
+      "random positions inside the database for --engine (1..100000000)")(
       "resolve", po::value(&resolve)->default_value(0),
-      "instead (or with --engine): re-solve K random entries with the database-free solver")(
+      "instead (or with --engine): re-solve K random entries with the database-free solver "
+      "(0..100000000; 0: none)")(
       "resolve-max-stones", po::value(&resolve_max)->default_value(resolve_max),
-      "entries re-solved by --resolve have at most this many stones in pits");
+      "entries re-solved by --resolve have at most this many stones in pits (0..127)");
   po::variables_map vm;
   if (!parse_command(
           argc, argv,
@@ -129,6 +133,15 @@ int run_verify(int argc, char** argv) {
   check_range("positions", positions, 1, 100000000);
   check_range("resolve", resolve, 0, 100000000);
   check_range("resolve-max-stones", resolve_max, 0, 127);
+  // Options of one mode given to the other would be ignored: refused instead.
+  const bool table_check = !engine && resolve == 0;
+  refuse_unless(vm, "sample", table_check,
+                "applies only to the table check, not to --engine/--resolve");
+  refuse_unless(vm, "threads", table_check,
+                "applies only to the table check (--engine and --resolve use one thread)");
+  refuse_unless(vm, "depth", engine, "applies only to --engine");
+  refuse_unless(vm, "positions", engine, "applies only to --engine");
+  refuse_unless(vm, "resolve-max-stones", resolve > 0, "applies only to --resolve");
 
   Store store(db, false);
   bool all_ok = true;

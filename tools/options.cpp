@@ -7,6 +7,8 @@
 #include <iostream>
 #include <thread>
 
+#include "physical_memory.hpp"
+
 namespace kalah::cli {
 
 Rules GameOptions::parsed_rules() const {
@@ -25,6 +27,12 @@ void add_game_options(po::options_description& desc, GameOptions& game) {
                      "rule set: wetherell, kalah or kalah-empty-capture")(
       "pits", po::value(&game.pits)->default_value(game.pits), "pits per side, 1..12")(
       "stones", po::value(&game.stones)->default_value(game.stones), "stones per pit at the start");
+}
+
+void add_table_options(po::options_description& desc, GameOptions& game) {
+  desc.add_options()("rules", po::value(&game.rules)->default_value(game.rules),
+                     "rule set: wetherell, kalah or kalah-empty-capture")(
+      "pits", po::value(&game.pits)->default_value(game.pits), "pits per side, 1..12");
 }
 
 void add_db_option(po::options_description& desc, std::string& path) {
@@ -62,6 +70,28 @@ void check_range(const char* name, long long v, long long lo, long long hi) {
   if (v < lo || v > hi)
     throw InputError(std::string("--") + name + " must be " + std::to_string(lo) + ".." +
                      std::to_string(hi) + ", got " + std::to_string(v));
+}
+
+long long memory_mb() {
+  return (long long)(physical_memory_bytes() >> 20);
+}
+
+void check_memory_mb(const char* name, long long mb, long long lo, long long hi) {
+  const long long limit = std::min(hi, memory_mb());
+  if (mb > limit && mb <= hi)
+    throw InputError(std::string("--") + name + " must be " + std::to_string(lo) + ".." +
+                     std::to_string(limit) + " (this machine has " + std::to_string(memory_mb()) +
+                     " MiB of memory), got " + std::to_string(mb));
+  check_range(name, mb, lo, limit);
+}
+
+bool given(const po::variables_map& vm, const char* name) {
+  return vm.count(name) && !vm[name].defaulted();
+}
+
+void refuse_unless(const po::variables_map& vm, const char* name, bool applies,
+                   const std::string& reason) {
+  if (!applies && given(vm, name)) throw InputError(std::string("--") + name + " " + reason);
 }
 
 int threads_or_all_cores(int threads) {

@@ -23,6 +23,8 @@ struct GameOptions {
   Position start(Side first = Side::kSouth) const { return start_position(pits, stones, first); }
 };
 void add_game_options(po::options_description& desc, GameOptions& game);
+// --rules and --pits only, for the commands that name a table rather than a game (no --stones).
+void add_table_options(po::options_description& desc, GameOptions& game);
 
 // Where --db points when it is not given (relative to the working directory; git-ignored).
 inline constexpr const char* kDefaultDbPath = "data/kalah.db";
@@ -36,6 +38,19 @@ bool parse_command(int argc, char** argv, const std::string& usage, const std::s
 
 // Throws InputError "--NAME must be LO..HI" unless lo <= v <= hi.
 void check_range(const char* name, long long v, long long lo, long long hi);
+
+// This machine's physical memory in MiB: the most a table size option may ask for.
+long long memory_mb();
+// check_range for a size in MiB allocated whole: lo..min(hi, memory_mb()), so a size the machine
+// cannot hold is a usage error instead of a failed allocation.
+void check_memory_mb(const char* name, long long mb, long long lo, long long hi);
+
+// Whether the user gave --NAME on the command line (not just its default).
+bool given(const po::variables_map& vm, const char* name);
+// Throws InputError "--NAME REASON" when --NAME was given and `applies` is false: an option that
+// would be ignored is refused instead.
+void refuse_unless(const po::variables_map& vm, const char* name, bool applies,
+                   const std::string& reason);
 
 // --progress and --quiet of the searching commands: progress_wanted() is true with --progress, or
 // without --quiet when stderr is a terminal; both together throw InputError.

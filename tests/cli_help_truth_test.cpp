@@ -1,0 +1,155 @@
+// What each command's --help promises, checked against what the binary does: options that used
+// to be ignored are honoured (solve --store with --threads, --db-load, the automatic TT, --json)
+// or refused with a one-line usage error (exit 2) where they cannot apply.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli_run.hpp"
+
+namespace {
+
+using kalah::test::contains;
+using kalah::test::count_lines;
+using Result = kalah::test::CliResult;
+
+std::string temp_path(const std::string& what) {
+  return kalah::test::fresh_path(what.c_str());
+}
+
+// Runs `kalah ARGS` (a shell line) with stdin empty.
+Result kalah(const std::string& args) {
+  return kalah::test::run_cli("KALAH " + args);
+}
+
+// A usage error: exit 2, nothing on stdout, one line on stderr naming `what`.
+void expect_usage_error(const std::string& args, const std::string& what) {
+  const Result r = kalah(args);
+  EXPECT_EQ(r.status, 2) << args << ": " << r.out << r.err;
+  EXPECT_EQ(r.out, "") << args;
+  EXPECT_EQ(count_lines(r.err), 1) << args << ": " << r.err;
+  EXPECT_TRUE(contains(r.err, what)) << args << ": " << r.err;
+}
+
+// A kalah-rules 4-pit table of levels 0..10, built once for the tests that need a database.
+class CliHelpTruthWithTable : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    db_ = new std::string(temp_path("db"));
+    const Result gen =
+        kalah("gen --rules kalah --pits 4 --max-stones 10 --threads 1 --quiet --db " + *db_);
+    ASSERT_EQ(gen.status, 0) << gen.err;
+  }
+  static void TearDownTestSuite() {
+    std::filesystem::remove_all(*db_);
+    delete db_;
+  }
+  static const std::string& db() { return *db_; }
+
+ private:
+  static std::string* db_;
+};
+std::string* CliHelpTruthWithTable::db_ = nullptr;
+
+// solve --store used to print text whatever --json said, solve on one thread whatever --threads
+// said, read the table through the block cache whatever --db-load said, and take a 256 MiB TT
+// for --tt-mb 0, which --help says sizes the table to the position (64 MiB here).
+TEST_F(CliHelpTruthWithTable, SolveStoreHonoursJsonThreadsDbLoadAndTheAutomaticTt) {
+  const std::string store = "solve --rules kalah --pits 4 --stones 3 --store --db " + db();
+  Result r = kalah(store + " --threads 2 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(count_lines(r.out), 1) << r.out;
+  for (const char* want :
+       {"{\"position\": \"3,3,3,3,0/3,3,3,3,0 S\"", "\"rules\": \"kalah\"", "\"book_plies\": 2",
+        "\"positions\": 20", "\"stored\": 20", "\"unsolved\": 0", "\"threads\": 2",
+        "\"tt_mb_min\": 64", "\"tt_mb_max\": 64", "\"db_stones\": 10", "\"db_in_memory\": true"})
+    EXPECT_TRUE(contains(r.out, want)) << want << " missing: " << r.out;
+
+  r = kalah(store + " --threads 1 --db-load cache --tt-mb 8 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* want :
+       {"\"threads\": 1", "\"tt_mb_min\": 8", "\"tt_mb_max\": 8", "\"db_in_memory\": false"})
+    EXPECT_TRUE(contains(r.out, want)) << want << " missing: " << r.out;
+
+  r = kalah(store + " --threads 2 --book-plies 1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "book: ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "2 threads, TT 64 MiB")) << r.out;
+  EXPECT_TRUE(contains(r.out, "loaded into memory")) << r.out;
+
+  // The book is there and right.
+  const Result stats = kalah("stats --db " + db());
+  EXPECT_TRUE(contains(stats.out, "book: 20 positions")) << stats.out;
+  const Result verify = kalah("verify --quiet --db " + db());
+  EXPECT_EQ(verify.status, 0) << verify.out << verify.err;
+  EXPECT_TRUE(contains(verify.out, "book: 20 entries, 20 checked, 0 wrong")) << verify.out;
+}
+
+// --store writes into an existing database; it used to create an empty one at a wrong path.
+TEST(CliHelpTruth, SolveStoreNeedsAnExistingDatabase) {
+  const std::string missing = temp_path("missing");
+  const Result r = kalah("solve --pits 2 --stones 1 --store --db " + missing);
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_TRUE(contains(r.err, missing + " does not exist")) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(missing));
+}
+
+// Options that would be ignored are refused with a one-line usage error.
+TEST(CliHelpTruth, IgnoredOptionsAreUsageErrors) {
+  expect_usage_error("solve --pits 2 --stones 1 --book-plies 3",
+                     "--book-plies applies only to --store");
+  expect_usage_error("solve --pits 2 --stones 1 --no-db --db-load memory", "--db-load");
+  expect_usage_error("solve --pits 2 --stones 1 --no-db --cache-mb 16", "--cache-mb");
+  // More memory than any machine here has: refused up front, not a failed allocation.
+  expect_usage_error("solve --pits 2 --stones 1 --no-db --tt-mb 1048576", "--tt-mb must be 0..");
+  expect_usage_error("tree '1,1,0/1,1,0 S' --stones 4", "either --stones or a POSITION");
+  expect_usage_error("tree '1,1,0/1,1,0 S' --pits 6", "--pits 6 disagrees");
+  // gen and bench gen build tables: they have no --stones.
+  expect_usage_error("gen --stones 4 --db /nonexistent/never-created", "stones");
+  expect_usage_error("bench gen --stones 4", "stones");
+}
+
+TEST_F(CliHelpTruthWithTable, VerifyRefusesOptionsOfTheOtherMode) {
+  const std::string v = "verify --quiet --db " + db();
+  expect_usage_error(v + " --engine --positions 5 --depth 2 --sample 10",
+                     "--sample applies only to the table check");
+  expect_usage_error(v + " --resolve 3 --threads 2", "--threads applies only to the table check");
+  expect_usage_error(v + " --depth 3", "--depth applies only to --engine");
+  expect_usage_error(v + " --positions 3", "--positions applies only to --engine");
+  expect_usage_error(v + " --resolve-max-stones 5",
+                     "--resolve-max-stones applies only to --resolve");
+  // The same options in their own mode are accepted.
+  EXPECT_EQ(kalah(v + " --sample 100 --threads 1").status, 0);
+  EXPECT_EQ(kalah(v + " --engine --positions 5 --depth 2").status, 0);
+  EXPECT_EQ(kalah(v + " --resolve 3 --resolve-max-stones 6").status, 0);
+}
+
+// bench solve's TT: the help says what the code allocates, and the run says it too.
+TEST(CliHelpTruth, BenchSolveHelpStatesItsTranspositionTable) {
+  const Result help = kalah("bench solve --help");
+  EXPECT_EQ(help.status, 0);
+  EXPECT_TRUE(contains(help.out, "Every solve: a 64 MiB TT")) << help.out;
+  EXPECT_FALSE(contains(help.out, "256 MiB")) << help.out;
+  const Result gen = kalah("bench gen --help");
+  EXPECT_FALSE(contains(gen.out, "--stones")) << gen.out;
+  EXPECT_TRUE(contains(gen.out, "top four levels")) << gen.out;
+}
+
+// bench gen prints the top four levels, as its help says.
+TEST(CliHelpTruth, BenchGenPrintsTheTopFourLevels) {
+  const Result r = kalah("bench gen --pits 2 --max-stones 6 --threads 1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* level : {"level  3:", "level  4:", "level  5:", "level  6:"})
+    EXPECT_TRUE(contains(r.out, level)) << r.out;
+  EXPECT_FALSE(contains(r.out, "level  2:")) << r.out;
+}
+
+}  // namespace

@@ -33,27 +33,7 @@ void check_level(int n) {
 }  // namespace
 
 std::uint8_t rules_code(Rules r) {
-  switch (r) {
-    case Rules::kWetherell:
-      return 0;
-    case Rules::kKalah:
-      return 1;
-    case Rules::kKalahEmptyCapture:
-      return 2;
-  }
-  return 0xFF;
-}
-
-std::optional<Rules> rules_from_code(std::uint8_t c) {
-  switch (c) {
-    case 0:
-      return Rules::kWetherell;
-    case 1:
-      return Rules::kKalah;
-    case 2:
-      return Rules::kKalahEmptyCapture;
-  }
-  return std::nullopt;
+  return std::uint8_t(r);
 }
 
 Key header_key() {

@@ -29,9 +29,8 @@ enum Tag : std::uint8_t {
   kBook = 0x04
 };
 
-// Rule-set code in keys and records (never the C++ enum's numeric value).
+// Rule-set code in keys and records: the policy's kCode (engine/rules.hpp has rules_from_code).
 std::uint8_t rules_code(Rules r);
-std::optional<Rules> rules_from_code(std::uint8_t c);
 
 // A key of at most 3 + 2 * (2 * kMaxPits) bytes.
 struct Key {

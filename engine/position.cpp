@@ -107,7 +107,9 @@ bool is_over(Rules r, const Position& p) {
 }
 
 bool game_finished(Rules r, const Position& p) {
-  return is_over(r, p) || (r == Rules::kWetherell && is_decided(p));
+  return with_rules(r, [&](auto rules) {
+    return is_over<decltype(rules)>(p) || (decltype(rules)::kDecidedAtHalf && is_decided(p));
+  });
 }
 
 }  // namespace kalah

@@ -82,15 +82,10 @@ Position start_position(int m, int k, Side first = Side::kSouth);
 Position parse_position(std::string_view text);
 std::string to_string(const Position& p);
 
-// True when the game has reached its natural end (RULES.md): under wetherell the side to move has
-// no stone in its pits; under kalah rules either side has none.
+// True when the game has reached its natural end: R::game_ends on whose pits are empty.
 template <class R>
 bool is_over(const Position& p) {
-  if constexpr (R::kRelayCapture) {
-    return p.own_pit_stones() == 0;
-  } else {
-    return p.own_pit_stones() == 0 || p.opp_pit_stones() == 0;
-  }
+  return R::game_ends(p.own_pit_stones() == 0, p.opp_pit_stones() == 0);
 }
 bool is_over(Rules r, const Position& p);
 
@@ -100,15 +95,15 @@ inline int final_margin(const Position& p) {
   return int(p.own_kalah()) + p.own_pit_stones() - int(p.opp_kalah()) - p.opp_pit_stones();
 }
 
-// Wetherell's shortcut: some kalah holds more than half of all stones, so the winner is known
-// (the margin still counts the game played to its natural end).
+// The shortcut of kDecidedAtHalf rule sets: some kalah holds more than half of all stones, so the
+// winner is known (the margin still counts the game played to its natural end).
 inline bool is_decided(const Position& p) {
   const int t = p.total_stones();
   return 2 * int(p.own_kalah()) > t || 2 * int(p.opp_kalah()) > t;
 }
 
-// Game over for play: the natural end, or under wetherell a kalah holding more than half the
-// stones.
+// Game over for play: the natural end, or (rule sets with kDecidedAtHalf) a kalah holding more
+// than half the stones.
 bool game_finished(Rules r, const Position& p);
 
 }  // namespace kalah

@@ -1,65 +1,104 @@
-// Rule sets of RULES.md as compile-time policies, plus the one run-time dispatch that picks them.
+// The registry of rule sets: their names and database codes, and the one run-time dispatch.
 #pragma once
 
+#include <concepts>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <utility>
 
+#include "rules/kalah.hpp"
+#include "rules/wetherell.hpp"
+
 namespace kalah {
 
-enum class Rules { kWetherell, kKalah, kKalahEmptyCapture };
-
-// The relay / 2-or-3 chained capture etude; ends when the side to move has no stones.
-struct Wetherell {
-  static constexpr Rules kId = Rules::kWetherell;
-  static constexpr bool kRelayCapture = true;  // false: extra turn + opposite-pit capture
-  static constexpr bool kEmptyCapture = false;
+// What a rule policy states (engine/rules/; docs/CONTRIBUTING.md, "Add a rule set"): besides
+// R::apply(board, pit[, trace]), its move kernel,
+//   kName                  the name users type (--rules) and see
+//   kCode                  its code in database keys (db/FORMAT.md); never reused
+//   game_ends(mover_empty, opponent_empty)  the natural end of the game, from whose pits are empty
+//   kDecidedAtHalf         play may stop once a kalah holds more than half the stones
+//   kOrderByStonesHanded   the solver orders moves by stones handed to the opponent
+//   memo_levels(n)         levels of the solver's small-position memo for n stones in pits
+//   kUntabledAboveResident the solver's TT skips counts just above a resident table
+template <class R>
+concept RuleSet = requires(bool empty, int n) {
+  { R::kName } -> std::convertible_to<std::string_view>;
+  { R::kCode } -> std::convertible_to<std::uint8_t>;
+  { R::game_ends(empty, empty) } -> std::same_as<bool>;
+  { R::kDecidedAtHalf } -> std::convertible_to<bool>;
+  { R::kOrderByStonesHanded } -> std::convertible_to<bool>;
+  { R::memo_levels(n) } -> std::convertible_to<int>;
+  { R::kUntabledAboveResident } -> std::convertible_to<bool>;
 };
 
-// Literature Kalah: extra turn in own kalah; capture of the opposite pit only if it is non-empty.
-struct KalahRules {
-  static constexpr Rules kId = Rules::kKalah;
-  static constexpr bool kRelayCapture = false;
-  static constexpr bool kEmptyCapture = false;
+template <RuleSet... Rs>
+struct RuleList {};
+
+// Every rule set the tools, the database and the dispatch below know, in --help order.
+using RegisteredRules = RuleList<Wetherell, KalahRules, KalahEmptyCapture>;
+
+// A rule set at run time; its value is the policy's database code.
+enum class Rules : std::uint8_t {
+  kWetherell = Wetherell::kCode,
+  kKalah = KalahRules::kCode,
+  kKalahEmptyCapture = KalahEmptyCapture::kCode,
 };
 
-// Irving, Donkers & Uiterwijk's Kalah: the lone stone is captured even opposite an empty pit.
-struct KalahEmptyCapture {
-  static constexpr Rules kId = Rules::kKalahEmptyCapture;
-  static constexpr bool kRelayCapture = false;
-  static constexpr bool kEmptyCapture = true;
-};
+template <RuleSet R>
+constexpr Rules rules_id = Rules(R::kCode);
 
-constexpr std::string_view rules_name(Rules r) {
-  switch (r) {
-    case Rules::kWetherell:
-      return "wetherell";
-    case Rules::kKalah:
-      return "kalah";
-    case Rules::kKalahEmptyCapture:
-      return "kalah-empty-capture";
+namespace detail {
+
+template <class F, class First, class... Rest>
+decltype(auto) dispatch(Rules r, F&& f, RuleList<First, Rest...>) {
+  if constexpr (sizeof...(Rest) == 0) {
+    return std::forward<F>(f)(First{});  // r is registered, so it is the last one
+  } else {
+    if (r == rules_id<First>) return std::forward<F>(f)(First{});
+    return dispatch(r, std::forward<F>(f), RuleList<Rest...>{});
   }
-  return "?";
 }
 
-inline std::optional<Rules> parse_rules(std::string_view s) {
-  for (Rules r : {Rules::kWetherell, Rules::kKalah, Rules::kKalahEmptyCapture})
-    if (rules_name(r) == s) return r;
-  return std::nullopt;
+template <class... Rs>
+constexpr std::optional<Rules> find_rules(RuleList<Rs...>, auto matches) {
+  std::optional<Rules> found;
+  ((matches(Rs::kName, Rs::kCode) && !found ? (found = rules_id<Rs>, true) : false) || ...);
+  return found;
 }
 
-// Calls f(Policy{}) with the policy type for r: the single run-time branch on the rule set.
+}  // namespace detail
+
+// Calls f(Policy{}) with the policy type of a registered r: the single run-time branch on rules.
 template <class F>
 decltype(auto) with_rules(Rules r, F&& f) {
-  switch (r) {
-    case Rules::kKalah:
-      return std::forward<F>(f)(KalahRules{});
-    case Rules::kKalahEmptyCapture:
-      return std::forward<F>(f)(KalahEmptyCapture{});
-    case Rules::kWetherell:
-      break;
-  }
-  return std::forward<F>(f)(Wetherell{});
+  return detail::dispatch(r, std::forward<F>(f), RegisteredRules{});
+}
+
+constexpr std::string_view rules_name(Rules r) {
+  std::string_view name = "?";
+  detail::find_rules(RegisteredRules{}, [&](std::string_view n, std::uint8_t c) {
+    if (Rules(c) == r) name = n;
+    return Rules(c) == r;
+  });
+  return name;
+}
+
+constexpr std::optional<Rules> parse_rules(std::string_view s) {
+  return detail::find_rules(RegisteredRules{},
+                            [&](std::string_view n, std::uint8_t) { return n == s; });
+}
+
+// The registered rule set with database code c, if any.
+constexpr std::optional<Rules> rules_from_code(std::uint8_t c) {
+  return detail::find_rules(RegisteredRules{},
+                            [&](std::string_view, std::uint8_t code) { return code == c; });
+}
+
+// Every registered rule set, in --help order.
+template <class F>
+void for_each_rules(F&& f) {
+  [&]<class... Rs>(RuleList<Rs...>) { (f(rules_id<Rs>), ...); }(RegisteredRules{});
 }
 
 }  // namespace kalah

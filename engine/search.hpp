@@ -51,6 +51,9 @@ struct SearchResult {
 class Searcher {
  public:
   Searcher(Rules rules, const SearchOptions& options);
+  // A searcher for the rule policy R, registered or not; search_impl.hpp defines it.
+  template <class R>
+  static Searcher for_rules(const SearchOptions& options);
   ~Searcher();
   Searcher(Searcher&&) noexcept;
   Searcher& operator=(Searcher&&) noexcept;
@@ -62,6 +65,8 @@ class Searcher {
   struct Impl;
 
  private:
+  explicit Searcher(std::unique_ptr<Impl> impl);
+
   std::unique_ptr<Impl> impl_;
 };
 

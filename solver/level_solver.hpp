@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "byte_array_board.hpp"
 #include "index.hpp"
 #include "rules.hpp"
 
@@ -27,9 +28,8 @@ using LevelTables = std::vector<std::vector<std::int8_t>>;
 // to their owners' kalahs. Entries may be solved concurrently from several threads: a value is
 // written once it is final, and a duplicate computation writes the same value.
 //
-// Moves are applied on a byte ring (mover's pits, mover's kalah, opponent's pits) by the same rules
-// as engine/move.hpp; tests compare every entry of small tables with a plain minimax over the
-// engine.
+// Moves are R's kernel on a ByteArrayBoard<M> whose kalahs start at 0; tests compare every entry of
+// small tables with a plain minimax over the engine.
 template <class R, int M>
 class LevelSolver {
  public:
@@ -48,35 +48,35 @@ class LevelSolver {
 
   // Future margin of the arrangement x (2M cells, side to move first) holding n stones.
   int solve(const Stones* x, int n) {
-    std::uint8_t base[kRing];
+    Ring base = Ring::empty();
     int own = 0, opp = 0;
     for (int i = 0; i < M; ++i) {
-      base[i] = std::uint8_t(x[i]);
-      base[M + 1 + i] = std::uint8_t(x[M + i]);
+      base.add(i, x[i]);
+      base.add(M + 1 + i, x[M + i]);
       own += x[i];
       opp += x[M + i];
     }
-    base[M] = 0;
-    if (own == 0 || (!R::kRelayCapture && opp == 0)) return own - opp;  // the game is over
+    if (R::game_ends(own == 0, opp == 0)) return own - opp;
     // First every successor's slot (so the reads can be in flight together), then the values.
     int moves = 0;
     std::uint8_t pits[M];
     std::int8_t* slots[M];
-    std::uint8_t rings[M][kRing];
+    Ring rings[M];
     for (int i = 0; i < M; ++i) {
-      if (base[i] == 0) continue;
-      std::uint8_t* b = rings[moves];
-      std::memcpy(b, base, kRing);
-      const bool again = play(b, i);
-      const int child_n = n - b[M];
-      slots[moves] = &levels_[child_n][index_.rank_gathered(b, again ? same_ : passed_, child_n)];
+      if (base.cell(i) == 0) continue;
+      Ring& b = rings[moves];
+      b = base;
+      const bool again = R::apply(b, i);
+      const int child_n = n - b.cell(M);
+      slots[moves] =
+          &levels_[child_n][index_.rank_gathered(b.cells(), again ? same_ : passed_, child_n)];
       __builtin_prefetch(slots[moves]);
       pits[moves] = std::uint8_t(i | (again ? 0x80 : 0));
       ++moves;
     }
     int best = -kMaxTableStones - 1;
     for (int k = 0; k < moves; ++k) {
-      const std::uint8_t* b = rings[k];
+      const std::uint8_t* b = rings[k].cells();
       const bool again = pits[k] & 0x80;
       int child = load(*slots[k]);
       if (child == kUnknownValue) {  // same level: strictly lower potential
@@ -108,58 +108,8 @@ class LevelSolver {
   }
 
  private:
-  // Applies the move of own pit `pit` on the ring; the mover's gain accumulates in b[M].
-  // Returns true when the mover moves again (kalah rules' extra turn).
-  static bool play(std::uint8_t* b, int pit) {
-    if constexpr (R::kRelayCapture) {
-      int from = pit;
-      while (true) {
-        const int s = b[from];
-        const int last = sow(b, from);
-        if (last < M) {
-          if (b[last] > 1 && s > M - from) {
-            from = last;
-            continue;
-          }
-        } else if (last > M) {
-          for (int c = last; c > M && (b[c] == 2 || b[c] == 3); --c) {
-            b[M] += b[c];
-            b[c] = 0;
-          }
-        }
-        return false;
-      }
-    } else {
-      const int last = sow(b, pit);
-      if (last == M) return true;
-      if (last < M && b[last] == 1) {
-        const int facing = 2 * M - last;
-        if (R::kEmptyCapture || b[facing] > 0) {
-          b[M] += std::uint8_t(1 + b[facing]);
-          b[last] = 0;
-          b[facing] = 0;
-        }
-      }
-      return false;
-    }
-  }
-
-  static int sow(std::uint8_t* b, int from) {
-    int s = b[from];
-    b[from] = 0;
-    if (s >= kRing) {
-      const std::uint8_t laps = std::uint8_t(s / kRing);
-      for (int c = 0; c < kRing; ++c) b[c] += laps;
-      s %= kRing;
-      if (s == 0) return from;
-    }
-    int c = from;
-    for (int k = 0; k < s; ++k) {
-      if (++c == kRing) c = 0;
-      ++b[c];
-    }
-    return c;
-  }
+  // The board a move is played on: the mover's gain accumulates in its kalah, cell M.
+  using Ring = ByteArrayBoard<M>;
 
   static std::int8_t load(const std::int8_t& slot) {
     return std::atomic_ref<const std::int8_t>(slot).load(std::memory_order_relaxed);

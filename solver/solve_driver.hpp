@@ -27,7 +27,7 @@ constexpr int kGuessMinStones = 20;  // SolveOptions::guess_depth
 // database").
 template <class B>
 int auto_memo_stones(int m, int n, std::size_t tt_bytes) {
-  const int want = B::Rules::kRelayCapture ? n / 2 - 2 : n / 4;
+  const int want = B::Rules::memo_levels(n);
   const int fits = ExactMemo<B>::stones_for_bytes(m, std::min(tt_bytes / 4, kAutoMemoBytes));
   return std::clamp(std::min(want, fits), 0, ExactMemo<B>::kMaxValue);
 }
@@ -84,11 +84,12 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
   }
   const auto* resident = dynamic_cast<const Probe*>(opt.oracle);
   if (resident != nullptr && (!resident->resident() || resident->table().m != p.m ||
-                              resident->table().rules != B::Rules::kId))
+                              resident->table().rules != rules_id<typename B::Rules>))
     resident = nullptr;  // the generic path answers (or declines) through future()
-  const int untabled = opt.untabled_above_db >= 0                        ? opt.untabled_above_db
-                       : resident != nullptr && !B::Rules::kRelayCapture ? kUntabledAboveResident
-                                                                         : 0;
+  const int untabled = opt.untabled_above_db >= 0 ? opt.untabled_above_db
+                       : resident != nullptr && B::Rules::kUntabledAboveResident
+                           ? kUntabledAboveResident
+                           : 0;
   Search<B> search(tt, opt.oracle, memo.get(), untabled);
   if (resident != nullptr) search.set_resident(resident);
   std::atomic<bool> stop{false};
@@ -164,7 +165,7 @@ SolveResult solve_on(const Position& p, const SolveOptions& opt) {
     SearchLimits limits;
     limits.depth = opt.guess_depth;
     if (opt.max_seconds > 0) limits.seconds = opt.max_seconds / 4;
-    guess = Searcher(B::Rules::kId, eo).search(p, limits).value - kd;
+    guess = Searcher(rules_id<typename B::Rules>, eo).search(p, limits).value - kd;
   }
   bool stopped = false;
   while (lo < hi) {

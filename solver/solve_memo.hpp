@@ -13,6 +13,7 @@
 
 #include "oracle.hpp"
 #include "position.hpp"
+#include "solve_board.hpp"
 
 namespace kalah::solve_detail {
 
@@ -92,14 +93,6 @@ class ExactMemo {
   }
 
  private:
-  // True when the game is over at b; then *v is its future margin.
-  static bool game_over(const B& b, int n, int* v) {
-    const int own = b.own_stones();
-    if (R::kRelayCapture ? own != 0 : (own != 0 && own != n)) return false;
-    *v = 2 * own - n;
-    return true;
-  }
-
   // Solves b (not over, not stored yet) into `slot`. The children's entries are prefetched before
   // the first one is looked at.
   template <class Hooks>

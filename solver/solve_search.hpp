@@ -103,14 +103,7 @@ class Search {
 
   // True when the game is over at b (RULES.md end rules); then *value is its future margin.
   static bool game_over(const B& b, int n, int* value) {
-    const int own = b.own_stones();
-    if constexpr (R::kRelayCapture) {
-      if (own != 0) return false;
-    } else {
-      if (own != 0 && own != n) return false;
-    }
-    *value = 2 * own - n;  // each side keeps its own pit stones
-    return true;
+    return solve_detail::game_over(b, n, value);
   }
 
   // hint: 0, or what the caller already computed: b.key() when n >= table_min_stones(); the
@@ -330,13 +323,12 @@ class Search {
       memo_->prefetch(c.b, nc);
     }
     // Children inside the database first (exact at the cost of a probe: a cutoff among them
-    // spares the searched ones), then extra turns, then by stones won, then (kalah rule sets
-    // only: wetherell's relays make it a poor guide) by fewer stones added to the opponent's pits
-    // (captures count as taken away), then nearer the kalah (docs/SOLVER.md, "Move ordering");
-    // the low 4 bits are the pit (search() relies on it).
-    // Clamped fields only weaken the order, never the result.
+    // spares the searched ones), then extra turns, then by stones won, then (rule sets with
+    // R::kOrderByStonesHanded) by fewer stones added to the opponent's pits (captures count as
+    // taken away), then nearer the kalah (docs/SOLVER.md, "Move ordering"); the low 4 bits are
+    // the pit (search() relies on it). Clamped fields only weaken the order, never the result.
     int handed = 0;
-    if constexpr (!R::kRelayCapture) {
+    if constexpr (R::kOrderByStonesHanded) {
       const int opp_after = c.again ? nc - c.b.own_stones() : c.b.own_stones();
       handed = std::clamp(opp_after - opp_stones, -255, 255);
     }

@@ -6,9 +6,10 @@
 #include <random>
 #include <vector>
 
-#include "boards.hpp"
 #include "move.hpp"
+#include "register_board.hpp"
 #include "search.hpp"
+#include "wide_board.hpp"
 
 namespace kalah {
 namespace {
@@ -54,26 +55,26 @@ BENCHMARK(EnginePlayMove<KalahEmptyCapture>)->Arg(4);
 
 // The search's board for 6 pits: one move and the flip, as in the search's inner loop.
 template <class R>
-void EngineByteBoardMove(benchmark::State& state) {
+void EngineRegisterBoardMove(benchmark::State& state) {
   const auto s = samples<R>(int(state.range(0)), 4096);
-  std::vector<search_detail::ByteBoard<6>> boards;
+  std::vector<RegisterBoard<6>> boards;
   for (const auto& x : s) boards.emplace_back(x.p);
   std::size_t i = 0;
   for (auto _ : state) {
     auto b = boards[i];
-    if (!b.template apply<R>(s[i].pit)) b.flip();
+    if (!R::apply(b, s[i].pit)) b.flip();
     benchmark::DoNotOptimize(b);
     i = (i + 1) & 4095;
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(EngineByteBoardMove<Wetherell>)->Arg(3)->Arg(6);
-BENCHMARK(EngineByteBoardMove<KalahEmptyCapture>)->Arg(4);
+BENCHMARK(EngineRegisterBoardMove<Wetherell>)->Arg(3)->Arg(6);
+BENCHMARK(EngineRegisterBoardMove<KalahEmptyCapture>)->Arg(4);
 
 void EngineBoardKeys(benchmark::State& state) {
   const auto s = samples<Wetherell>(4, 4096);
-  std::vector<search_detail::ByteBoard<6>> bytes;
-  std::vector<search_detail::WideBoard> wide;
+  std::vector<RegisterBoard<6>> bytes;
+  std::vector<WideBoard> wide;
   for (const auto& x : s) bytes.emplace_back(x.p), wide.emplace_back(x.p);
   std::size_t i = 0;
   std::uint64_t sum = 0;

@@ -4,15 +4,14 @@
 
 #include <random>
 
-#include "boards.hpp"
+#include "byte_array_board.hpp"
 #include "random_positions.hpp"
+#include "register_board.hpp"
 #include "search.hpp"
+#include "wide_board.hpp"
 
 namespace kalah {
 namespace {
-
-using search_detail::ByteBoard;
-using search_detail::WideBoard;
 
 // A random position of m pits a side with `total` stones spread over pits and kalahs, including
 // pits big enough to lap the board.
@@ -35,7 +34,7 @@ void expect_same_move(const Position& p, int pit) {
   Position q = p;
   const bool again = play_move<R>(q, pit);
   B b(p);
-  ASSERT_EQ(b.template apply<R>(pit), again) << to_string(p) << " pit " << pit + 1;
+  ASSERT_EQ(R::apply(b, pit), again) << to_string(p) << " pit " << pit + 1;
   if (!again) b.flip();
   ASSERT_EQ(b.m(), q.m);
   for (int i = 0; i < q.m; ++i) ASSERT_EQ(b.pit(i), q.own_pit(i)) << to_string(p) << " " << pit;
@@ -56,7 +55,9 @@ void check_boards(std::mt19937_64& rng, int& moves) {
     const Position p = scattered(M, int(rng() % 256), rng);
     for (int pit = 0; pit < M; ++pit) {
       if (p.own_pit(pit) == 0) continue;
-      expect_same_move<R, ByteBoard<M>>(p, pit);
+      expect_same_move<R, RegisterBoard<M>>(p, pit);
+      expect_same_move<R, ByteArrayBoard<M>>(p, pit);
+      expect_same_move<R, ByteArrayBoard<>>(p, pit);
       expect_same_move<R, WideBoard>(p, pit);
       ++moves;
     }
@@ -74,7 +75,7 @@ void check_all_sizes(std::mt19937_64& rng, int& moves) {
   check_boards<R, 7>(rng, moves);
 }
 
-TEST(SearchBoards, ByteAndWideBoardsMoveLikePlayMove) {
+TEST(SearchBoards, RegisterByteArrayAndWideBoardsMoveLikePlayMove) {
   std::mt19937_64 rng(99);
   int moves = 0;
   check_all_sizes<Wetherell>(rng, moves);

@@ -7,7 +7,6 @@
 
 #include "solve.hpp"
 #include "solve_board.hpp"
-#include "solve_register_board.hpp"
 
 namespace kalah {
 namespace {
@@ -65,10 +64,10 @@ void board_moves(benchmark::State& state) {
   benchmark::DoNotOptimize(sum);
   state.counters["moves/s"] = benchmark::Counter(double(moves), benchmark::Counter::kIsRate);
 }
-BENCHMARK_TEMPLATE(board_moves, solve_detail::ByteBoard<Wetherell>);
-BENCHMARK_TEMPLATE(board_moves, solve_detail::ByteBoard<KalahRules>);
-BENCHMARK_TEMPLATE(board_moves, solve_detail::RegisterBoard<Wetherell, 6>);
-BENCHMARK_TEMPLATE(board_moves, solve_detail::RegisterBoard<KalahRules, 6>);
+BENCHMARK_TEMPLATE(board_moves, solve_detail::SolveBoard<Wetherell, ByteArrayBoard<>>);
+BENCHMARK_TEMPLATE(board_moves, solve_detail::SolveBoard<KalahRules, ByteArrayBoard<>>);
+BENCHMARK_TEMPLATE(board_moves, solve_detail::SolveBoard<Wetherell, RegisterBoard<6>>);
+BENCHMARK_TEMPLATE(board_moves, solve_detail::SolveBoard<KalahRules, RegisterBoard<6>>);
 
 }  // namespace
 }  // namespace kalah

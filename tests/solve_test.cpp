@@ -18,7 +18,6 @@
 #include "probe.hpp"
 #include "solve.hpp"
 #include "solve_driver.hpp"
-#include "solve_register_board.hpp"
 #include "vectors.hpp"
 
 namespace kalah {
@@ -190,10 +189,10 @@ TEST(Solve, ReferenceBoardGivesTheSameResults) {
       for (int trial = 0; trial < 30; ++trial) {
         const int m = 1 + int(rng() % 4);
         const Position p = random_position(rules, m, 1 + int(rng() % 2), rng);
-        const SolveResult a =
-            solve_detail::solve_on<solve_detail::ByteBoard<R>>(p, small_options());
+        const SolveResult a = solve_detail::solve_on<solve_detail::SolveBoard<R, ByteArrayBoard<>>>(
+            p, small_options());
         const SolveResult b =
-            solve_detail::solve_on<solve_detail::PositionBoard<R>>(p, small_options());
+            solve_detail::solve_on<solve_detail::SolveBoard<R, WideBoard>>(p, small_options());
         EXPECT_EQ(a.margin, b.margin) << to_string(p);
         EXPECT_EQ(a.best_moves, b.best_moves) << to_string(p);
         EXPECT_EQ(a.pv, b.pv) << to_string(p);
@@ -230,7 +229,7 @@ void check_board_moves(const Position& p) {
   for (int i = 0; i < p.m; ++i) {
     if (p.own_pit(i) == 0) continue;
     Fast fast(p);
-    solve_detail::PositionBoard<R> ref(p);
+    solve_detail::SolveBoard<R, WideBoard> ref(p);
     bool again_fast, again_ref;
     const int gain_fast = fast.play(i, again_fast);
     const int gain_ref = ref.play(i, again_ref);
@@ -247,16 +246,16 @@ void check_board_moves(const Position& p) {
 
 template <class R>
 void check_solver_board_moves(const Position& p) {
-  check_board_moves<R, solve_detail::ByteBoard<R>>(p);
+  check_board_moves<R, solve_detail::SolveBoard<R, ByteArrayBoard<>>>(p);
   switch (p.m) {  // the sizes solve() gives a register board
     case 4:
-      check_board_moves<R, solve_detail::RegisterBoard<R, 4>>(p);
+      check_board_moves<R, solve_detail::SolveBoard<R, RegisterBoard<4>>>(p);
       break;
     case 5:
-      check_board_moves<R, solve_detail::RegisterBoard<R, 5>>(p);
+      check_board_moves<R, solve_detail::SolveBoard<R, RegisterBoard<5>>>(p);
       break;
     case 6:
-      check_board_moves<R, solve_detail::RegisterBoard<R, 6>>(p);
+      check_board_moves<R, solve_detail::SolveBoard<R, RegisterBoard<6>>>(p);
       break;
     default:
       break;
@@ -273,10 +272,10 @@ TEST(Solve, RegisterBoardSolvesAsMinimaxAndTheByteBoard) {
       using R = decltype(policy);
       for (int trial = 0; trial < 12; ++trial) {
         const Position p = scattered_position(6, 6 + int(rng() % 5), rng);
-        const SolveResult a =
-            solve_detail::solve_on<solve_detail::RegisterBoard<R, 6>>(p, small_options());
-        const SolveResult b =
-            solve_detail::solve_on<solve_detail::ByteBoard<R>>(p, small_options());
+        const SolveResult a = solve_detail::solve_on<solve_detail::SolveBoard<R, RegisterBoard<6>>>(
+            p, small_options());
+        const SolveResult b = solve_detail::solve_on<solve_detail::SolveBoard<R, ByteArrayBoard<>>>(
+            p, small_options());
         check_result(rules, p, a, naive);
         EXPECT_EQ(a.margin, b.margin) << to_string(p);
         EXPECT_EQ(a.best_moves, b.best_moves) << to_string(p);

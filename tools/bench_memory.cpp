@@ -6,15 +6,15 @@
 #include <string>
 
 #include "bench.hpp"
+#include "board.hpp"
 #include "huge_buffer.hpp"
 #include "options.hpp"
 #include "physical_memory.hpp"
-#include "solve_board.hpp"
 
 namespace kalah::cli {
 namespace {
 
-using solve_detail::mix;  // the solver's key mixer: addresses and values look random
+// mix (board.hpp), the boards' key mixer: addresses and values look random.
 
 // Follows kChains independent chains of `steps` reads each over the 64-byte lines of `lines`
 // (the buffer, `count` lines): each read's address depends on the word the previous read of its

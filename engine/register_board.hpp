@@ -1,8 +1,6 @@
-// The search's board representations behind one interface: a general one over Position and a
-// 16-byte one per board size for at most 7 pits and 255 stones (the 6-pit games), in a register.
+// RegisterBoard: the Board in one 16-byte vector register, for at most 7 pits and 255 stones.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <cstring>
 
@@ -10,68 +8,15 @@
 #include <emmintrin.h>
 #endif
 
-#include "move.hpp"
+#include "board.hpp"
+#include "position.hpp"
 
-namespace kalah::search_detail {
-
-// The interface both boards offer (cells ordered as in Position: the mover's pits, its kalah, the
-// opponent's pits, the opponent's kalah):
-//   int m() const; int pit(int i) const;          // m; stones in the mover's pit i (0-based)
-//   template <class R> bool apply(int pit);       // plays pit, no flip; true: the mover moves
-//   again void flip();                                  // passes the turn int kalah_difference()
-//   const;                 // mover's kalah minus the opponent's bool own_empty() const; bool
-//   opp_empty() const; int final_margin() const;                     // both sides' pits swept to
-//   their own kalahs std::uint64_t key() const;                    // hash of the pits (not the
-//   kalahs), never 0 Position position(Side mover) const;
-
-inline std::uint64_t mum(std::uint64_t a, std::uint64_t b) {
-  const unsigned __int128 r = static_cast<unsigned __int128>(a) * b;
-  return std::uint64_t(r) ^ std::uint64_t(r >> 64);
-}
-
-// Position itself (any m, any stone count).
-class WideBoard {
- public:
-  explicit WideBoard(const Position& p) : p_(p) {}
-
-  int m() const { return p_.m; }
-  int pit(int i) const { return p_.cell[i]; }
-  template <class R>
-  bool apply(int pit) {
-    NoTrace none;
-    return detail::apply_move<R>(p_, pit, none);
-  }
-  void flip() { p_.flip(); }
-  int kalah_difference() const { return p_.kalah_difference(); }
-  bool own_empty() const { return detail::side_empty(p_, 0); }
-  bool opp_empty() const { return detail::side_empty(p_, p_.m + 1); }
-  int final_margin() const { return kalah::final_margin(p_); }
-  const Position& position() const { return p_; }
-
-  // The pits, each side's m as three words (unused lanes masked off), folded by multiplies.
-  std::uint64_t key() const {
-    std::uint64_t own[3], opp[3];
-    std::memcpy(own, &p_.cell[0], sizeof own);
-    std::memcpy(opp, &p_.cell[p_.m + 1], sizeof opp);
-    const auto& mask = detail::kPitMasks[p_.m];
-    const std::uint64_t a =
-        mum((own[0] & mask[0]) ^ 0xA0761D6478BD642Full, (own[1] & mask[1]) ^ 0xE7037ED1A0B428DBull);
-    const std::uint64_t b =
-        mum((own[2] & mask[2]) ^ 0x8EBC6AF09C88C6E3ull, (opp[0] & mask[0]) ^ 0x589965CC75374CC3ull);
-    const std::uint64_t c =
-        mum((opp[1] & mask[1]) ^ 0x1D8E4E27C47D124Full, (opp[2] & mask[2]) ^ 0x9E3779B97F4A7C15ull);
-    const std::uint64_t h = mum(a ^ 0xBF58476D1CE4E5B9ull ^ std::uint64_t(p_.m), b ^ c);
-    return h + (h == 0);
-  }
-
- private:
-  Position p_;
-};
+namespace kalah {
 
 // Sixteen one-byte lanes (SSE2 or the target's equivalent); v[i] reads or writes lane i.
 using Bytes16 = std::uint8_t __attribute__((vector_size(16)));
 
-// Constant masks and sowing increments of ByteBoard, per m.
+// Constant masks and sowing increments of RegisterBoard, per m.
 struct ByteTables {
   static constexpr int kMaxM = 7;
   // inc[m][from][s]: one stone in each of the s < 2m+1 ring cells after `from`, wrapping.
@@ -111,61 +56,48 @@ inline Bytes16 load(const ByteTables::Lanes& l) {
 // 2M + 2 <= 16 one-byte cells in one vector register, lane i = cell i, the lanes above 2M+1 zero.
 // No cell exceeds 255 because the board holds at most 255 stones. M is fixed at compile time.
 template <int M>
-class ByteBoard {
+class RegisterBoard {
   static_assert(M >= 1 && M <= ByteTables::kMaxM);
   static constexpr int kRing = 2 * M + 1;
   static constexpr int kHalf = 8 * (M + 1);  // bits of one side (pits and kalah)
 
  public:
+  static constexpr int kFixedM = M;
   static constexpr int kMaxStones = 255;
 
-  ByteBoard() = default;
-  explicit ByteBoard(const Position& p) : v_{} {
+  RegisterBoard() = default;  // uninitialized: only to be assigned to
+  explicit RegisterBoard(const Position& p) : v_{} {
     for (int i = 0; i <= 2 * M + 1; ++i) v_[i] = std::uint8_t(p.cell[i]);
   }
 
   static constexpr int m() { return M; }
   int pit(int i) const { return v_[i]; }
 
-  template <class R>
-  bool apply(int pit) {
-    if constexpr (R::kRelayCapture) {
-      int from = pit;
-      while (true) {
-        const int s = v_[from];
-        const int last = sow(from, s);
-        if (last < M) {
-          // Relay: the last stone fell into a non-empty own pit after reaching the opponent.
-          if (v_[last] > 1 && s > M - from) {
-            from = last;
-            continue;
-          }
-        } else if (last > M) {
-          int won = 0;
-          for (int c = last; c > M; --c) {
-            const int v = v_[c];
-            if (v != 2 && v != 3) break;
-            won += v;
-            v_[c] = 0;
-          }
-          v_[M] = std::uint8_t(v_[M] + won);
-        }
-        return false;
+  int cell(int i) const { return v_[i]; }
+  int take(int i) {
+    const int s = v_[i];
+    v_[i] = 0;
+    return s;
+  }
+  void add(int i, int stones) { v_[i] = std::uint8_t(v_[i] + stones); }
+
+  // Empties cell `from` and sows its stones; returns the last cell sown.
+  int sow(int from) {
+    int s = v_[from];
+    Bytes16 v = v_ & load(kTables.keep_all_but[from]);
+    if (s >= kRing) [[unlikely]] {
+      Bytes16 laps;
+      std::memset(&laps, s / kRing, sizeof laps);
+      v += laps & load(kTables.ring_mask[M]);
+      s %= kRing;
+      if (s == 0) {
+        v_ = v;
+        return from;
       }
-    } else {
-      const int last = sow(pit, v_[pit]);
-      if (last == M) return true;
-      if (last < M && v_[last] == 1) {
-        const int facing = 2 * M - last;
-        const int opposite = v_[facing];
-        if (R::kEmptyCapture || opposite > 0) {
-          v_[last] = 0;
-          v_[facing] = 0;
-          v_[M] = std::uint8_t(v_[M] + 1 + opposite);
-        }
-      }
-      return false;
     }
+    v_ = v + load(kTables.inc[M][from][s]);
+    const int last = from + s;
+    return last < kRing ? last : last - kRing;
   }
 
   // Lanes [0, M] and [M+1, 2M+1] swap places; the lanes above stay 0.
@@ -197,12 +129,6 @@ class ByteBoard {
   // The mover's pit stones by one multiply: their sum is at most 255, so no byte carries.
   int own_stones() const {
     return int((low() & kTables.own[M]) * 0x0101010101010101ull >> 56);
-  }
-  // Empties the mover's kalah; returns what it held.
-  int take_kalah() {
-    const int k = v_[M];
-    v_[M] = 0;
-    return k;
   }
   // The cells as bytes in Position::cell layout.
   const std::uint8_t* cells() const {
@@ -236,25 +162,8 @@ class ByteBoard {
     return w;
   }
 
-  // Empties cell `from` (holding s stones) and sows them; returns the last cell sown.
-  int sow(int from, int s) {
-    Bytes16 v = v_ & load(kTables.keep_all_but[from]);
-    if (s >= kRing) [[unlikely]] {
-      Bytes16 laps;
-      std::memset(&laps, s / kRing, sizeof laps);
-      v += laps & load(kTables.ring_mask[M]);
-      s %= kRing;
-      if (s == 0) {
-        v_ = v;
-        return from;
-      }
-    }
-    v_ = v + load(kTables.inc[M][from][s]);
-    const int last = from + s;
-    return last < kRing ? last : last - kRing;
-  }
-
   Bytes16 v_;
 };
+static_assert(Board<RegisterBoard<6>>);
 
-}  // namespace kalah::search_detail
+}  // namespace kalah

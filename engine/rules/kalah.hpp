@@ -1,0 +1,64 @@
+// Literature Kalah (RULES.md, "kalah" and "kalah-empty-capture"): extra turns, opposite captures.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "board.hpp"
+
+namespace kalah {
+
+// The move kernel of extra-turn rule sets, written once for every Board. Self (the policy) says
+// whether a lone stone captures opposite an empty pit: Self::kCaptureOppositeEmpty.
+template <class Self>
+struct ExtraTurnRules {
+  // Plays own pit `pit` (non-empty, game not over) on b without passing the turn: sowing; an extra
+  // turn when the last stone falls into the mover's kalah; a capture of that stone and the
+  // opposite pit's when it falls into an empty own pit. Returns whether the mover moves again.
+  template <Board B, class Trace = NoTrace>
+  static bool apply(B& b, int pit, Trace&& trace = Trace{}) {
+    const int m = b.m();
+    const int last = b.sow(pit);
+    if (last == m) {
+      trace.extra_turn();
+      return true;
+    }
+    if (last < m && b.cell(last) == 1) {
+      const int facing = 2 * m - last;
+      if (Self::kCaptureOppositeEmpty || b.cell(facing) > 0) {
+        const int won = b.take(last) + b.take(facing);
+        trace.capture_opposite(last, won);
+        b.add(m, won);
+      }
+    }
+    return false;
+  }
+
+  // The game ends when either side has no stone in its pits.
+  static constexpr bool game_ends(bool mover_empty, bool opponent_empty) {
+    return mover_empty || opponent_empty;
+  }
+  static constexpr bool kDecidedAtHalf = false;  // play goes on to the natural end
+
+  // Solver heuristics (docs/SOLVER.md): moves that hand fewer stones to the opponent first; a
+  // shallow memo (the tree is lean); the TT skips counts just above a resident table.
+  static constexpr bool kOrderByStonesHanded = true;
+  static constexpr int memo_levels(int n) { return n / 4; }
+  static constexpr bool kUntabledAboveResident = true;
+};
+
+// Kalah as most sources state it: capture only opposite a non-empty pit.
+struct KalahRules : ExtraTurnRules<KalahRules> {
+  static constexpr std::string_view kName = "kalah";
+  static constexpr std::uint8_t kCode = 1;  // the rule set's code in database keys
+  static constexpr bool kCaptureOppositeEmpty = false;
+};
+
+// Irving, Donkers & Uiterwijk's Kalah: the lone stone is captured even opposite an empty pit.
+struct KalahEmptyCapture : ExtraTurnRules<KalahEmptyCapture> {
+  static constexpr std::string_view kName = "kalah-empty-capture";
+  static constexpr std::uint8_t kCode = 2;
+  static constexpr bool kCaptureOppositeEmpty = true;
+};
+
+}  // namespace kalah

@@ -1,0 +1,349 @@
+// The engine's search as a template over the rule policy; search.cpp instantiates the registered
+// rule sets, and a caller with a policy of its own includes this header.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <new>
+#include <random>
+#include <type_traits>
+
+#include "register_board.hpp"
+#include "search.hpp"
+#include "tt.hpp"
+#include "wide_board.hpp"
+
+namespace kalah {
+
+namespace search_detail {
+
+struct StopSearch {};
+
+using Clock = std::chrono::steady_clock;
+
+}  // namespace search_detail
+
+struct Searcher::Impl {
+  explicit Impl(Rules r, const SearchOptions& o) : rules(r), opt(o), tt(o.tt_bytes), rng(o.seed) {}
+  virtual ~Impl() = default;
+  virtual SearchResult run(const Position& p, const SearchLimits& limits) = 0;
+
+  Rules rules;
+  SearchOptions opt;
+  TranspositionTable tt;
+  std::mt19937_64 rng;
+};
+
+namespace search_detail {
+
+constexpr int kInf = 1 << 20;
+
+// Search order of a move: its order key (the mover's kalah difference after it, higher first),
+// then its pit (lower first), packed so that a larger rank comes first.
+constexpr int order_rank(int key, int pit) {
+  return key * 16 + (15 - pit);
+}
+constexpr int kSearched = -(1 << 30);  // the rank of a move already searched
+
+// Index of the next move to search among n with ranks rank[i] (in pit order): `hint` (given for
+// the first pick only; -1 none) if it is among them, else the highest rank. This is
+// ordered_children's order (ordering.hpp), chosen lazily so that a cut-off skips the rest; the
+// chosen rank is replaced by kSearched.
+inline int next_child(int* rank, const int* pit, int n, int hint) {
+  if (hint >= 0) {
+    for (int i = 0; i < n; ++i)
+      if (pit[i] == hint) {
+        rank[i] = kSearched;
+        return i;
+      }
+  }
+  int pick = 0;
+  for (int i = 1; i < n; ++i)
+    if (rank[i] > rank[pick]) pick = i;
+  rank[pick] = kSearched;
+  return pick;
+}
+
+template <class R>
+class SearchImpl final : public Searcher::Impl {
+ public:
+  using Searcher::Impl::Impl;
+
+  SearchResult run(const Position& root, const SearchLimits& limits) override {
+    // Register boards serve boards of up to 7 pits and 255 stones (one compiled search per size);
+    // an oracle needs Positions at every node.
+    if (!opt.oracle && root.total_stones() <= RegisterBoard<1>::kMaxStones) {
+      switch (root.m) {
+        case 1:
+          return run_on(RegisterBoard<1>(root), limits);
+        case 2:
+          return run_on(RegisterBoard<2>(root), limits);
+        case 3:
+          return run_on(RegisterBoard<3>(root), limits);
+        case 4:
+          return run_on(RegisterBoard<4>(root), limits);
+        case 5:
+          return run_on(RegisterBoard<5>(root), limits);
+        case 6:
+          return run_on(RegisterBoard<6>(root), limits);
+        case 7:
+          return run_on(RegisterBoard<7>(root), limits);
+        default:
+          break;
+      }
+    }
+    return run_on(WideBoard(root), limits);
+  }
+
+ private:
+  template <class B>
+  SearchResult run_on(const B& root, const SearchLimits& limits) {
+    SearchResult res;
+    start_ = Clock::now();
+    limits_ = limits;
+    nodes_ = 0;
+    oracle_hits_ = 0;
+    stopping_allowed_ = false;
+    if (is_over<R>(root)) {
+      res.value = root.final_margin();
+      res.exact = true;
+      res.seconds = elapsed();
+      return res;
+    }
+    const int max_depth = std::max(1, limits.depth);
+    for (int depth = 1; depth <= max_depth; ++depth) {
+      stopping_allowed_ = depth > 1;
+      SearchResult it;
+      try {
+        it = search_root(root, depth);
+      } catch (const StopSearch&) {
+        res.budget_ran_out = true;
+        break;
+      }
+      res = std::move(it);
+      if (res.exact) break;  // deeper iterations cannot change an exact value
+    }
+    res.nodes = nodes_;
+    res.oracle_hits = oracle_hits_;
+    res.seconds = elapsed();
+    if (!res.best_pits.empty()) {
+      if (opt.randomize && res.best_pits.size() > 1) {
+        std::uniform_int_distribution<std::size_t> pick(0, res.best_pits.size() - 1);
+        res.pit = res.best_pits[pick(rng)];
+      } else {
+        res.pit = res.best_pits.front();
+      }
+    }
+    res.pv = principal_variation(root, res.pit, res.depth);
+    return res;
+  }
+
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+  void count_node() {
+    ++nodes_;
+    if (!stopping_allowed_ || (nodes_ & 1023) != 0) return;
+    if (limits_.nodes && nodes_ >= limits_.nodes) throw StopSearch{};
+    if (limits_.seconds > 0 && elapsed() >= limits_.seconds) throw StopSearch{};
+  }
+
+  // The moves of b with their children (flipped to the child's side to move when the turn
+  // passes) and order keys (the child's kalah difference for b's mover), in pit order.
+  template <class B>
+  union Slot {  // a board left unconstructed until generate() copies one in
+    Slot() {}
+    B b;
+  };
+  template <class B>
+  struct Moves {
+    Slot<B> slot[kMaxPits];
+    const B& child(int i) const { return slot[i].b; }
+    int rank[kMaxPits], pit[kMaxPits];
+    std::uint64_t hash[kMaxPits];  // the children's TT keys, their slots already prefetched
+    bool again[kMaxPits];
+    int n = 0;
+  };
+  template <class B>
+  void generate(const B& b, Moves<B>& mv) const {
+    for (int i = 0; i < b.m(); ++i) {
+      if (b.pit(i) == 0) continue;
+      B& c = *new (&mv.slot[mv.n].b) B(b);
+      mv.again[mv.n] = R::apply(c, i);
+      mv.rank[mv.n] = order_rank(c.kalah_difference(), i);
+      if (!mv.again[mv.n]) c.flip();
+      mv.hash[mv.n] = c.key();
+      tt.prefetch(mv.hash[mv.n]);
+      mv.pit[mv.n] = i;
+      ++mv.n;
+    }
+  }
+
+  // Root: every move searched with a window that keeps ties with the best value exact.
+  template <class B>
+  SearchResult search_root(const B& p, int depth) {
+    heuristic_leaves_ = 0;
+    const TTEntry* e = tt.probe(p.key());
+    Moves<B> mv;
+    generate(p, mv);
+    SearchResult res;
+    res.depth = depth;
+    int best = -kInf;
+    for (int k = 0; k < mv.n; ++k) {
+      const int i = next_child(mv.rank, mv.pit, mv.n, k == 0 && e ? e->move : -1);
+      const int floor = best == -kInf ? -kInf : best - 1;
+      const int v = mv.again[i] ? alphabeta(mv.child(i), mv.hash[i], depth - 1, floor, kInf)
+                                : -alphabeta(mv.child(i), mv.hash[i], depth - 1, -kInf, -floor);
+      res.root.push_back({mv.pit[i] + 1, v, v <= floor});
+      best = std::max(best, v);
+    }
+    res.value = best;
+    for (const auto& r : res.root)
+      if (!r.upper_bound && r.value == best) res.best_pits.push_back(r.pit);
+    std::sort(res.best_pits.begin(), res.best_pits.end());
+    res.exact = heuristic_leaves_ == 0;
+    TTEntry s;
+    s.key = p.key();
+    s.future = std::int16_t(best - p.kalah_difference());
+    s.depth = std::int8_t(std::min(depth, 127));
+    s.bound = Bound::kExact;
+    s.proven = res.exact;
+    s.move = std::int8_t(res.best_pits.front() - 1);
+    tt.store(s);
+    return res;
+  }
+
+  // Negamax value of p (TT key `key`) for its side to move with `depth` plies left, within
+  // (alpha, beta): v <= alpha means value <= v, v >= beta means value >= v, otherwise v is the
+  // value.
+  template <class B>
+  int alphabeta(const B& p, std::uint64_t key, int depth, int alpha, int beta) {
+    count_node();
+    if (is_over<R>(p)) return p.final_margin();
+    if constexpr (std::is_same_v<B, WideBoard>) {  // run() never pairs an oracle with bytes
+      if (opt.oracle) {
+        if (auto v = opt.oracle->margin(p.position())) {
+          ++oracle_hits_;
+          return *v;
+        }
+      }
+    }
+    if (depth <= 0) {
+      ++heuristic_leaves_;
+      return p.kalah_difference();
+    }
+    const int kd = p.kalah_difference();
+    int hint = -1;
+    if (const TTEntry* e = tt.probe(key)) {
+      hint = e->move;
+      // A heuristic bound holds for this remaining depth only; a proven one for any depth that
+      // still reaches all the exact leaves it came from.
+      if (e->proven ? e->depth <= depth : e->depth == depth) {
+        const int v = e->future + kd;
+        if (!e->proven) ++heuristic_leaves_;  // a reused heuristic value taints exactness
+        if (e->bound == Bound::kExact) return v;
+        if (e->bound == Bound::kLower && v >= beta) return v;
+        if (e->bound == Bound::kUpper && v <= alpha) return v;
+        if (!e->proven) --heuristic_leaves_;
+      }
+    }
+    const std::uint64_t heuristic_before = heuristic_leaves_;
+    const int alpha0 = alpha;
+    int best = -kInf;
+    int best_pit = -1;
+    if (depth == 1 && !opt.oracle) {
+      frontier(p, hint, alpha, beta, best, best_pit);
+    } else {
+      interior(p, depth, hint, alpha, beta, best, best_pit);
+    }
+    TTEntry s;
+    s.key = key;
+    s.future = std::int16_t(best - kd);
+    s.depth = std::int8_t(std::min(depth, 127));
+    s.bound = best <= alpha0 ? Bound::kUpper : best >= beta ? Bound::kLower : Bound::kExact;
+    s.proven = heuristic_leaves_ == heuristic_before;
+    s.move = std::int8_t(best_pit);
+    tt.store(s);
+    return best;
+  }
+
+  // Children searched to depth - 1 >= 1 (or with an oracle) by recursion, in the engine's order.
+  template <class B>
+  void interior(const B& p, int depth, int hint, int& alpha, int beta, int& best, int& best_pit) {
+    Moves<B> mv;
+    generate(p, mv);
+    for (int k = 0; k < mv.n; ++k) {
+      const int i = next_child(mv.rank, mv.pit, mv.n, k == 0 ? hint : -1);
+      const int v = mv.again[i] ? alphabeta(mv.child(i), mv.hash[i], depth - 1, alpha, beta)
+                                : -alphabeta(mv.child(i), mv.hash[i], depth - 1, -beta, -alpha);
+      if (v > best) {
+        best = v;
+        best_pit = mv.pit[i];
+        if (v > alpha) alpha = v;
+        if (alpha >= beta) break;
+      }
+    }
+  }
+
+  // Depth 1 without an oracle: every child is a leaf (end of game or static evaluation), valued
+  // inline from the mover's side without flipping the board; same nodes and values as recursing.
+  template <class B>
+  void frontier(const B& p, int hint, int& alpha, int beta, int& best, int& best_pit) {
+    int rank[kMaxPits], value[kMaxPits], pit[kMaxPits];
+    bool heuristic[kMaxPits];
+    int n = 0;
+    for (int i = 0; i < p.m(); ++i) {
+      if (p.pit(i) == 0) continue;
+      B c = p;
+      const bool again = R::apply(c, i);
+      const int kd = c.kalah_difference();
+      const bool ended = is_over_after<R>(c, again);
+      rank[n] = order_rank(kd, i);
+      value[n] = ended ? c.final_margin() : kd;
+      heuristic[n] = !ended;
+      pit[n] = i;
+      ++n;
+    }
+    for (int k = 0; k < n; ++k) {
+      const int i = next_child(rank, pit, n, k == 0 ? hint : -1);
+      count_node();
+      heuristic_leaves_ += heuristic[i];
+      const int v = value[i];
+      if (v > best) {
+        best = v;
+        best_pit = pit[i];
+        if (v > alpha) alpha = v;
+        if (alpha >= beta) break;
+      }
+    }
+  }
+
+  template <class B>
+  std::vector<int> principal_variation(B p, int first_pit, int depth) {
+    std::vector<int> pv;
+    int pit = first_pit;
+    for (int ply = 0; ply < std::max(depth, 1) && pit > 0; ++ply) {
+      if (is_over<R>(p) || p.pit(pit - 1) == 0) break;
+      pv.push_back(pit);
+      if (!R::apply(p, pit - 1)) p.flip();
+      const TTEntry* e = tt.probe(p.key());
+      pit = e && e->move >= 0 ? e->move + 1 : 0;
+    }
+    return pv;
+  }
+
+  SearchLimits limits_;
+  Clock::time_point start_;
+  std::uint64_t nodes_ = 0;
+  std::uint64_t oracle_hits_ = 0;
+  std::uint64_t heuristic_leaves_ = 0;
+  bool stopping_allowed_ = false;
+};
+
+}  // namespace search_detail
+
+template <class R>
+Searcher Searcher::for_rules(const SearchOptions& options) {
+  return Searcher(std::make_unique<search_detail::SearchImpl<R>>(rules_id<R>, options));
+}
+
+}  // namespace kalah

@@ -4,6 +4,7 @@
 #include <concepts>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -99,6 +100,19 @@ constexpr std::optional<Rules> rules_from_code(std::uint8_t c) {
 template <class F>
 void for_each_rules(F&& f) {
   [&]<class... Rs>(RuleList<Rs...>) { (f(rules_id<Rs>), ...); }(RegisteredRules{});
+}
+
+// The registered names in --help order, joined by ", " and `last` before the last one.
+inline std::string rules_names(std::string_view last = ", ") {
+  std::string out;
+  int left = 0;
+  for_each_rules([&](Rules) { ++left; });
+  for_each_rules([&](Rules r) {
+    --left;
+    out += rules_name(r);
+    if (left > 0) out += left == 1 ? last : std::string_view(", ");
+  });
+  return out;
 }
 
 }  // namespace kalah

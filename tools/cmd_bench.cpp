@@ -34,7 +34,7 @@ int bench_search(int argc, char** argv) {
       "tt-mb", po::value(&tt_mb)->default_value(tt_mb),
       "transposition table size in MiB, 1..65536 and at most the machine's memory")(
       "rules", po::value(&rules)->default_value(rules),
-      "rule set: wetherell, kalah, kalah-empty-capture, or all");
+      ("rule set: " + rules_names() + ", or all").c_str());
   po::variables_map vm;
   if (!parse_command(
           argc, argv, "bench [search] [OPTIONS]",
@@ -50,12 +50,11 @@ int bench_search(int argc, char** argv) {
   check_memory_mb("tt-mb", tt_mb, 1, 65536);
   std::vector<Rules> sets;
   if (rules == "all") {
-    sets = {Rules::kWetherell, Rules::kKalah, Rules::kKalahEmptyCapture};
+    for_each_rules([&](Rules r) { sets.push_back(r); });
   } else if (auto r = parse_rules(rules)) {
     sets = {*r};
   } else {
-    throw InputError("unknown rule set '" + rules +
-                     "' (wetherell, kalah, kalah-empty-capture, all)");
+    throw InputError("unknown rule set '" + rules + "' (" + rules_names() + ", all)");
   }
   std::printf(
       "bench search: %d pits, start positions with %d..%d stones, depth %d, TT %d MiB, "

@@ -22,7 +22,7 @@ int run_move(int argc, char** argv) {
   std::string rules = "wetherell";
   std::vector<std::string> args;
   desc.add_options()("rules", po::value(&rules)->default_value(rules),
-                     "rule set: wetherell, kalah or kalah-empty-capture")(
+                     rules_option_help().c_str())(
       "explain", "also print what the move did (relays, captures, extra turn) on a second line")(
       "args", po::value(&args)->multitoken(), "POSITION and PIT");
   po::positional_options_description pos;
@@ -39,9 +39,7 @@ int run_move(int argc, char** argv) {
                      "position that is over.",
                      desc, pos, vm))
     return 0;
-  const auto r = parse_rules(rules);
-  if (!r)
-    throw InputError("unknown rule set '" + rules + "' (wetherell, kalah, kalah-empty-capture)");
+  const Rules r = parse_rules_option(rules);
   std::string position_text;
   std::string pit_text;
   if (args.size() == 2) {
@@ -56,7 +54,7 @@ int run_move(int argc, char** argv) {
         std::to_string(args.size()) + " argument(s)");
   }
   Position p = parse_position(position_text);
-  const MoveStory story = play_and_describe(*r, p, parse_pit(pit_text));
+  const MoveStory story = play_and_describe(r, p, parse_pit(pit_text));
   std::cout << to_string(p) << "\n";
   if (vm.count("explain")) std::cout << describe(story, p.m) << "\n";
   return 0;

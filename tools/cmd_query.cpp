@@ -84,7 +84,7 @@ int run_query(int argc, char** argv) {
   DbLoadOptions db_load;
   po::options_description desc("options");
   desc.add_options()("rules", po::value(&rules_text)->default_value(rules_text),
-                     "rule set: wetherell, kalah or kalah-empty-capture");
+                     rules_option_help().c_str());
   add_db_option(desc, db);
   desc.add_options()("json", po::bool_switch(&json), "one JSON object per position")(
       "max-time", po::value(&max_time)->default_value(max_time),
@@ -117,14 +117,10 @@ int run_query(int argc, char** argv) {
               "outcome, exact, best, again}]; a bounded margin is null with lower and upper.",
           desc, pos, vm))
     return 0;
-  const auto parsed_rules = parse_rules(rules_text);
-  if (!parsed_rules)
-    throw InputError("unknown rule set '" + rules_text +
-                     "' (wetherell, kalah, kalah-empty-capture)");
+  const Rules rules = parse_rules_option(rules_text);
   if (!(max_time >= 0)) throw InputError("--max-time must be >= 0");
   const DbLoad load = db_load.parsed();
   const std::size_t cache_bytes = db_load.cache_bytes();
-  const Rules rules = *parsed_rules;
   const bool explicit_db = !vm["db"].defaulted();
   if (words.empty()) throw InputError("a POSITION (or - for stdin) is required");
   Progress progress(progress_wanted(vm));

@@ -79,10 +79,7 @@ int run_stats(int argc, char** argv) {
     return 0;
   std::optional<Rules> rules;
   if (vm.count("rules")) {
-    rules = parse_rules(rules_text);
-    if (!rules)
-      throw InputError("unknown rule set '" + rules_text +
-                       "' (wetherell, kalah, kalah-empty-capture)");
+    rules = parse_rules_option(rules_text);
   }
   if (vm.count("pits")) check_range("pits", pits, 1, kMaxPits);
 

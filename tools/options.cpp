@@ -11,9 +11,17 @@
 
 namespace kalah::cli {
 
+Rules parse_rules_option(const std::string& text) {
+  if (auto r = parse_rules(text)) return *r;
+  throw InputError("unknown rule set '" + text + "' (" + rules_names() + ")");
+}
+
+std::string rules_option_help() {
+  return "rule set: " + rules_names(" or ");
+}
+
 Rules GameOptions::parsed_rules() const {
-  if (auto r = parse_rules(rules)) return *r;
-  throw InputError("unknown rule set '" + rules + "' (wetherell, kalah, kalah-empty-capture)");
+  return parse_rules_option(rules);
 }
 
 void GameOptions::check() const {
@@ -24,14 +32,14 @@ void GameOptions::check() const {
 
 void add_game_options(po::options_description& desc, GameOptions& game) {
   desc.add_options()("rules", po::value(&game.rules)->default_value(game.rules),
-                     "rule set: wetherell, kalah or kalah-empty-capture")(
+                     rules_option_help().c_str())(
       "pits", po::value(&game.pits)->default_value(game.pits), "pits per side, 1..12")(
       "stones", po::value(&game.stones)->default_value(game.stones), "stones per pit at the start");
 }
 
 void add_table_options(po::options_description& desc, GameOptions& game) {
   desc.add_options()("rules", po::value(&game.rules)->default_value(game.rules),
-                     "rule set: wetherell, kalah or kalah-empty-capture")(
+                     rules_option_help().c_str())(
       "pits", po::value(&game.pits)->default_value(game.pits), "pits per side, 1..12");
 }
 

@@ -12,6 +12,11 @@ namespace kalah::cli {
 
 namespace po = boost::program_options;
 
+// The rule set named by a --rules value; throws InputError listing the registered names.
+Rules parse_rules_option(const std::string& text);
+// --rules' help line: the registered rule sets.
+std::string rules_option_help();
+
 // --rules, --pits, --stones: the game every subcommand talks about.
 struct GameOptions {
   std::string rules = "wetherell";

@@ -5,12 +5,13 @@
 #include "build.hpp"
 #include "db_test_util.hpp"
 #include "query.hpp"
+#include "reference.hpp"
 
 namespace kalah {
 namespace {
 
 TEST(Book, StartPositionsAnsweredFromTheBookMatchTheSolver) {
-  for (Rules rules : {Rules::kWetherell, Rules::kKalah, Rules::kKalahEmptyCapture}) {
+  for (Rules rules : test::registered_rules()) {
     const TableId t{rules, 4};
     const Position start = start_position(4, 2);
     testing::TempDir dir("book");

@@ -27,7 +27,7 @@ std::vector<std::uint64_t> checksums(const Store& s, TableId t) {
   return out;
 }
 
-const Rules kAllRules[] = {Rules::kWetherell, Rules::kKalah, Rules::kKalahEmptyCapture};
+const std::vector<Rules> kAllRules = test::registered_rules();
 
 // Every stored entry, probed through the database, equals plain minimax (kalahs at zero).
 TEST(Build, StoredTablesEqualMinimaxOnSmallBoards) {

@@ -4,12 +4,13 @@
 #include "build.hpp"
 #include "db_test_util.hpp"
 #include "engine_check.hpp"
+#include "reference.hpp"
 
 namespace kalah {
 namespace {
 
 TEST(EngineWithDatabase, NeverLosesValueOnRandomPositions) {
-  for (Rules rules : {Rules::kWetherell, Rules::kKalah, Rules::kKalahEmptyCapture}) {
+  for (Rules rules : test::registered_rules()) {
     const TableId t{rules, 6};
     testing::TempDir dir("engine_db");
     Store store(dir.str(), true, testing::fast_store());

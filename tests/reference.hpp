@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "move.hpp"
 
@@ -24,22 +26,22 @@ inline int reference_minimax(Rules rules, const Position& p, int depth) {
   return best;
 }
 
-// Exact margins by exhaustive negamax, memoised by position text (small boards only).
-class ReferenceSolver {
+// Exact margins by exhaustive negamax over play_move<R>, memoised by position text (small boards
+// only). R: any rule policy, registered or not.
+template <class R>
+class PolicyReferenceSolver {
  public:
-  explicit ReferenceSolver(Rules rules) : rules_(rules) {}
-
   int margin(const Position& p) {
     const std::string key = to_string(p);
     if (auto it = memo_.find(key); it != memo_.end()) return it->second;
     int best = -1000000;
-    if (is_over(rules_, p)) {
+    if (is_over<R>(p)) {
       best = final_margin(p);
     } else {
-      for (int pit = 1; pit <= p.m; ++pit) {
-        if (p.own_pit(pit - 1) == 0) continue;
+      for (int pit = 0; pit < p.m; ++pit) {
+        if (p.own_pit(pit) == 0) continue;
         Position c = p;
-        const bool again = play_move(rules_, c, pit);
+        const bool again = play_move<R>(c, pit);
         const int v = margin(c);
         best = std::max(best, again ? v : -v);
       }
@@ -48,9 +50,34 @@ class ReferenceSolver {
   }
 
  private:
-  Rules rules_;
   std::map<std::string, int> memo_;
 };
+
+template <class... Rs>
+std::tuple<PolicyReferenceSolver<Rs>...> reference_solvers(RuleList<Rs...>);
+
+// The same for a registered rule set chosen at run time.
+class ReferenceSolver {
+ public:
+  explicit ReferenceSolver(Rules rules) : rules_(rules) {}
+
+  int margin(const Position& p) {
+    return with_rules(rules_, [&](auto r) {
+      return std::get<PolicyReferenceSolver<decltype(r)>>(solvers_).margin(p);
+    });
+  }
+
+ private:
+  Rules rules_;
+  decltype(reference_solvers(RegisteredRules{})) solvers_;
+};
+
+// Every registered rule set (engine/rules.hpp), for tests that hold for any of them.
+inline std::vector<Rules> registered_rules() {
+  std::vector<Rules> all;
+  for_each_rules([&](Rules r) { all.push_back(r); });
+  return all;
+}
 
 // Test-name suffix for a rule set: "wetherell", "kalah", "kalahemptycapture".
 inline std::string rules_test_name(Rules r) {

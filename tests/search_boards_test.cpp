@@ -6,6 +6,7 @@
 
 #include "byte_array_board.hpp"
 #include "random_positions.hpp"
+#include "reference.hpp"
 #include "register_board.hpp"
 #include "search.hpp"
 #include "wide_board.hpp"
@@ -110,7 +111,7 @@ class NoOracle : public ExactOracle {
 TEST(SearchBoards, BothSearchPathsGiveTheSameValuesAndMoves) {
   std::mt19937_64 rng(31337);
   NoOracle none;
-  for (Rules rules : {Rules::kWetherell, Rules::kKalah, Rules::kKalahEmptyCapture}) {
+  for (Rules rules : test::registered_rules()) {
     for (int i = 0; i < 40; ++i) {
       const Position p = test::random_position(rules, 2 + int(rng() % 6), 3 + int(rng() % 4),
                                                int(rng() % 20), rng);

@@ -63,9 +63,7 @@ TEST_P(SearchVsMinimax, ExactFlagMeansExactMargin) {
   EXPECT_GT(exact_seen, 150);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllRules, SearchVsMinimax,
-                         ::testing::Values(Rules::kWetherell, Rules::kKalah,
-                                           Rules::kKalahEmptyCapture),
+INSTANTIATE_TEST_SUITE_P(AllRules, SearchVsMinimax, ::testing::ValuesIn(test::registered_rules()),
                          [](const auto& info) { return test::rules_test_name(info.param); });
 
 TEST(Search, BudgetsStopDeepeningButKeepACompletedIteration) {

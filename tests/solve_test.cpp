@@ -16,6 +16,7 @@
 #include "db_test_util.hpp"
 #include "move.hpp"
 #include "probe.hpp"
+#include "reference.hpp"
 #include "solve.hpp"
 #include "solve_driver.hpp"
 #include "vectors.hpp"
@@ -23,7 +24,7 @@
 namespace kalah {
 namespace {
 
-constexpr Rules kAllRules[] = {Rules::kWetherell, Rules::kKalah, Rules::kKalahEmptyCapture};
+const std::vector<Rules> kAllRules = test::registered_rules();
 
 // Plain minimax over whole-game margins, memoised on the full cells (kalahs included).
 class Naive {

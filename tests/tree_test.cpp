@@ -49,7 +49,7 @@ void check_subtree(Rules rules, const SearchTree& t, int id, const Position& p, 
 
 TEST(Tree, RootValueIsMinimaxAndEveryBoundHolds) {
   std::mt19937_64 rng(4242);
-  for (Rules rules : {Rules::kWetherell, Rules::kKalah, Rules::kKalahEmptyCapture}) {
+  for (Rules rules : test::registered_rules()) {
     int checked = 0, pruned = 0;
     for (int i = 0; i < 40; ++i) {
       const Position p = test::random_position(rules, 3 + int(rng() % 4), 2 + int(rng() % 3),

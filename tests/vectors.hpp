@@ -1,4 +1,5 @@
-// Reads the move and value vectors (tests/data, from an independent implementation); a missing file fails the test.
+// Reads the move and value vectors (tests/data, from an independent implementation); a missing file
+// fails the test.
 #pragma once
 
 #include <fstream>

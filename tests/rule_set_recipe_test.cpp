@@ -1,0 +1,117 @@
+// docs/CONTRIBUTING.md's "add a rule set", followed for a test-only rule set: the generator, the
+// solver and the engine all play it and agree with a plain minimax over its policy.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "level_solver.hpp"
+#include "move.hpp"
+#include "reference.hpp"
+#include "rules/wetherell_twos.hpp"
+#include "search_impl.hpp"
+#include "solve_driver.hpp"
+
+namespace kalah {
+namespace {
+
+using test::WetherellTwos;
+
+// The best pits (1-based, ascending) of p by the reference's exact margins.
+std::vector<int> reference_best(test::PolicyReferenceSolver<WetherellTwos>& ref,
+                                const Position& p) {
+  std::vector<int> best;
+  int top = -1000000;
+  for (int pit = 0; pit < p.m; ++pit) {
+    if (p.own_pit(pit) == 0) continue;
+    Position c = p;
+    const bool again = play_move<WetherellTwos>(c, pit);
+    const int v = again ? ref.margin(c) : -ref.margin(c);
+    if (v > top) best.clear(), top = v;
+    if (v == top) best.push_back(pit + 1);
+  }
+  return best;
+}
+
+TEST(RuleSetRecipe, ThePolicyCapturesTwosOnly) {
+  // South's last stone makes 3 in North's pit 1: the etude captures it, this rule set does not.
+  const Position p = parse_position("0,0,2,0/2,0,0,0 S");
+  Position etude = p, twos = p;
+  play_move<Wetherell>(etude, 2);
+  play_move<WetherellTwos>(twos, 2);
+  EXPECT_EQ(to_string(etude), "0,0,0,4/0,0,0,0 N");
+  EXPECT_EQ(to_string(twos), "0,0,0,1/3,0,0,0 N");
+}
+
+// Every entry of complete small tables equals the minimax, and some differ from the etude's.
+template <int M>
+void check_generator(int max_stones) {
+  const LevelIndex index(M, max_stones);
+  LevelTables twos(max_stones + 1), etude(max_stones + 1);
+  test::PolicyReferenceSolver<WetherellTwos> ref;
+  int differ = 0;
+  for (int n = 0; n <= max_stones; ++n) {
+    twos[n].assign(index.size(n), kUnknownValue);
+    etude[n].assign(index.size(n), kUnknownValue);
+    LevelSolver<WetherellTwos, M>(index, twos).solve_range(n, 0, index.size(n));
+    LevelSolver<Wetherell, M>(index, etude).solve_range(n, 0, index.size(n));
+    for (std::uint64_t r = 0; r < index.size(n); ++r) {
+      const Position p = index.position(r, n);
+      ASSERT_EQ(twos[n][r], ref.margin(p)) << to_string(p);
+      differ += twos[n][r] != etude[n][r];
+    }
+  }
+  EXPECT_GT(differ, 0);
+}
+
+TEST(RuleSetRecipe, GeneratorAgreesWithMinimax) {
+  check_generator<2>(10);
+  check_generator<3>(8);
+  check_generator<4>(6);
+}
+
+// The exhaustive solver on board B: margin, best moves and a PV that ends at the margin.
+template <class B>
+void check_solver(const Position& p, test::PolicyReferenceSolver<WetherellTwos>& ref) {
+  SolveOptions opt;
+  opt.tt_bytes = 1 << 16;
+  const SolveResult r = solve_detail::solve_on<B>(p, opt);
+  ASSERT_TRUE(r.complete) << to_string(p);
+  EXPECT_EQ(r.margin, ref.margin(p)) << to_string(p);
+  EXPECT_EQ(r.best_moves, reference_best(ref, p)) << to_string(p);
+  Position end = p;
+  int sign = 1;
+  for (int pit : r.pv)
+    if (!play_move<WetherellTwos>(end, pit - 1)) sign = -sign;
+  ASSERT_TRUE(is_over<WetherellTwos>(end)) << to_string(p);
+  EXPECT_EQ(sign * final_margin(end), r.margin) << to_string(p);
+}
+
+TEST(RuleSetRecipe, SolverAgreesWithMinimax) {
+  test::PolicyReferenceSolver<WetherellTwos> ref;
+  for (const auto& [m, k] : {std::pair{3, 2}, {3, 3}, {4, 2}}) {
+    const Position p = start_position(m, k);
+    check_solver<solve_detail::SolveBoard<WetherellTwos, ByteArrayBoard<>>>(p, ref);
+    check_solver<solve_detail::SolveBoard<WetherellTwos, WideBoard>>(p, ref);
+    if (m == 4) check_solver<solve_detail::SolveBoard<WetherellTwos, RegisterBoard<4>>>(p, ref);
+  }
+}
+
+TEST(RuleSetRecipe, EngineAgreesWithMinimax) {
+  test::PolicyReferenceSolver<WetherellTwos> ref;
+  SearchOptions opt;
+  opt.tt_bytes = 1 << 20;
+  opt.randomize = false;
+  Searcher engine = Searcher::for_rules<WetherellTwos>(opt);
+  SearchLimits limits;
+  limits.depth = 60;
+  for (const auto& [m, k] : {std::pair{3, 2}, {3, 3}, {4, 2}}) {
+    const Position p = start_position(m, k);
+    const SearchResult r = engine.search(p, limits);
+    ASSERT_TRUE(r.exact) << to_string(p);
+    EXPECT_EQ(r.value, ref.margin(p)) << to_string(p);
+    EXPECT_EQ(r.best_pits, reference_best(ref, p)) << to_string(p);
+  }
+}
+
+}  // namespace
+}  // namespace kalah

@@ -15,7 +15,7 @@ enum class Bound : std::uint8_t { kNone = 0, kLower = 1, kUpper = 2, kExact = 3 
 // An entry bounds the FUTURE value (search value minus the kalah difference), which depends only on
 // the pits and the remaining depth, so positions that differ only in their kalahs share entries.
 // `proven` marks values computed from exact leaves only (ends of game, oracle): they hold at any
-// depth. Keys are the search boards' hashes of the pits (boards.hpp), never 0.
+// depth. Keys are the search boards' hashes of the pits (engine/board.hpp), never 0.
 struct TTEntry {  // 16 bytes
   std::uint64_t key = 0;
   std::int16_t future = 0;

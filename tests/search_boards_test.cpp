@@ -1,5 +1,4 @@
-// The search's board representations (boards.hpp) agree with play_move, and both search paths
-// agree.
+// The boards (engine/board.hpp) agree with play_move, and both search paths agree.
 #include <gtest/gtest.h>
 
 #include <random>

@@ -263,7 +263,7 @@ void check_solver_board_moves(const Position& p) {
   }
 }
 
-TEST(Solve, RegisterBoardSolvesAsMinimaxAndTheByteBoard) {
+TEST(Solve, RegisterBoardSolvesAsMinimaxAndTheByteArrayBoard) {
   // solve() gives 6-pit positions the register board: its results must be exact (naive minimax,
   // the PV replayed) and agree with the byte board's (PVs may differ among equal moves).
   std::mt19937_64 rng(4242);
@@ -285,7 +285,7 @@ TEST(Solve, RegisterBoardSolvesAsMinimaxAndTheByteBoard) {
   }
 }
 
-TEST(SolveBoard, ByteBoardMovesEqualPlayMoveOnEverySmallBoard) {
+TEST(SolveBoard, ByteArrayAndRegisterBoardMovesEqualWideBoardOnEverySmallBoard) {
   for (Rules rules : kAllRules) {
     with_rules(rules, [&](auto policy) {
       using R = decltype(policy);
@@ -298,7 +298,7 @@ TEST(SolveBoard, ByteBoardMovesEqualPlayMoveOnEverySmallBoard) {
   }
 }
 
-TEST(SolveBoard, ByteBoardMovesEqualPlayMoveOnRandomBigBoards) {
+TEST(SolveBoard, ByteArrayAndRegisterBoardMovesEqualWideBoardOnRandomBigBoards) {
   std::mt19937_64 rng(99);
   for (Rules rules : kAllRules) {
     with_rules(rules, [&](auto policy) {

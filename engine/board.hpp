@@ -3,6 +3,8 @@
 
 #include <concepts>
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 namespace kalah {
 
@@ -33,6 +35,36 @@ concept Board = requires(B& b, const B& cb, int i) {
   { cb.opp_empty() } -> std::same_as<bool>;
   { cb.key() } -> std::same_as<std::uint64_t>;
 };
+
+// take() and add() for a board D that offers cell(i) and set(i, stones).
+template <class D>
+struct CellEdits {
+  int take(int i) {
+    D& d = static_cast<D&>(*this);
+    const int s = d.cell(i);
+    d.set(i, 0);
+    return s;
+  }
+  void add(int i, int stones) {
+    D& d = static_cast<D&>(*this);
+    d.set(i, d.cell(i) + stones);
+  }
+};
+
+template <int... Is>
+constexpr std::integer_sequence<int, (Is + 1)...> plus_one(std::integer_sequence<int, Is...>) {
+  return {};
+}
+// The board sizes 1..N, for with_pits.
+template <int N>
+using PitsOneTo = decltype(plus_one(std::make_integer_sequence<int, N>{}));
+
+// Calls f(std::integral_constant<int, M>{}) for the M among Ms that equals m: a board size as a
+// compile-time constant. Returns false, calling nothing, when m is not among them.
+template <int... Ms, class F>
+bool with_pits(int m, F&& f, std::integer_sequence<int, Ms...> = {}) {
+  return ((m == Ms && (f(std::integral_constant<int, Ms>{}), true)) || ...);
+}
 
 // The end of the game on a board seen from its side to move, by the policy R's game_ends.
 template <class R, Board B>

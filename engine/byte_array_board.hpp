@@ -13,7 +13,7 @@ namespace kalah {
 // holds m when M == 0 (m chosen at run time); M > 0 fixes m at compile time. No cell exceeds 255
 // because the board holds at most 255 stones.
 template <int M = 0>
-class ByteArrayBoard {
+class ByteArrayBoard : public CellEdits<ByteArrayBoard<M>> {
   static_assert(M >= 0 && M <= kMaxPits);
 
  public:
@@ -41,16 +41,11 @@ class ByteArrayBoard {
   }
   int cell(int i) const { return c_[i]; }
   int pit(int i) const { return c_[i]; }  // the mover's pit i
-  int take(int i) {
-    const int s = c_[i];
-    c_[i] = 0;
-    return s;
-  }
-  void add(int i, int stones) { c_[i] = std::uint8_t(c_[i] + stones); }
+  void set(int i, int stones) { c_[i] = std::uint8_t(stones); }
 
   int sow(int from) {
     const int ring = 2 * m() + 1;
-    int s = take(from);
+    int s = this->take(from);
     if (s >= ring) {
       const std::uint8_t laps = std::uint8_t(s / ring);
       for (int c = 0; c < ring; ++c) c_[c] += laps;

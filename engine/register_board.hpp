@@ -56,7 +56,7 @@ inline Bytes16 load(const ByteTables::Lanes& l) {
 // 2M + 2 <= 16 one-byte cells in one vector register, lane i = cell i, the lanes above 2M+1 zero.
 // No cell exceeds 255 because the board holds at most 255 stones. M is fixed at compile time.
 template <int M>
-class RegisterBoard {
+class RegisterBoard : public CellEdits<RegisterBoard<M>> {
   static_assert(M >= 1 && M <= ByteTables::kMaxM);
   static constexpr int kRing = 2 * M + 1;
   static constexpr int kHalf = 8 * (M + 1);  // bits of one side (pits and kalah)
@@ -74,12 +74,7 @@ class RegisterBoard {
   int pit(int i) const { return v_[i]; }
 
   int cell(int i) const { return v_[i]; }
-  int take(int i) {
-    const int s = v_[i];
-    v_[i] = 0;
-    return s;
-  }
-  void add(int i, int stones) { v_[i] = std::uint8_t(v_[i] + stones); }
+  void set(int i, int stones) { v_[i] = std::uint8_t(stones); }
 
   // Empties cell `from` and sows its stones; returns the last cell sown.
   int sow(int from) {

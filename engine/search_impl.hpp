@@ -73,24 +73,11 @@ class SearchImpl final : public Searcher::Impl {
     // Register boards serve boards of up to 7 pits and 255 stones (one compiled search per size);
     // an oracle needs Positions at every node.
     if (!opt.oracle && root.total_stones() <= RegisterBoard<1>::kMaxStones) {
-      switch (root.m) {
-        case 1:
-          return run_on(RegisterBoard<1>(root), limits);
-        case 2:
-          return run_on(RegisterBoard<2>(root), limits);
-        case 3:
-          return run_on(RegisterBoard<3>(root), limits);
-        case 4:
-          return run_on(RegisterBoard<4>(root), limits);
-        case 5:
-          return run_on(RegisterBoard<5>(root), limits);
-        case 6:
-          return run_on(RegisterBoard<6>(root), limits);
-        case 7:
-          return run_on(RegisterBoard<7>(root), limits);
-        default:
-          break;
-      }
+      SearchResult res;
+      if (with_pits(
+              root.m, [&](auto m) { res = run_on(RegisterBoard<m()>(root), limits); },
+              PitsOneTo<7>{}))
+        return res;
     }
     return run_on(WideBoard(root), limits);
   }

@@ -26,7 +26,7 @@ inline constexpr auto kPitMasks = [] {
 
 }  // namespace detail
 
-class WideBoard {
+class WideBoard : public CellEdits<WideBoard> {
  public:
   static constexpr int kFixedM = 0;  // m is chosen at run time
   static constexpr int kMaxStones = kMaxTotalStones;
@@ -37,12 +37,7 @@ class WideBoard {
   int m() const { return p_.m; }
   int cell(int i) const { return p_.cell[i]; }
   int pit(int i) const { return p_.cell[i]; }  // the mover's pit i
-  int take(int i) {
-    const int s = p_.cell[i];
-    p_.cell[i] = 0;
-    return s;
-  }
-  void add(int i, int stones) { p_.cell[i] = Stones(p_.cell[i] + stones); }
+  void set(int i, int stones) { p_.cell[i] = Stones(stones); }
 
   int sow(int from) {
     const int ring = 2 * p_.m + 1;

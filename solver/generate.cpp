@@ -13,20 +13,6 @@
 
 namespace kalah {
 
-namespace {
-
-// Calls f(std::integral_constant<int, m>{}): the board size as a compile-time constant.
-template <class F, int... Ms>
-void with_pits_impl(int m, F&& f, std::integer_sequence<int, Ms...>) {
-  ((m == Ms + 1 ? (f(std::integral_constant<int, Ms + 1>{}), true) : false) || ...);
-}
-template <class F>
-void with_pits(int m, F&& f) {
-  with_pits_impl(m, f, std::make_integer_sequence<int, kMaxPits>{});
-}
-
-}  // namespace
-
 void solve_level(Rules rules, const LevelIndex& index, LevelTables& levels, int n, int threads,
                  const LevelProgress& progress) {
   if (int(levels.size()) <= n) levels.resize(n + 1);
@@ -46,18 +32,21 @@ void solve_level(Rules rules, const LevelIndex& index, LevelTables& levels, int 
   }
   const std::uint64_t grain = 1 << 14;
   with_rules(rules, [&](auto r) {
-    with_pits(index.m(), [&](auto pits) {
-      using Solver = LevelSolver<decltype(r), decltype(pits)::value>;
-      tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
-      arena.execute([&] {
-        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, total, grain),
-                          [&](const tbb::blocked_range<std::uint64_t>& range) {
-                            Solver solver(index, levels);
-                            solver.solve_range(n, range.begin(), range.end());
-                            done.fetch_add(range.size(), std::memory_order_relaxed);
-                          });
-      });
-    });
+    with_pits(
+        index.m(),
+        [&](auto pits) {
+          using Solver = LevelSolver<decltype(r), decltype(pits)::value>;
+          tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
+          arena.execute([&] {
+            tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, total, grain),
+                              [&](const tbb::blocked_range<std::uint64_t>& range) {
+                                Solver solver(index, levels);
+                                solver.solve_range(n, range.begin(), range.end());
+                                done.fetch_add(range.size(), std::memory_order_relaxed);
+                              });
+          });
+        },
+        PitsOneTo<kMaxPits>{});
   });
   finished = true;
   if (reporter.joinable()) reporter.join();

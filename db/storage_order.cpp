@@ -1,78 +1,30 @@
-// StorageOrder tables and the successor step.
+// StorageOrder: the file format's significance order (db/FORMAT.md, "Storage order").
 #include "storage_order.hpp"
 
-#include <stdexcept>
+#include <array>
 
 namespace kalah {
 
-StorageOrder::StorageOrder(int m, int max_stones) : m_(m), cells_(2 * m), stride_(max_stones + 1) {
-  if (m < 1 || m > kMaxPits || max_stones < 0 || max_stones > 255)
-    throw std::invalid_argument("StorageOrder: m must be 1..12 and max_stones 0..255");
-  plane_ = std::size_t(stride_) * stride_;
-  for (int k = 0; k < m; ++k) {
-    cell_[k] = m + k;  // opponent's pit k+1
-    cell_[m + k] = k;  // own pit k+1
-    board_cell_[k] = m + 1 + k;
-    board_cell_[m + k] = k;
+namespace {
+
+// The opponent's pits 1..m, then the side to move's pits 1..m, most significant first.
+std::array<int, 2 * kMaxPits> storage_order(int m) {
+  std::array<int, 2 * kMaxPits> order{};
+  for (int k = 0; k < m && k < kMaxPits; ++k) {
+    order[k] = m + k;  // opponent's pit k+1
+    order[m + k] = k;  // own pit k+1
   }
-  const int rows = max_stones + cells_;
-  binom_.assign(std::size_t(rows) * cells_, 0);
-  for (int a = 0; a < rows; ++a)
-    for (int b = 0; b < cells_ && b <= a; ++b)
-      binom_[a * cells_ + b] =
-          (b == 0 || b == a) ? 1 : binom_[(a - 1) * cells_ + b - 1] + binom_[(a - 1) * cells_ + b];
-  below_.assign(std::size_t(cells_) * plane_, 0);
-  for (int k = 0; k + 1 < cells_; ++k) {
-    const int rest = cells_ - k - 1;
-    for (int n = 0; n <= max_stones; ++n) {
-      std::uint64_t acc = 0;
-      for (int v = 0; v <= n; ++v) {
-        below_[k * plane_ + std::size_t(n) * stride_ + v] = acc;
-        acc += count(rest, n - v);
-      }
-    }
-  }
+  return order;
 }
 
-std::uint64_t StorageOrder::count(int c, int n) const {
-  return c == 0 ? (n == 0) : binom_[std::size_t(n + c - 1) * cells_ + (c - 1)];
-}
+}  // namespace
 
-std::uint64_t StorageOrder::rank(const Position& p, int n) const {
-  Stones x[2 * kMaxPits];
-  for (int i = 0; i < m_; ++i) {
-    x[i] = p.own_pit(i);
-    x[m_ + i] = p.opp_pit(i);
+StorageOrder::StorageOrder(int m, int max_stones)
+    : Arrangements(m, max_stones, storage_order(m).data(), "StorageOrder") {
+  for (int k = 0; k < m_; ++k) {
+    board_cell_[k] = m_ + 1 + k;
+    board_cell_[m_ + k] = k;
   }
-  return rank(x, n);
-}
-
-void StorageOrder::unrank(std::uint64_t r, int n, Stones* x) const {
-  for (int k = 0; k + 1 < cells_; ++k) {
-    const std::uint64_t* row = &below_[k * plane_ + std::size_t(n) * stride_];
-    int v = 0;
-    while (v < n && row[v + 1] <= r) ++v;
-    x[cell_[k]] = Stones(v);
-    r -= row[v];
-    n -= v;
-  }
-  x[cell_[cells_ - 1]] = Stones(n);
-}
-
-bool StorageOrder::next(Stones* x) const {
-  // Raise the least significant position k-1 that has stones after it; its tail minus one
-  // stone goes to the least significant cell, the cells between are emptied.
-  int tail = 0;
-  for (int k = cells_ - 1; k >= 1; --k) {
-    tail += x[cell_[k]];
-    if (tail > 0) {
-      x[cell_[k - 1]] += 1;
-      for (int j = k; j < cells_; ++j) x[cell_[j]] = 0;
-      x[cell_[cells_ - 1]] = Stones(tail - 1);
-      return true;
-    }
-  }
-  return false;
 }
 
 }  // namespace kalah

@@ -2,8 +2,8 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
+#include "arrangements.hpp"
 #include "position.hpp"
 
 namespace kalah {
@@ -15,26 +15,12 @@ namespace kalah {
 // rank, all in the side to move's pit m is rank 0. Grouping each side's pits together makes
 // neighbouring entries similar, so blocks compress better than in the generator's interleaved
 // order (db/FORMAT.md, "Storage order").
-class StorageOrder {
+class StorageOrder : public Arrangements {
  public:
   // Levels 0..max_stones (<= 255) of m (1..12) pits per side.
   StorageOrder(int m, int max_stones);
 
-  int cells() const { return cells_; }
-  std::uint64_t size(int n) const { return count(cells_, n); }
-
-  std::uint64_t rank(const Stones* x, int n) const {
-    std::uint64_t r = 0;
-    const std::uint64_t* row = below_.data() + std::size_t(n) * stride_;
-    for (int k = 0; k + 1 < cells_; ++k) {
-      const int v = x[cell_[k]];
-      r += row[v];
-      row += plane_ - std::size_t(v) * stride_;  // next significance, n - v stones left
-    }
-    return r;
-  }
-  std::uint64_t rank(const Position& p, int n) const;
-  // The same rank read from cells laid out as Position::cell (own pits [0, m), opponent's pits
+  // The rank read from cells laid out as Position::cell (own pits [0, m), opponent's pits
   // [m+1, 2m]; the kalahs are not read), of any integer type. kCells: 2m when the caller knows it
   // at compile time (the loop then unrolls), else 0.
   template <int kCells = 0, class T>
@@ -45,25 +31,13 @@ class StorageOrder {
     for (int k = 0; k + 1 < cells; ++k) {
       const int v = cell[board_cell_[k]];
       r += row[v];
-      row += plane_ - std::size_t(v) * stride_;
+      row += plane_ - std::size_t(v) * stride_;  // next significance, n - v stones left
     }
     return r;
   }
 
-  void unrank(std::uint64_t r, int n, Stones* x) const;
-  // Steps x to the arrangement of storage rank + 1; false after the last one.
-  bool next(Stones* x) const;
-
  private:
-  std::uint64_t count(int c, int n) const;
-  int m_, cells_, stride_;
-  std::size_t plane_;
-  int cell_[2 * kMaxPits];        // cell_[k]: the cell of significance k (0: most significant)
-  int board_cell_[2 * kMaxPits];  // the same cell in Position::cell layout
-  // below_[k*plane_ + n*stride_ + v]: arrangements of n stones in significances k.. whose
-  // significance k holds fewer than v stones.
-  std::vector<std::uint64_t> below_;
-  std::vector<std::uint64_t> binom_;  // binom_[a * cells_ + b] = C(a, b)
+  int board_cell_[2 * kMaxPits];  // the cell of significance k in Position::cell layout
 };
 
 }  // namespace kalah

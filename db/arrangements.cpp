@@ -1,0 +1,72 @@
+// Arrangements' tables (binomials, per-significance prefix counts), unrank and the successor step.
+#include "arrangements.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace kalah {
+
+Arrangements::Arrangements(int m, int max_stones, const int* order, const char* what)
+    : m_(m), cells_(2 * m), max_stones_(max_stones), stride_(max_stones + 1) {
+  if (m < 1 || m > kMaxPits || max_stones < 0 || max_stones > 255)
+    throw std::invalid_argument(std::string(what) + ": m must be 1..12 and max_stones 0..255");
+  plane_ = std::size_t(stride_) * stride_;
+  for (int k = 0; k < cells_; ++k) order_[k] = order[k];
+  const int rows = max_stones + cells_;
+  binom_.assign(std::size_t(rows) * cells_, 0);
+  for (int a = 0; a < rows; ++a)
+    for (int b = 0; b < cells_ && b <= a; ++b)
+      binom_[a * cells_ + b] =
+          (b == 0 || b == a) ? 1 : binom_[(a - 1) * cells_ + b - 1] + binom_[(a - 1) * cells_ + b];
+  below_.assign(std::size_t(cells_) * plane_, 0);
+  for (int k = 0; k + 1 < cells_; ++k) {
+    const int rest = cells_ - k - 1;  // significances after k
+    for (int n = 0; n <= max_stones; ++n) {
+      // Significance k holding v leaves n - v stones for the rest; a larger v ranks higher.
+      std::uint64_t acc = 0;
+      for (int v = 0; v <= n; ++v) {
+        below_[k * plane_ + std::size_t(n) * stride_ + v] = acc;
+        acc += count(rest, n - v);
+      }
+    }
+  }
+}
+
+std::uint64_t Arrangements::rank(const Position& p, int n) const {
+  Stones x[2 * kMaxPits];
+  for (int i = 0; i < m_; ++i) {
+    x[i] = p.own_pit(i);
+    x[m_ + i] = p.opp_pit(i);
+  }
+  return rank(x, n);
+}
+
+void Arrangements::unrank(std::uint64_t r, int n, Stones* x) const {
+  for (int k = 0; k + 1 < cells_; ++k) {
+    const std::uint64_t* row = &below_[k * plane_ + std::size_t(n) * stride_];
+    int v = 0;
+    while (v < n && row[v + 1] <= r) ++v;
+    x[order_[k]] = Stones(v);
+    r -= row[v];
+    n -= v;
+  }
+  x[order_[cells_ - 1]] = Stones(n);
+}
+
+bool Arrangements::next(Stones* x) const {
+  // Raise the least significant position k-1 that has stones after it by one; the tail minus
+  // one stone goes to the least significant cell, the cells between are emptied.
+  int tail = 0;
+  for (int k = cells_ - 1; k >= 1; --k) {
+    tail += x[order_[k]];
+    if (tail > 0) {
+      x[order_[k - 1]] += 1;
+      for (int j = k; j < cells_; ++j) x[order_[j]] = 0;
+      x[order_[cells_ - 1]] = Stones(tail - 1);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace kalah

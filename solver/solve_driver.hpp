@@ -1,4 +1,4 @@
-// The solver's root: MTD(f) on the future margin, then best-move verification and the PV.
+// The solver's root: MTD(f) on the future margin, then each move settled, then the PV.
 #pragma once
 
 #include <algorithm>
@@ -40,313 +40,377 @@ inline int round_down(int v, int parity) {
   return ((v - parity) & 1) ? v - 1 : v;
 }
 
-// Solves p on board type B (whose rules are B::Rules); solve() picks B. Margins at the root are
-// future margins plus the root's kalah difference.
+// Solves one root position on board type B (whose rules are B::Rules) in named steps: mtdf() finds
+// the root's future margin, settle_moves() which moves achieve it, principal_variation() a game of
+// optimal moves. Margins at the root are future margins plus the root's kalah difference.
 template <class B>
-SolveResult solve_on(const Position& p, const SolveOptions& opt) {
+class RootSolver {
+ public:
   using Clock = std::chrono::steady_clock;
-  const Clock::time_point start = Clock::now();
-  SolveResult res;
-  const B root(p);
-  const int n = p.pit_stones();
-  const int kd = p.kalah_difference();
-  // Helper searches (opt.threads - 1 of them), declared before finish() sums their nodes.
-  std::vector<std::unique_ptr<Search<B>>> helpers;
-  const auto finish = [&](auto& search) {
-    res.nodes = search.nodes();
-    res.oracle_hits = search.oracle_hits();
-    res.expanded = search.expanded();
-    for (const auto& h : helpers) {
-      res.nodes += h->nodes();
-      res.oracle_hits += h->oracle_hits();
-      res.expanded += h->expanded();
+
+  RootSolver(const Position& p, const SolveOptions& opt)
+      : opt_(opt),
+        start_(Clock::now()),
+        p_(p),
+        root_(p),
+        n_(p.pit_stones()),
+        kd_(p.kalah_difference()),
+        parity_(n_ & 1),
+        tt_(opt.tt_bytes) {}
+
+  SolveResult run() {
+    if (int over; game_over(root_, n_, &over)) {
+      res_.complete = true;
+      res_.margin = res_.lower = res_.upper = kd_ + over;
+      res_.seconds = seconds();
+      return res_;
     }
-    res.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    return res;
-  };
-
-  int over;
-  if (Search<B>::game_over(root, n, &over)) {
-    res.complete = true;
-    res.margin = res.lower = res.upper = kd + over;
-    res.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    return res;
+    start_searches();
+    if (!mtdf()) return finish();
+    if (!opt_.find_moves) {
+      res_.complete = true;
+      res_.margin = kd_ + lo_;
+      return finish();
+    }
+    if (!settle_moves()) {
+      res_.lower = kd_ + std::max(lo_, top_);
+      return finish();
+    }
+    if (!principal_variation()) return finish();
+    res_.complete = true;
+    res_.margin = kd_ + top_;
+    return finish();
   }
 
-  const int threads = std::max(1, opt.threads);
-  SolveTable tt(opt.tt_bytes);
-  std::unique_ptr<ExactMemo<B>> memo;
-  const int memo_stones = opt.memo_stones >= 0 ? std::min(opt.memo_stones, ExactMemo<B>::kMaxValue)
-                                               : auto_memo_stones<B>(p.m, n, opt.tt_bytes);
-  if (memo_stones > 0) {
-    memo = std::make_unique<ExactMemo<B>>(p.m, memo_stones);
-    memo->set_oracle(opt.oracle);
+ private:
+  // A null-window test "future of b >= beta" on some board: the fail-soft result, or nullopt when
+  // the deadline passed (or the search was stopped) first.
+  using Test = std::optional<int>;
+
+  // The memo, the resident table, the main search and opt.threads - 1 helper searches, the
+  // progress report and the deadline.
+  void start_searches() {
+    const int threads = std::max(1, opt_.threads);
+    const int memo_stones = opt_.memo_stones >= 0
+                                ? std::min(opt_.memo_stones, ExactMemo<B>::kMaxValue)
+                                : auto_memo_stones<B>(p_.m, n_, opt_.tt_bytes);
+    if (memo_stones > 0) {
+      memo_ = std::make_unique<ExactMemo<B>>(p_.m, memo_stones);
+      memo_->set_oracle(opt_.oracle);
+    }
+    const auto* resident = dynamic_cast<const Probe*>(opt_.oracle);
+    if (resident != nullptr && (!resident->resident() || resident->table().m != p_.m ||
+                                resident->table().rules != rules_id<typename B::Rules>))
+      resident = nullptr;  // the generic path answers (or declines) through future()
+    const int untabled = opt_.untabled_above_db >= 0 ? opt_.untabled_above_db
+                         : resident != nullptr && B::Rules::kUntabledAboveResident
+                             ? kUntabledAboveResident
+                             : 0;
+    search_ = std::make_unique<Search<B>>(tt_, opt_.oracle, memo_.get(), resident, untabled);
+    if (threads > 1) {
+      busy_.assign(Search<B>::kBusySlots, 0);
+      search_->set_parallel(&stop_, busy_.data());
+    }
+    for (int t = 1; t < threads; ++t) {
+      helpers_.push_back(
+          std::make_unique<Search<B>>(tt_, opt_.oracle, memo_.get(), resident, untabled));
+      helpers_.back()->set_parallel(&stop_, busy_.data());
+    }
+    std::function<void()> report;
+    if (opt_.progress) report = [this] { report_progress(); };
+    std::optional<Clock::time_point> deadline;
+    if (opt_.max_seconds > 0)
+      deadline = start_ + std::chrono::duration_cast<Clock::duration>(
+                              std::chrono::duration<double>(opt_.max_seconds));
+    search_->set_limits(deadline, report);
+    for (const auto& h : helpers_) h->set_limits(deadline, nullptr);
   }
-  const auto* resident = dynamic_cast<const Probe*>(opt.oracle);
-  if (resident != nullptr && (!resident->resident() || resident->table().m != p.m ||
-                              resident->table().rules != rules_id<typename B::Rules>))
-    resident = nullptr;  // the generic path answers (or declines) through future()
-  const int untabled = opt.untabled_above_db >= 0 ? opt.untabled_above_db
-                       : resident != nullptr && B::Rules::kUntabledAboveResident
-                           ? kUntabledAboveResident
-                           : 0;
-  Search<B> search(tt, opt.oracle, memo.get(), untabled);
-  if (resident != nullptr) search.set_resident(resident);
-  std::atomic<bool> stop{false};
-  std::vector<std::uint64_t> busy(threads > 1 ? Search<B>::kBusySlots : 0);
-  if (threads > 1) search.set_parallel(&stop, busy.data());
-  for (int t = 1; t < threads; ++t) {
-    helpers.push_back(std::make_unique<Search<B>>(tt, opt.oracle, memo.get(), untabled));
-    if (resident != nullptr) helpers.back()->set_resident(resident);
-    helpers.back()->set_parallel(&stop, busy.data());
-  }
-  // Runs work(s) with every thread's search s, this thread's included, and waits for them all.
-  const auto on_all_threads = [&](const auto& work) {
-    std::vector<std::thread> pool;
-    for (const auto& h : helpers) pool.emplace_back([&work, &h] { work(*h); });
-    work(search);
-    for (std::thread& th : pool) th.join();
-  };
-  // The null-window test "future of b >= beta" by search s alone; nullopt: the deadline passed
-  // (or s was stopped) first.
-  const auto test_alone = [](Search<B>& s, const B& b, int nb, int beta) -> std::optional<int> {
-    const int r = s.search(b, nb, beta - 1, beta);
-    return s.aborted() ? std::nullopt : std::optional<int>(r);
-  };
-  // The same test on every thread; the first to finish answers (all answers are proofs, so any
-  // will do).
-  const auto test = [&](const B& b, int nb, int beta) -> std::optional<int> {
-    if (helpers.empty()) return test_alone(search, b, nb, beta);
-    stop = false;
-    std::atomic<bool> answered{false};
-    int answer = 0;
-    on_all_threads([&](Search<B>& s) {
-      s.restart();
-      const int r = s.search(b, nb, beta - 1, beta);
-      if (!s.aborted() && !answered.exchange(true)) answer = r;
-      stop = true;  // answered, or the deadline: the other threads stop too
-    });
-    if (!answered) return std::nullopt;
-    return answer;
-  };
-  int lo = -n, hi = n, beta = 0;  // proven lo <= future <= hi; testing future >= beta
-  std::string phase;              // empty: root MTD(f) tests; else what the solve is doing
-  std::function<void()> report;
-  if (opt.progress) {
-    report = [&] {
-      const double s = std::chrono::duration<double>(Clock::now() - start).count();
-      char line[160];
-      std::snprintf(line, sizeof line, "solve: %.0f s, %.3g nodes (%.3g/s), margin in [%d, %d], ",
-                    s, double(search.nodes()), search.nodes() / std::max(s, 1e-9), kd + lo,
-                    kd + hi);
-      opt.progress(line +
-                   (phase.empty() ? "MTD(f) test margin >= " + std::to_string(kd + beta) : phase));
-    };
-  }
-  std::optional<Clock::time_point> deadline;
-  if (opt.max_seconds > 0)
-    deadline = start + std::chrono::duration_cast<Clock::duration>(
-                           std::chrono::duration<double>(opt.max_seconds));
-  search.set_limits(deadline, report);
-  for (const auto& h : helpers) h->set_limits(deadline, nullptr);
 
   // MTD(f): null-window tests f >= beta, each moving one bound, until the bounds meet. Both bounds
   // keep the parity of n (so does every future margin), so each test rules out two values. When
-  // the moves are wanted, the root tests stop at the first that succeeds: the moves' own tests
-  // below finish the proof.
-  const int parity = n & 1;
-  int guess = 0;
-  const int covered = opt.oracle != nullptr ? std::max(opt.oracle->max_stones(), 0) : 0;
-  if (opt.guess_depth > 0 && n - covered >= kGuessMinStones) {
+  // the moves are wanted, the root tests stop at the first that succeeds: settle_moves() finishes
+  // the proof. False when stopped; lo_ <= future <= hi_ hold either way.
+  bool mtdf() {
+    int guess = first_guess();
+    while (lo_ < hi_) {
+      beta_ = round_up(std::clamp(guess, lo_ + 1, hi_), parity_);
+      const Test r = test(root_, n_, beta_);
+      if (!r) {
+        record_bounds();
+        return false;
+      }
+      if (*r >= beta_) {
+        lo_ = round_up(*r, parity_);
+      } else {
+        hi_ = round_down(*r, parity_);
+      }
+      guess = *r;
+      if (*r >= beta_ && opt_.find_moves) break;
+    }
+    record_bounds();
+    return true;
+  }
+  void record_bounds() {
+    res_.lower = kd_ + lo_;
+    res_.upper = kd_ + hi_;
+  }
+
+  // MTD(f)'s first guess: the play-time engine's value at opt.guess_depth plies when the root has
+  // kGuessMinStones or more stones in pits beyond the database, else 0.
+  int first_guess() const {
+    const int covered = opt_.oracle != nullptr ? std::max(opt_.oracle->max_stones(), 0) : 0;
+    if (opt_.guess_depth <= 0 || n_ - covered < kGuessMinStones) return 0;
     SearchOptions eo;
-    eo.oracle = opt.oracle;
+    eo.oracle = opt_.oracle;
     eo.randomize = false;
     eo.tt_bytes = std::size_t(32) << 20;
     SearchLimits limits;
-    limits.depth = opt.guess_depth;
-    if (opt.max_seconds > 0) limits.seconds = opt.max_seconds / 4;
-    guess = Searcher(rules_id<typename B::Rules>, eo).search(p, limits).value - kd;
-  }
-  bool stopped = false;
-  while (lo < hi) {
-    beta = round_up(std::clamp(guess, lo + 1, hi), parity);
-    const std::optional<int> tested = test(root, n, beta);
-    stopped = !tested;
-    if (stopped) break;
-    const int r = *tested;
-    if (r >= beta) {
-      lo = round_up(r, parity);
-    } else {
-      hi = round_down(r, parity);
-    }
-    guess = r;
-    if (r >= beta && opt.find_moves) break;
-  }
-  res.lower = kd + lo;
-  res.upper = kd + hi;
-  if (stopped) return finish(search);
-  if (!opt.find_moves) {
-    res.complete = true;
-    res.margin = kd + lo;
-    return finish(search);
+    limits.depth = opt_.guess_depth;
+    if (opt_.max_seconds > 0) limits.seconds = opt_.max_seconds / 4;
+    return Searcher(rules_id<typename B::Rules>, eo).search(p_, limits).value - kd_;
   }
 
   // Each move's future margin v (for the side to move at the root) is settled against the best
   // found so far: "v >= level?" with level = max(lo, top), and a move that reaches it climbs by
   // further tests until one fails. A move that fails is not best; the root's margin is the
-  // highest v. Unlike a last root test "f >= f + 2" followed by a check of every move, no move but
-  // the best is ever refuted twice.
-  // move_test returns the fail-soft bound r on v (r >= level: v >= r; else v <= r), or nullopt at
-  // the deadline. run(b, nb, beta) is a null-window test "future of b >= beta": test() on every
-  // thread, or test_alone() on one.
-  const auto move_test = [&](int i, int level, const auto& run) -> std::optional<int> {
-    B c = root;
-    bool again;
-    const int gain = c.play(i, again);
-    if (again) {
-      const std::optional<int> s = run(c, n - gain, level - gain);
-      return s ? std::optional<int>(gain + *s) : std::nullopt;
+  // highest v. No move but the best is ever refuted twice. False when stopped; else top_ is the
+  // root's future margin and res_.best_moves the moves that achieve it.
+  bool settle_moves() {
+    std::vector<int> order;  // the stored best move first: it usually sets top_
+    if (n_ >= search_->table_min_stones()) {
+      if (SolveEntry e; tt_.probe(root_.key(), e) && e.move >= 0 && root_.pit(e.move) > 0)
+        order.push_back(e.move);
     }
-    const std::optional<int> s = run(c, n - gain, gain - level + 1);
-    return s ? std::optional<int>(gain - *s) : std::nullopt;
-  };
-  // Move i's exact v when v >= level, else -n - 1 (v < level); nullopt at the deadline. `show`
-  // (on the reporting thread only) names each test in the progress line.
-  const auto settle = [&](int i, int level, const auto& run,
-                          const auto& show) -> std::optional<int> {
-    int v = -n - 1;
-    while (true) {
-      show(level);
-      const std::optional<int> r = move_test(i, level, run);
-      if (!r) return std::nullopt;
-      if (*r < level) return v;
-      v = std::min(round_up(*r, parity), hi);
-      if (v == hi) return v;  // no move does better
-      level = v + 2;
+    for (int i = 0; i < root_.m(); ++i)
+      if (root_.pit(i) > 0 && (order.empty() || order[0] != i)) order.push_back(i);
+    const auto on_every_thread = [this](const B& b, int nb, int beta) { return test(b, nb, beta); };
+    const Test first = settle(order[0], lo_, on_every_thread, move_phase(order, 0));
+    if (!first) return false;
+    record(order[0], *first);
+    if (helpers_.empty() || order.size() < 3) {
+      for (std::size_t k = 1; k < order.size(); ++k) {
+        const Test v = settle(order[k], std::max(lo_, top_), on_every_thread, move_phase(order, k));
+        if (!v) return false;
+        record(order[k], *v);
+      }
+    } else if (!settle_one_per_thread(order)) {
+      return false;
     }
-  };
-  std::vector<int> order;
-  if (n >= search.table_min_stones()) {
-    if (SolveEntry e; tt.probe(root.key(), e) && e.move >= 0 && root.pit(e.move) > 0)
-      order.push_back(e.move);
+    if (top_ < lo_)
+      throw std::logic_error("solve: no move achieves the proven bound (TT collision?)");
+    std::sort(res_.best_moves.begin(), res_.best_moves.end());
+    lo_ = hi_ = top_;
+    res_.lower = res_.upper = kd_ + top_;
+    return true;
   }
-  for (int i = 0; i < root.m(); ++i)
-    if (root.pit(i) > 0 && (order.empty() || order[0] != i)) order.push_back(i);
-  int top = -n - 1;  // the highest v proven so far, achieved by res.best_moves
-  const auto record = [&](int i, int v) {
-    if (v < std::max(lo, top)) return;  // not best
-    if (v > top) {
-      top = v;
-      res.best_moves.clear();
-    }
-    res.best_moves.push_back(i + 1);
-  };
-  const auto move_phase = [&](std::size_t k) {
-    return [&, k](int level) {
-      phase = "move " + std::to_string(order[k] + 1) + " (" + std::to_string(k + 1) + " of " +
-              std::to_string(order.size()) + "): test margin >= " + std::to_string(kd + level);
-    };
-  };
-  const auto incomplete = [&] {
-    res.lower = kd + std::max(lo, top);
-    return finish(search);
-  };
-  // The stored best move first, on every thread: it usually sets `top`.
-  std::size_t settled = 0;
-  if (const std::optional<int> v = settle(order[0], lo, test, move_phase(0))) {
-    record(order[0], *v);
-    settled = 1;
-  } else {
-    return incomplete();
-  }
-  if (helpers.empty() || order.size() - settled < 2) {
-    for (std::size_t k = settled; k < order.size(); ++k) {
-      const std::optional<int> v = settle(order[k], std::max(lo, top), test, move_phase(k));
-      if (!v) return incomplete();
-      record(order[k], *v);
-    }
-  } else {
-    // The other moves, one per thread at a time, each against the same level: most of them
-    // only prove v < level, and those proofs share no root.
-    const int level = std::max(lo, top);
-    phase = "the other " + std::to_string(order.size() - settled) +
-            " moves, one per thread: " + "test margin >= " + std::to_string(kd + level);
-    std::vector<std::optional<int>> got(order.size());
-    std::atomic<std::size_t> next{settled};
+
+  // The moves after the first, one per thread at a time, each against the same level: most of
+  // them only prove v < level, and those proofs share no root.
+  bool settle_one_per_thread(const std::vector<int>& order) {
+    const int level = std::max(lo_, top_);
+    phase_ = "the other " + std::to_string(order.size() - 1) +
+             " moves, one per thread: test margin >= " + std::to_string(kd_ + level);
+    std::vector<Test> got(order.size());
+    std::atomic<std::size_t> next{1};
     std::atomic<bool> failed{false};
-    stop = false;
-    const auto work = [&](Search<B>& s) {
+    stop_ = false;
+    on_all_threads([&](Search<B>& s) {
       s.restart();
-      const auto alone = [&](const B& b, int nb, int beta) { return test_alone(s, b, nb, beta); };
+      const auto alone = [&s](const B& b, int nb, int beta) { return test_alone(s, b, nb, beta); };
       for (std::size_t k; (k = next++) < order.size();) {
         got[k] = settle(order[k], level, alone, [](int) {});
         if (!got[k]) {
           failed = true;
-          stop = true;
+          stop_ = true;
           return;
         }
       }
-    };
-    on_all_threads(work);
-    if (failed) return incomplete();
-    for (std::size_t k = settled; k < order.size(); ++k) record(order[k], *got[k]);
+    });
+    if (failed) return false;
+    for (std::size_t k = 1; k < order.size(); ++k) record(order[k], *got[k]);
+    return true;
   }
-  if (top < lo) throw std::logic_error("solve: no move achieves the proven bound (TT collision?)");
-  std::sort(res.best_moves.begin(), res.best_moves.end());
-  lo = hi = top;
-  res.lower = res.upper = kd + top;
-  // The PV is searched by this thread alone.
-  search.set_parallel(nullptr, nullptr);
-  search.restart();
-  const int f = top;
+
+  // Move i's exact v when v >= level, else -n - 1 (v < level); nullopt at the deadline. run(b, nb,
+  // beta) is the null-window test to use; `show` (on the reporting thread only) names each test
+  // in the progress line.
+  template <class Run, class Show>
+  Test settle(int i, int level, const Run& run, const Show& show) {
+    int v = -n_ - 1;
+    while (true) {
+      show(level);
+      const Test r = move_test(i, level, run);
+      if (!r) return std::nullopt;
+      if (*r < level) return v;
+      v = std::min(round_up(*r, parity_), hi_);
+      if (v == hi_) return v;  // no move does better
+      level = v + 2;
+    }
+  }
+
+  // The fail-soft bound r on move i's v against level (r >= level: v >= r; else v <= r).
+  template <class Run>
+  Test move_test(int i, int level, const Run& run) {
+    B c = root_;
+    bool again;
+    const int gain = c.play(i, again);
+    if (again) {
+      const Test s = run(c, n_ - gain, level - gain);
+      return s ? Test(gain + *s) : std::nullopt;
+    }
+    const Test s = run(c, n_ - gain, gain - level + 1);
+    return s ? Test(gain - *s) : std::nullopt;
+  }
+
+  // Move i has future margin v: best so far, tied with the best, or not best.
+  void record(int i, int v) {
+    if (v < std::max(lo_, top_)) return;
+    if (v > top_) {
+      top_ = v;
+      res_.best_moves.clear();
+    }
+    res_.best_moves.push_back(i + 1);
+  }
+
+  std::function<void(int)> move_phase(const std::vector<int>& order, std::size_t k) {
+    return [this, &order, k](int level) {
+      phase_ = "move " + std::to_string(order[k] + 1) + " (" + std::to_string(k + 1) + " of " +
+               std::to_string(order.size()) + "): test margin >= " + std::to_string(kd_ + level);
+    };
+  }
+
+  // From the root, a move that keeps the proven future margin at every ply, to the end of the
+  // game (searched by this thread alone). False when stopped.
+  bool principal_variation() {
+    search_->set_parallel(nullptr, nullptr);
+    search_->restart();
+    phase_ = "principal variation";
+    B cur = root_;
+    int cn = n_, cf = top_, dummy;
+    while (!game_over(cur, cn, &dummy)) {
+      int first = -1;
+      if (cn >= search_->table_min_stones()) {
+        if (SolveEntry e; tt_.probe(cur.key(), e)) first = e.move;
+      }
+      bool found = false;
+      for (int k = -1; k < cur.m() && !found; ++k) {
+        const int i = k < 0 ? first : k;
+        if (i < 0 || (k >= 0 && i == first) || cur.pit(i) == 0) continue;
+        B c = cur;
+        int nc, fc;
+        const bool ok = achieves(cur, cn, i, cf, c, nc, fc);
+        if (search_->aborted()) return false;
+        if (ok) {
+          res_.pv.push_back(i + 1);
+          cur = c;
+          cn = nc;
+          cf = fc;
+          found = true;
+        }
+      }
+      if (!found)
+        throw std::logic_error("solve: no move achieves the proven value (TT collision?)");
+    }
+    if (cf != 2 * cur.own_stones() - cn)
+      throw std::logic_error("solve: principal variation does not end at the proven value");
+    return true;
+  }
 
   // Does own pit i of b (future margin exactly `target`) achieve it? Sets the child and its exact
   // future margin when it does.
-  const auto achieves = [&](const B& b, int nb, int i, int target, B& c, int& nc, int& fc) {
+  bool achieves(const B& b, int nb, int i, int target, B& c, int& nc, int& fc) {
     c = b;
     bool again;
     const int gain = c.play(i, again);
     nc = nb - gain;
     if (again) {
       fc = target - gain;
-      return search.search(c, nc, fc - 1, fc) >= fc;
+      return search_->search(c, nc, fc - 1, fc) >= fc;
     }
     fc = gain - target;
-    return search.search(c, nc, fc, fc + 1) <= fc;
-  };
-
-  phase = "principal variation";
-  B cur = root;
-  int cn = n, cf = f, dummy;
-  while (!Search<B>::game_over(cur, cn, &dummy)) {
-    int first = -1;
-    if (cn >= search.table_min_stones()) {
-      if (SolveEntry e; tt.probe(cur.key(), e)) first = e.move;
-    }
-    bool found = false;
-    for (int k = -1; k < cur.m() && !found; ++k) {
-      const int i = k < 0 ? first : k;
-      if (i < 0 || (k >= 0 && i == first) || cur.pit(i) == 0) continue;
-      B c = cur;
-      int nc, fc;
-      const bool ok = achieves(cur, cn, i, cf, c, nc, fc);
-      if (search.aborted()) return finish(search);
-      if (ok) {
-        res.pv.push_back(i + 1);
-        cur = c;
-        cn = nc;
-        cf = fc;
-        found = true;
-      }
-    }
-    if (!found) throw std::logic_error("solve: no move achieves the proven value (TT collision?)");
+    return search_->search(c, nc, fc, fc + 1) <= fc;
   }
-  if (cf != 2 * cur.own_stones() - cn)
-    throw std::logic_error("solve: principal variation does not end at the proven value");
 
-  res.complete = true;
-  res.margin = kd + f;
-  return finish(search);
+  // The null-window test by search s alone.
+  static Test test_alone(Search<B>& s, const B& b, int nb, int beta) {
+    const int r = s.search(b, nb, beta - 1, beta);
+    return s.aborted() ? std::nullopt : Test(r);
+  }
+
+  // The same test on every thread; the first to finish answers (all answers are proofs, so any
+  // will do).
+  Test test(const B& b, int nb, int beta) {
+    if (helpers_.empty()) return test_alone(*search_, b, nb, beta);
+    stop_ = false;
+    std::atomic<bool> answered{false};
+    int answer = 0;
+    on_all_threads([&](Search<B>& s) {
+      s.restart();
+      const int r = s.search(b, nb, beta - 1, beta);
+      if (!s.aborted() && !answered.exchange(true)) answer = r;
+      stop_ = true;  // answered, or the deadline: the other threads stop too
+    });
+    if (!answered) return std::nullopt;
+    return answer;
+  }
+
+  // Runs work(s) with every thread's search s, this thread's included, and waits for them all.
+  template <class Work>
+  void on_all_threads(const Work& work) {
+    std::vector<std::thread> pool;
+    for (const auto& h : helpers_) pool.emplace_back([&work, &h] { work(*h); });
+    work(*search_);
+    for (std::thread& th : pool) th.join();
+  }
+
+  void report_progress() {
+    const double s = seconds();
+    const std::uint64_t nodes = search_->nodes();
+    char line[160];
+    std::snprintf(line, sizeof line, "solve: %.0f s, %.3g nodes (%.3g/s), margin in [%d, %d], ", s,
+                  double(nodes), nodes / std::max(s, 1e-9), kd_ + lo_, kd_ + hi_);
+    opt_.progress(
+        line + (phase_.empty() ? "MTD(f) test margin >= " + std::to_string(kd_ + beta_) : phase_));
+  }
+
+  // The result with every thread's counts.
+  SolveResult finish() {
+    res_.nodes = search_->nodes();
+    res_.oracle_hits = search_->oracle_hits();
+    res_.expanded = search_->expanded();
+    for (const auto& h : helpers_) {
+      res_.nodes += h->nodes();
+      res_.oracle_hits += h->oracle_hits();
+      res_.expanded += h->expanded();
+    }
+    res_.seconds = seconds();
+    return res_;
+  }
+
+  double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+  const SolveOptions& opt_;
+  const Clock::time_point start_;
+  const Position& p_;
+  const B root_;
+  const int n_, kd_, parity_;  // the root's stones in pits, kalah difference, parity of n
+  int lo_ = -n_, hi_ = n_;     // proven lo_ <= future <= hi_
+  int beta_ = 0;               // the MTD(f) test under way: future >= beta_
+  int top_ = -n_ - 1;          // the highest move value settled, achieved by res_.best_moves
+  std::string phase_;          // empty: root MTD(f) tests; else what the solve is doing
+  SolveTable tt_;
+  std::unique_ptr<ExactMemo<B>> memo_;
+  std::unique_ptr<Search<B>> search_;
+  std::vector<std::unique_ptr<Search<B>>> helpers_;
+  std::atomic<bool> stop_{false};
+  std::vector<std::uint64_t> busy_;  // the threads' shared busy marks (Search::set_parallel)
+  SolveResult res_;
+};
+
+// Solves p on board type B; solve() picks B.
+template <class B>
+SolveResult solve_on(const Position& p, const SolveOptions& opt) {
+  return RootSolver<B>(p, opt).run();
 }
 
 }  // namespace kalah::solve_detail

@@ -40,26 +40,26 @@ class Search {
   // memo (may be null) answers boards with at most memo->max_stones() stones in pits, after the
   // oracle (may be null) has answered those it covers. The TT holds only boards above both, and
   // above the oracle's levels by more than `untabled` stones (SolveOptions::untabled_above_db).
-  Search(SolveTable& tt, ExactOracle* oracle, ExactMemo<B>* memo, int untabled = 0)
+  // resident (null, or the oracle itself as a Probe with its table in memory): boards of its
+  // levels are ranked here and read from its memory directly.
+  Search(SolveTable& tt, ExactOracle* oracle, ExactMemo<B>* memo, const Probe* resident,
+         int untabled)
       : tt_(tt), oracle_(oracle), memo_(memo) {
     if (oracle_ != nullptr) oracle_max_ = oracle_->max_stones();
     if (memo_ != nullptr) memo_max_ = memo_->max_stones();
     const int above_oracle = oracle_max_ >= 0 ? oracle_max_ + 1 + untabled : 0;
     table_min_ = std::max({kTableMinStones, above_oracle, memo_max_ + 1});
+    if (resident != nullptr) {
+      if (B::kFixedCells != 0 && resident->order().cells() != B::kFixedCells)
+        throw std::logic_error("solve: the database's board size is not the search's");
+      resident_ = resident;
+      order_ = &resident->order();
+      for (int n = 0; n <= oracle_max_; ++n) level_[n] = resident->resident_level(n);
+    }
   }
 
   // Boards with at least this many stones in pits use the TT.
   int table_min_stones() const { return table_min_; }
-
-  // When the oracle is this resident probe, boards of its levels are ranked here and read from
-  // its memory directly.
-  void set_resident(const Probe* probe) {
-    if (B::kFixedCells != 0 && probe->order().cells() != B::kFixedCells)
-      throw std::logic_error("solve: the database's board size is not the search's");
-    resident_ = probe;
-    order_ = &probe->order();
-    for (int n = 0; n <= oracle_max_; ++n) level_[n] = probe->resident_level(n);
-  }
 
   // Stops when the clock passes `deadline` (checked every few thousand nodes); calls `report`
   // about every `every` seconds when set.
@@ -100,11 +100,6 @@ class Search {
   std::uint64_t nodes() const { return nodes_; }
   std::uint64_t oracle_hits() const { return oracle_hits_; }
   std::uint64_t expanded() const { return expanded_; }
-
-  // True when the game is over at b (RULES.md end rules); then *value is its future margin.
-  static bool game_over(const B& b, int n, int* value) {
-    return solve_detail::game_over(b, n, value);
-  }
 
   // hint: 0, or what the caller already computed: b.key() when n >= table_min_stones(); the
   // storage rank + 1 when n is within a resident probe's levels. [lower, upper]: bounds on the
@@ -153,144 +148,21 @@ class Search {
     }
     if (n <= memo_max_) return memo_->value(b, n, *this);
 
-    int lo = -n, hi = n, tt_move = -1;
-    std::uint64_t key = hint;
+    Node node{b, n, alpha, beta, alpha, hint, -n, n, -1, -n - 1, -1};
     if (n >= table_min_) {
-      if (key == 0) key = b.key();
-      if (SolveEntry e; tt_.probe(key, e)) {
-        lo = std::max(lo, int(e.lower));
-        hi = std::min(hi, int(e.upper));
-        tt_move = e.move;
-        if (int v; settles(lo, hi, alpha, beta, &v)) return v;
-      }
+      if (node.key == 0) node.key = b.key();
+      if (int v; probe_table(node, &v)) return v;
     }
-
     ++expanded_;
     const std::uint64_t nodes_before = nodes_;
-    const int alpha0 = alpha;
-    int best = -n - 1, best_move = -1;
-    // Searches child c; true when it ends the node (cutoff or abort).
-    const auto visit = [&](const Child& c) {
-      const int nc = n - c.gain;
-      ++ply_;
-      const int v =
-          c.again
-              ? c.gain + search(c.b, nc, alpha - c.gain, beta - c.gain, c.key, c.lower, c.upper)
-              : c.gain - search(c.b, nc, c.gain - beta, c.gain - alpha, c.key, c.lower, c.upper);
-      --ply_;
-      if (aborted_) return true;
-      if (v > best) {
-        best = v;
-        best_move = c.pit;
-        if (v > alpha) {
-          alpha = v;
-          if (v >= beta) return true;
-        }
-      }
-      return false;
-    };
-
-    const int opp_stones = n - b.own_stones();  // make_child()'s order counts from it
-    // The stored best move first: it often ends the node before the others are generated.
-    bool done = false;
-    const bool searched_tt_move = tt_move >= 0 && b.pit(tt_move) > 0;
-    if (searched_tt_move) {
-      Child c;
-      make_child(b, n, opp_stones, tt_move, c);
-      done = visit(c);
-    }
-    if (!done) {
-      // kids[i]: the child after pit i; orders[0, count): their orders, which end in i (4 bits),
-      // brought into descending order lazily (a cutoff at the first child skips the sort).
-      Child kids[kPits];
-      int orders[kPits];
-      const int m = b.m();
-      int count = 0;
-      for (int i = 0; i < m; ++i) {
-        if (i != tt_move && b.pit(i) != 0) {
-          make_child(b, n, opp_stones, i, kids[i]);
-          orders[count++] = kids[i].order;
-        }
-      }
-      // The k-th child in order, once the 0..k-1-th have been taken.
-      const auto take = [&](int k) -> const Child& {
-        int top = k;
-        for (int j = k + 1; j < count; ++j)
-          if (orders[j] > orders[top]) top = j;
-        std::swap(orders[k], orders[top]);
-        return kids[orders[k] & 15];
-      };
-
-      // Children inside the database come first in the order and are exact at the cost of one
-      // read: they are visited before the enhanced transposition cutoff reads the other
-      // children's TT entries, which a cutoff among them spares.
-      int k = 0;
-      bool ended = false;
-      for (; k < count; ++k) {
-        const Child& c = take(k);
-        if (c.order < kDatabaseChild) break;
-        if ((ended = visit(c))) break;
-      }
-      if (!ended && k < count && n >= kEtcMinStones) {
-        // Enhanced transposition cutoff: a child's stored bound may already refute this window.
-        for (int j = k; j < count; ++j) {
-          Child& c = kids[orders[j] & 15];
-          if (n - c.gain < table_min_) continue;  // c.key is no TT key
-          SolveEntry e;
-          if (!tt_.probe(c.key, e)) continue;
-          c.lower = e.lower;
-          c.upper = e.upper;
-          const int v = std::max(best, c.again ? c.gain + e.lower : c.gain - e.upper);
-          if (v >= beta) {
-            tt_.store(key, v, hi, c.pit, 0);
-            return v;
-          }
-        }
-      }
-      if (busy_ == nullptr) {
-        for (; !ended && k < count; ++k) ended = visit(take(k));
-      } else {
-        // Marks the child busy while it is searched (children deep enough to be worth it).
-        const auto visit_marked = [&](const Child& c) {
-          if (n - c.gain < busy_min_) return visit(c);
-          std::atomic_ref<std::uint64_t> slot(busy_[c.key & (kBusySlots - 1)]);
-          slot.store(c.key, std::memory_order_relaxed);
-          const bool end = visit(c);
-          std::uint64_t mine = c.key;
-          slot.compare_exchange_strong(mine, 0, std::memory_order_relaxed);
-          return end;
-        };
-        int later[kPits], deferred = 0;
-        for (; k < count && !ended; ++k) {
-          const Child& c = take(k);
-          const bool eldest = k == 0 && !searched_tt_move;
-          if (!eldest && n - c.gain >= busy_min_ &&
-              std::atomic_ref<std::uint64_t>(busy_[c.key & (kBusySlots - 1)])
-                      .load(std::memory_order_relaxed) == c.key) {
-            later[deferred++] = c.pit;
-            continue;
-          }
-          ended = visit_marked(c);
-        }
-        for (int j = 0; j < deferred && !ended; ++j) ended = visit_marked(kids[later[j]]);
-      }
-    }
+    if (const std::optional<int> v = search_moves(node)) return *v;
     if (aborted_) return 0;
-    if (n >= table_min_) {
-      const int work = std::bit_width(nodes_ - nodes_before);
-      if (best >= beta) {
-        tt_.store(key, best, hi, best_move, work);
-      } else if (best <= alpha0) {
-        tt_.store(key, lo, best, best_move, work);
-      } else {
-        tt_.store(key, best, best, best_move, work);
-      }
-    }
-    return best;
+    if (n >= table_min_) store_result(node, std::bit_width(nodes_ - nodes_before));
+    return node.best;
   }
 
-  static constexpr int kPits = B::kMaxM;  // pits a side at most
-  static_assert(kPits <= 16, "a child's order keeps its pit in 4 bits");
+  static constexpr int kMaxChildren = B::kMaxM;  // pits a side at most
+  static_assert(kMaxChildren <= 16, "a child's order keeps its pit in 4 bits");
 
   // A move of the node: the board after it, the stones it put into the mover's kalah, whether
   // the mover goes on (extra turn), and its ordering score (higher first, unique per pit).
@@ -303,6 +175,173 @@ class Search {
     bool again;
     std::int8_t pit;
   };
+
+  // One node's search state: the window, the TT's bounds and move, the best child so far.
+  struct Node {
+    const B& b;
+    int n;
+    int alpha, beta, alpha0;  // alpha rises with the best child; alpha0 is the caller's
+    std::uint64_t key;        // the TT key when n >= table_min_
+    int lo, hi;               // proven bounds on the future from the TT
+    int tt_move;              // the TT's best move, -1 none
+    int best, best_move;
+  };
+
+  // Narrows the node's bounds by its TT entry; true (with *v) when they settle the window.
+  bool probe_table(Node& node, int* v) {
+    SolveEntry e;
+    if (!tt_.probe(node.key, e)) return false;
+    node.lo = std::max(node.lo, int(e.lower));
+    node.hi = std::min(node.hi, int(e.upper));
+    node.tt_move = e.move;
+    return settles(node.lo, node.hi, node.alpha, node.beta, v);
+  }
+
+  // Searches the node's moves: the TT move first, then the others in order. Returns a value
+  // when an enhanced transposition cutoff ends the node (already stored); else node.best holds
+  // the result (meaningless when aborted).
+  std::optional<int> search_moves(Node& node) {
+    const B& b = node.b;
+    const int opp_stones = node.n - b.own_stones();  // make_child()'s order counts from it
+    // The stored best move first: it often ends the node before the others are generated.
+    const bool searched_tt_move = node.tt_move >= 0 && b.pit(node.tt_move) > 0;
+    if (searched_tt_move) {
+      Child c;
+      make_child(b, node.n, opp_stones, node.tt_move, c);
+      if (visit(node, c)) return std::nullopt;
+    }
+    Children kids;
+    for (int i = 0; i < b.m(); ++i) {
+      if (i != node.tt_move && b.pit(i) != 0) {
+        make_child(b, node.n, opp_stones, i, kids.child[i]);
+        kids.orders[kids.count++] = kids.child[i].order;
+      }
+    }
+    // Children inside the database come first in the order and are exact at the cost of one
+    // read: they are visited before the enhanced transposition cutoff reads the other children's
+    // TT entries, which a cutoff among them spares.
+    int k = 0;
+    for (; k < kids.count; ++k) {
+      const Child& c = kids.take(k);
+      if (c.order < kDatabaseChild) break;
+      if (visit(node, c)) return std::nullopt;
+    }
+    if (k == kids.count) return std::nullopt;
+    if (node.n >= kEtcMinStones) {
+      if (const std::optional<int> v = enhanced_cutoff(node, kids, k)) return v;
+    }
+    if (busy_ == nullptr) {
+      for (; k < kids.count; ++k)
+        if (visit(node, kids.take(k))) break;
+    } else {
+      visit_shared(node, kids, k, searched_tt_move);
+    }
+    return std::nullopt;
+  }
+
+  // The moves of a node but the TT move: child[i] after pit i; orders[0, count) their orders,
+  // which end in i (4 bits), brought into descending order lazily (a cutoff at the first child
+  // skips the sort).
+  struct Children {
+    Child child[kMaxChildren];
+    int orders[kMaxChildren];
+    int count = 0;
+
+    // The k-th child in order, once the 0..k-1-th have been taken.
+    const Child& take(int k) {
+      int top = k;
+      for (int j = k + 1; j < count; ++j)
+        if (orders[j] > orders[top]) top = j;
+      std::swap(orders[k], orders[top]);
+      return child[orders[k] & 15];
+    }
+    Child& at(int k) { return child[orders[k] & 15]; }
+  };
+
+  // Searches child c of the node; true when it ends the node (cutoff or abort).
+  [[gnu::always_inline]] bool visit(Node& node, const Child& c) {
+    const int nc = node.n - c.gain;
+    ++ply_;
+    const int v = c.again ? c.gain + search(c.b, nc, node.alpha - c.gain, node.beta - c.gain, c.key,
+                                            c.lower, c.upper)
+                          : c.gain - search(c.b, nc, c.gain - node.beta, c.gain - node.alpha, c.key,
+                                            c.lower, c.upper);
+    --ply_;
+    if (aborted_) return true;
+    if (v > node.best) {
+      node.best = v;
+      node.best_move = c.pit;
+      if (v > node.alpha) {
+        node.alpha = v;
+        if (v >= node.beta) return true;
+      }
+    }
+    return false;
+  }
+
+  // Enhanced transposition cutoff over the children from the k-th in order: a child's stored
+  // bound may already refute the window. Returns the node's value (stored) when one does; keeps
+  // the bounds it read in the children for their searches.
+  std::optional<int> enhanced_cutoff(Node& node, Children& kids, int k) {
+    for (int j = k; j < kids.count; ++j) {
+      Child& c = kids.at(j);
+      if (node.n - c.gain < table_min_) continue;  // c.key is no TT key
+      SolveEntry e;
+      if (!tt_.probe(c.key, e)) continue;
+      c.lower = e.lower;
+      c.upper = e.upper;
+      const int v = std::max(node.best, c.again ? c.gain + e.lower : c.gain - e.upper);
+      if (v >= node.beta) {
+        tt_.store(node.key, v, node.hi, c.pit, 0);
+        return v;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // The children from the k-th in order when several threads search one root (set_parallel):
+  // a child that another thread is searching is put off until the others are done, unless it is
+  // the node's eldest.
+  void visit_shared(Node& node, Children& kids, int k, bool searched_tt_move) {
+    int later[kMaxChildren], deferred = 0;
+    for (; k < kids.count; ++k) {
+      const Child& c = kids.take(k);
+      const bool eldest = k == 0 && !searched_tt_move;
+      if (!eldest && node.n - c.gain >= busy_min_ &&
+          busy_slot(c).load(std::memory_order_relaxed) == c.key) {
+        later[deferred++] = c.pit;
+        continue;
+      }
+      if (visit_marked(node, c)) return;
+    }
+    for (int j = 0; j < deferred; ++j)
+      if (visit_marked(node, kids.child[later[j]])) return;
+  }
+
+  // visit() with the child marked busy while it is searched (children deep enough to be worth it).
+  bool visit_marked(Node& node, const Child& c) {
+    if (node.n - c.gain < busy_min_) return visit(node, c);
+    std::atomic_ref<std::uint64_t> slot = busy_slot(c);
+    slot.store(c.key, std::memory_order_relaxed);
+    const bool end = visit(node, c);
+    std::uint64_t mine = c.key;
+    slot.compare_exchange_strong(mine, 0, std::memory_order_relaxed);
+    return end;
+  }
+  std::atomic_ref<std::uint64_t> busy_slot(const Child& c) {
+    return std::atomic_ref<std::uint64_t>(busy_[c.key & (kBusySlots - 1)]);
+  }
+
+  // Stores the node's result as a bound or the exact future, with the work it took.
+  void store_result(const Node& node, int work) {
+    if (node.best >= node.beta) {
+      tt_.store(node.key, node.best, node.hi, node.best_move, work);
+    } else if (node.best <= node.alpha0) {
+      tt_.store(node.key, node.lo, node.best, node.best_move, work);
+    } else {
+      tt_.store(node.key, node.best, node.best, node.best_move, work);
+    }
+  }
 
   // The child after own pit i of b (n stones in pits, opp_stones of them in the opponent's pits).
   [[gnu::always_inline]] void make_child(const B& b, int n, int opp_stones, int i, Child& c) {

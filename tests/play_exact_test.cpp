@@ -1,8 +1,10 @@
 // `kalah play --exact`: perfect play chosen by the solver, every move valued, ending as proven.
 #include <gtest/gtest.h>
 
-#include <regex>
+#include <cctype>
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "cli_run.hpp"
 
@@ -11,10 +13,23 @@ namespace {
 
 // The values "[exact V for X, best P...;" of the engine's move lines, in order.
 std::vector<std::pair<char, int>> exact_values(const std::string& out) {
-  static const std::regex line(R"(\[exact ([+-]?\d+) for ([SN]), best [\d ]+;)");
   std::vector<std::pair<char, int>> v;
-  for (std::sregex_iterator it(out.begin(), out.end(), line), end; it != end; ++it)
-    v.emplace_back((*it)[2].str()[0], std::stoi((*it)[1].str()));
+  const std::string open = "[exact ";
+  for (std::size_t at = 0; (at = out.find(open, at)) != std::string::npos;) {
+    at += open.size();
+    char* end = nullptr;
+    const long value = std::strtol(out.c_str() + at, &end, 10);
+    const std::size_t after = std::size_t(end - out.c_str());
+    const std::string best = out.substr(after, 13);  // " for X, best "
+    if (end == out.c_str() + at || best.size() < 13 || best.compare(0, 5, " for ") != 0 ||
+        (best[5] != 'S' && best[5] != 'N') || best.compare(6, 7, ", best ") != 0)
+      continue;
+    std::size_t k = after + 13;
+    while (k < out.size() && (std::isdigit(static_cast<unsigned char>(out[k])) || out[k] == ' '))
+      ++k;
+    if (k == after + 13 || k >= out.size() || out[k] != ';') continue;
+    v.emplace_back(best[5], int(value));
+  }
   return v;
 }
 
@@ -30,9 +45,10 @@ int solved_margin(const std::string& rules, int pits, int stones) {
       run_cli("KALAH solve --no-db --json --threads 1 --rules " + rules + " --pits " +
               std::to_string(pits) + " --stones " + std::to_string(stones));
   EXPECT_EQ(r.status, 0) << r.err;
-  std::smatch m;
-  EXPECT_TRUE(std::regex_search(r.out, m, std::regex(R"("margin": ([+-]?\d+))"))) << r.out;
-  return m.empty() ? 1000 : std::stoi(m[1].str());
+  const std::string key = "\"margin\": ";
+  const std::size_t at = r.out.find(key);
+  EXPECT_NE(at, std::string::npos) << r.out;
+  return at == std::string::npos ? 1000 : std::stoi(r.out.substr(at + key.size()));
 }
 
 TEST(PlayExact, EverySelfPlayedMoveIsValuedAndTheGameEndsAsProven) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <ostream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -78,6 +79,17 @@ inline std::vector<Rules> registered_rules() {
   for_each_rules([&](Rules r) { all.push_back(r); });
   return all;
 }
+
+}  // namespace kalah::test
+
+namespace kalah {
+// GoogleTest prints a Rules parameter by its name.
+inline void PrintTo(Rules r, std::ostream* os) {
+  *os << rules_name(r);
+}
+}  // namespace kalah
+
+namespace kalah::test {
 
 // Test-name suffix for a rule set: "wetherell", "kalah", "kalahemptycapture".
 inline std::string rules_test_name(Rules r) {

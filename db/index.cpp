@@ -26,7 +26,8 @@ LevelIndex::LevelIndex(int m, int max_stones)
 
 void LevelIndex::build_pair_table() {
   pair_plane_ = std::size_t(stride_) * stride_ * stride_;
-  if (pair_plane_ * m_ * sizeof(std::uint64_t) > (std::size_t(4) << 20)) return;  // too large
+  if (pair_plane_ * m_ * sizeof(std::uint32_t) > (std::size_t(4) << 20)) return;  // too large
+  if (size(max_stones_) > UINT32_MAX) return;
   pair_.assign(pair_plane_ * m_, 0);
   for (int p = 0; p < m_; ++p) {
     const int k = 2 * p;
@@ -35,7 +36,7 @@ void LevelIndex::build_pair_table() {
         for (int b = 0; a + b <= n; ++b) {
           std::uint64_t v = below_[k * plane_ + n * stride_ + a];
           if (k + 1 < cells_ - 1) v += below_[(k + 1) * plane_ + (n - a) * stride_ + b];
-          pair_[p * pair_plane_ + (std::size_t(n) * stride_ + a) * stride_ + b] = v;
+          pair_[p * pair_plane_ + (std::size_t(n) * stride_ + a) * stride_ + b] = std::uint32_t(v);
         }
       }
     }

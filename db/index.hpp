@@ -28,7 +28,7 @@ class LevelIndex : public Arrangements {
     if (!pair_.empty()) {
       // Two cells of significance 2p, 2p+1 per lookup.
       std::uint64_t r = 0;
-      const std::uint64_t* plane = pair_.data();
+      const std::uint32_t* plane = pair_.data();
       for (int k = 0; k < cells_; k += 2) {
         const int a = v[where[k]], b = v[where[k + 1]];
         r += plane[(n * stride_ + a) * stride_ + b];
@@ -55,8 +55,9 @@ class LevelIndex : public Arrangements {
   void build_pair_table();
 
   // pair_[p*pair_plane_ + (n*stride_ + a)*stride_ + b]: the rank contribution of cells of
-  // significance 2p and 2p+1 holding a and b with n stones left for cells 2p..; built when small.
-  std::vector<std::uint64_t> pair_;
+  // significance 2p and 2p+1 holding a and b with n stones left for cells 2p..; built when it is
+  // small and every rank fits 32 bits.
+  std::vector<std::uint32_t> pair_;
   std::size_t pair_plane_ = 0;
 };
 

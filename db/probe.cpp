@@ -2,7 +2,6 @@
 #include "probe.hpp"
 
 #include <algorithm>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -22,44 +21,12 @@ int covered_levels(const Store& store, TableId t) {
   return store.complete_through(t);
 }
 
-// Whether a resident level n is packed (ResidentLevel).
-bool packs(int n) {
-  return n <= ResidentLevel::kPackedMax;
-}
-
-// Packs values (level n, of n's parity, checked) into words as ResidentLevel reads them, on up to
-// `threads` threads (0: all cores). Throws DbError naming `where` and the rank of a value out of
-// range or parity.
-void pack_level(std::span<const std::int8_t> values, int n, std::uint64_t* words, unsigned threads,
-                const std::string& where) {
-  constexpr std::uint64_t kWordsPerTask = 1 << 16;
-  const std::uint64_t count = ResidentLevel::words_for(true, values.size());
-  for_each_index((count + kWordsPerTask - 1) / kWordsPerTask, threads, [&](std::size_t task) {
-    for (std::uint64_t w = task * kWordsPerTask; w < std::min(count, (task + 1) * kWordsPerTask);
-         ++w) {
-      std::uint64_t word = 0;
-      const std::uint64_t begin = w * ResidentLevel::kPerWord;
-      const std::uint64_t end =
-          std::min<std::uint64_t>(begin + ResidentLevel::kPerWord, values.size());
-      for (std::uint64_t r = begin; r < end; ++r) {
-        const int v = values[r];
-        if (v < -n || v > n || (v + n) % 2 != 0)
-          throw DbError(where + ": value " + std::to_string(v) + " at storage rank " +
-                        std::to_string(r) +
-                        " is outside [-n, n] or not of n's parity (corrupt table)");
-        word |= std::uint64_t((v + n) / 2) << ((r - begin) * ResidentLevel::kBits);
-      }
-      words[w] = word;
-    }
-  });
-}
-
 }  // namespace
 
 std::uint64_t Probe::resident_bytes(const Store& store, TableId t) {
   std::uint64_t words = 0;
   for (int n = 0; n <= covered_levels(store, t); ++n)
-    words += ResidentLevel::words_for(packs(n), level_entries(t.m, n));
+    words += ResidentLevel::words_for(ResidentLevel::packs(n), level_entries(t.m, n));
   return words * sizeof(std::uint64_t);
 }
 
@@ -90,15 +57,15 @@ void Probe::load_resident(unsigned threads) {
   std::uint64_t widest = 0;              // the most positions of a packed level
   for (int n = 0; n <= max_stones_; ++n) {
     const std::uint64_t entries = level_entries(table_.m, n);
-    offset.push_back(offset.back() + ResidentLevel::words_for(packs(n), entries));
-    if (packs(n)) widest = std::max(widest, entries);
+    offset.push_back(offset.back() + ResidentLevel::words_for(ResidentLevel::packs(n), entries));
+    if (ResidentLevel::packs(n)) widest = std::max(widest, entries);
   }
   resident_ = HugeBuffer(offset.back() * sizeof(std::uint64_t));
   HugeBuffer scratch(widest);  // a packed level's bytes, before packing
   for (int n = 0; n <= max_stones_; ++n) {
     const std::uint64_t entries = level_entries(table_.m, n);
     std::uint64_t* words = resident_.as<std::uint64_t>() + offset[n];
-    if (packs(n)) {
+    if (ResidentLevel::packs(n)) {
       const std::span<std::int8_t> values(scratch.as<std::int8_t>(), entries);
       store_.read_level_stored(table_, n, values, threads);
       pack_level(values, n, words, threads,
@@ -108,7 +75,7 @@ void Probe::load_resident(unsigned threads) {
           table_, n, std::span<std::int8_t>(reinterpret_cast<std::int8_t*>(words), entries),
           threads);
     }
-    levels_.push_back(ResidentLevel{words, n, packs(n)});
+    levels_.push_back(ResidentLevel{words, n, ResidentLevel::packs(n)});
   }
 }
 

@@ -23,32 +23,32 @@ std::string block_where(const std::string& level_where, std::uint32_t block) {
 
 // Values of storage ranks [first, first + out.size()) of level n, gathered from `values` (in
 // LevelIndex order).
-void gather(const LevelIndex& index, const StorageOrder& order, int n,
-            std::span<const std::int8_t> values, std::uint64_t first, std::span<std::int8_t> out) {
+void gather(const LevelIndex& index, const StorageOrder& order, int n, const ResidentLevel& values,
+            std::uint64_t first, std::span<std::int8_t> out) {
   std::vector<std::uint64_t> ranks(out.size());
   Stones x[2 * kMaxPits];
   order.unrank(first, n, x);
   for (std::size_t j = 0; j < out.size(); ++j) {
     ranks[j] = index.rank(x, n);
-    __builtin_prefetch(values.data() + ranks[j]);
+    __builtin_prefetch(values.address(ranks[j]));
     order.next(x);
   }
-  for (std::size_t j = 0; j < out.size(); ++j) out[j] = values[ranks[j]];
+  for (std::size_t j = 0; j < out.size(); ++j) out[j] = std::int8_t(values.future(ranks[j]));
 }
 
 // Level n as compressed blocks of block_entries values in storage order, on up to `threads`
 // threads.
-std::vector<std::string> compress_blocks(int m, int n, std::span<const std::int8_t> values,
-                                         std::uint32_t block_entries, int zstd_level,
-                                         unsigned threads) {
+std::vector<std::string> compress_blocks(int m, int n, const ResidentLevel& values,
+                                         std::uint64_t entries, std::uint32_t block_entries,
+                                         int zstd_level, unsigned threads) {
   const LevelIndex index(m, n);
   const StorageOrder order(m, n);
-  const std::size_t blocks = (values.size() + block_entries - 1) / block_entries;
+  const std::size_t blocks = (entries + block_entries - 1) / block_entries;
   std::vector<std::string> out(blocks);
   for_each_index(blocks, threads, [&](std::size_t b) {
     const std::uint64_t first = std::uint64_t(b) * block_entries;
     std::vector<std::int8_t> raw(
-        std::size_t(std::min<std::uint64_t>(block_entries, values.size() - first)));
+        std::size_t(std::min<std::uint64_t>(block_entries, entries - first)));
     gather(index, order, n, values, first, raw);
     out[b] = encode_block(raw, zstd_level);
   });
@@ -152,8 +152,15 @@ void Store::write_level(TableId t, int n, std::span<const std::int8_t> values) {
   if (bad != values.end())
     throw DbError(where + ": value " + std::to_string(*bad) + " at rank " +
                   std::to_string(bad - values.begin()) + " is outside [-n, n]");
+  write_level(t, n, ResidentLevel{reinterpret_cast<const std::uint64_t*>(values.data()), n, false});
+}
 
-  std::vector<std::string> blocks = compress_blocks(t.m, n, values, options_.block_entries,
+void Store::write_level(TableId t, int n, const ResidentLevel& values) {
+  const std::string where = level_where(t, n);
+  if (!env_->writable()) throw DbError(path_ + ": database opened read-only");
+  if (n < 0 || n > 255 || values.n != n) throw DbError(where + ": level out of range 0..255");
+  const std::uint64_t entries = level_entries(t.m, n);
+  std::vector<std::string> blocks = compress_blocks(t.m, n, values, entries, options_.block_entries,
                                                     options_.zstd_level, options_.threads);
 
   LevelMeta meta{};

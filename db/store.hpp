@@ -12,6 +12,7 @@
 
 #include "db_error.hpp"
 #include "position.hpp"
+#include "resident_level.hpp"
 #include "table.hpp"
 
 namespace kalah {
@@ -60,6 +61,9 @@ class Store {
   // an existing level. Throws DbError on failure (map full, disk full: the message says so) and
   // then leaves the database as it was.
   void write_level(TableId t, int n, std::span<const std::int8_t> values);
+  // The same from level n's values packed (or not) as ResidentLevel keeps them, by LevelIndex
+  // rank: level_entries(t.m, n) of them.
+  void write_level(TableId t, int n, const ResidentLevel& values);
 
   // Reads level n back completely into out[LevelIndex rank], verifying every block and the level
   // checksum.

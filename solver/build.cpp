@@ -1,6 +1,7 @@
 // build_database: resume from the stored levels, then solve and commit level by level.
 #include "build.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <future>
@@ -16,21 +17,64 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
+// A size for messages: MiB below a GiB, else GiB.
 std::string gib(std::uint64_t bytes) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f GiB", double(bytes) / double(1ull << 30));
+  if (bytes < (1ull << 30)) {
+    std::snprintf(buf, sizeof buf, "%.0f MiB", double(bytes) / double(1ull << 20));
+  } else {
+    std::snprintf(buf, sizeof buf, "%.1f GiB", double(bytes) / double(1ull << 30));
+  }
   return buf;
 }
 
 }  // namespace
 
-std::uint64_t build_memory_bytes(int m, int max_stones) {
-  // Levels 0..N of c = 2m cells hold C(N + c, c) arrangements in all.
-  const int c = 2 * m;
+namespace {
+
+// C(n + c - 1, c - 1) arrangements of n stones in c cells (levels 0..n of c - 1 cells when
+// called with c + 1), as a long double.
+long double arrangements(int c, int n) {
   long double x = 1;
-  for (int i = 1; i <= c; ++i) x = x * (max_stones + i) / i;
-  if (x >= 1.8e19L) return UINT64_MAX;
-  return std::uint64_t(std::llround(double(x)));
+  for (int i = 1; i < c; ++i) x = x * (n + i) / i;
+  return x;
+}
+
+std::uint64_t saturate(long double x) {
+  return x >= 1.8e19L ? UINT64_MAX : std::uint64_t(std::llround(double(x)));
+}
+
+}  // namespace
+
+std::uint64_t table_entries(int m, int max_stones) {
+  return saturate(arrangements(2 * m + 1, max_stones));
+}
+
+std::uint64_t build_memory_bytes(int m, int max_stones, bool packed) {
+  long double bytes = 0;
+  for (int n = 0; n < max_stones; ++n) {
+    const long double size = arrangements(2 * m, n);
+    bytes +=
+        packed && ResidentLevel::packs(n) ? std::ceil(size / ResidentLevel::kPerWord) * 8 : size;
+  }
+  bytes += arrangements(2 * m, max_stones);
+  if (max_stones > 0) bytes += arrangements(2 * m, max_stones - 1);
+  return saturate(bytes);
+}
+
+bool build_packs_levels(TableId t, int max_stones, std::uint64_t limit,
+                        const std::string& limit_is) {
+  if (build_memory_bytes(t.m, max_stones, false) <= limit) return false;
+  const std::uint64_t need = build_memory_bytes(t.m, max_stones, true);
+  if (need <= limit) return true;
+  int fits = -1;
+  while (fits < max_stones && build_memory_bytes(t.m, fits + 1, true) <= limit) ++fits;
+  throw InputError("levels 0.." + std::to_string(max_stones) + " of " + to_string(t) + " need " +
+                   (need == UINT64_MAX ? std::string("more than 16 EiB") : gib(need)) +
+                   " of memory with the levels packed; the limit is " + gib(limit) + " (" +
+                   limit_is + ")" +
+                   (fits >= 0 ? "; the largest table that fits is levels 0.." + std::to_string(fits)
+                              : "; not even level 0 fits"));
 }
 
 BuildReport build_database(Store& store, const BuildOptions& o, const BuildEvents& events) {
@@ -42,14 +86,15 @@ BuildReport build_database(Store& store, const BuildOptions& o, const BuildEvent
   if (o.max_stones < 0 || o.max_stones > kMaxTableStones)
     throw InputError("--max-stones must be 0.." + std::to_string(kMaxTableStones) + ", got " +
                      std::to_string(o.max_stones));
-  const std::uint64_t need = build_memory_bytes(t.m, o.max_stones);
   const std::uint64_t have = physical_memory_bytes();
-  if (need > have - have / 8)
-    throw InputError("levels 0.." + std::to_string(o.max_stones) + " of " + to_string(t) +
-                     " need " + (need == UINT64_MAX ? std::string("more than 16 EiB") : gib(need)) +
-                     " of memory; this machine has " + gib(have));
+  const bool packing =
+      o.memory_limit > 0
+          ? build_packs_levels(t, o.max_stones, o.memory_limit, "--memory-limit")
+          : build_packs_levels(t, o.max_stones, have - have / 8,
+                               "7/8 of this machine's " + gib(have) + "; --memory-limit sets it");
 
   BuildReport report;
+  report.packed = packing;
   const int stored = store.complete_through(t);
   report.complete_through = std::min(stored, o.max_stones);
   if (stored >= o.max_stones) {
@@ -57,11 +102,11 @@ BuildReport build_database(Store& store, const BuildOptions& o, const BuildEvent
     return report;
   }
   const LevelIndex index(t.m, o.max_stones);
-  LevelTables levels(o.max_stones + 1);
+  LevelTables levels(o.max_stones + 1, packing);
   for (int n = 0; n <= stored; ++n) {
     if (events.loading) events.loading(n, stored);
-    levels[n].resize(index.size(n));
-    store.read_level(t, n, levels[n]);
+    store.read_level(t, n, levels.open(n, index.size(n), 0));
+    levels.pack(n);
   }
   report.first_built = stored + 1;
   // Level n is compressed and committed in the background while level n+1 is solved (it only
@@ -88,7 +133,7 @@ BuildReport build_database(Store& store, const BuildOptions& o, const BuildEvent
       writing_solve_s = solve_s;
       writing = std::async(std::launch::async, [&store, t, n, &levels] {
         const auto write_start = std::chrono::steady_clock::now();
-        store.write_level(t, n, levels[n]);
+        store.write_level(t, n, levels.level(n));
         return seconds_since(write_start);
       });
     }

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "generate.hpp"
 #include "store.hpp"
@@ -13,6 +14,8 @@ struct BuildOptions {
   TableId table{Rules::kWetherell, 6};
   int max_stones = 16;  // levels 0..max_stones
   int threads = 0;      // 0: all cores
+  // Memory the build may use, in bytes; 0: 7/8 of the machine's physical memory.
+  std::uint64_t memory_limit = 0;
 };
 
 // What a build reports while it runs; every member may be left empty.
@@ -28,11 +31,24 @@ struct BuildReport {
   int complete_through = -1;
   std::uint64_t entries_built = 0;
   double seconds = 0;
+  bool packed = false;  // the levels were kept packed (build_packs_levels)
 };
 
-// Memory the build of levels 0..max_stones needs for its tables (one byte per entry), saturating
-// at UINT64_MAX for sizes beyond any machine.
-std::uint64_t build_memory_bytes(int m, int max_stones);
+// Positions in levels 0..max_stones of m pits a side: C(max_stones + 2m, 2m), saturating at
+// UINT64_MAX.
+std::uint64_t table_entries(int m, int max_stones);
+
+// Peak memory of the tables while building levels 0..max_stones, saturating at UINT64_MAX: the
+// top level in bytes while it is solved, the levels below packed (LevelTables) with `packed`, in
+// bytes without, plus the compressed blocks and transaction pages of the level below the top
+// while it is committed (counted as a byte a value).
+std::uint64_t build_memory_bytes(int m, int max_stones, bool packed);
+
+// Whether a build of levels 0..max_stones within `limit` bytes keeps its levels packed: only when
+// they do not fit in bytes. Throws InputError naming the memory needed, the limit and the largest
+// table that fits when even the packed levels do not fit.
+bool build_packs_levels(TableId t, int max_stones, std::uint64_t limit,
+                        const std::string& limit_is);
 
 // Builds table levels up to options.max_stones into store. Levels already complete are loaded
 // (and verified) instead of solved; each new level is committed in its own transaction, so an

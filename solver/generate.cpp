@@ -1,6 +1,7 @@
 // Parallel solving of one level with TBB.
 #include "generate.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -15,9 +16,8 @@ namespace kalah {
 
 void solve_level(Rules rules, const LevelIndex& index, LevelTables& levels, int n, int threads,
                  const LevelProgress& progress) {
-  if (int(levels.size()) <= n) levels.resize(n + 1);
   const std::uint64_t total = index.size(n);
-  levels[n].assign(total, kUnknownValue);
+  levels.open(n, total, kUnknownValue);
   std::atomic<std::uint64_t> done{0};
   std::atomic<bool> finished{false};
   std::thread reporter;
@@ -48,6 +48,7 @@ void solve_level(Rules rules, const LevelIndex& index, LevelTables& levels, int 
         },
         PitsOneTo<kMaxPits>{});
   });
+  levels.pack(n);
   finished = true;
   if (reporter.joinable()) reporter.join();
   if (progress) progress(n, total, total);

@@ -13,8 +13,9 @@ namespace kalah {
 // Called from one thread while a level is being solved: entries done so far of `total`.
 using LevelProgress = std::function<void(int n, std::uint64_t done, std::uint64_t total)>;
 
-// Solves level n completely into levels[n] (allocated here), using levels[0..n-1], which must be
-// complete. Runs on `threads` threads (0: all cores) with TBB.
+// Solves level n completely into levels[n] (allocated here) and packs it (LevelTables::pack),
+// using levels[0..n-1], which must be complete and packed. Runs on `threads` threads (0: all
+// cores) with TBB.
 void solve_level(Rules rules, const LevelIndex& index, LevelTables& levels, int n, int threads,
                  const LevelProgress& progress = {});
 

@@ -8,25 +8,17 @@
 
 #include "byte_array_board.hpp"
 #include "index.hpp"
+#include "level_tables.hpp"
 #include "rules.hpp"
 
 namespace kalah {
 
-// Marks an entry whose value is not computed yet; every real value lies in [-n, n], |n| <= 127.
-constexpr std::int8_t kUnknownValue = -128;
-
-// Largest stone count a table may hold: values are stored as int8 in [-n, n].
-constexpr int kMaxTableStones = 127;
-
-// Tables of future margins, one int8 array per level. levels[n][rank] is the future margin of the
-// arrangement `rank` of level n (LevelIndex order) for its side to move, or kUnknownValue.
-using LevelTables = std::vector<std::vector<std::int8_t>>;
-
-// Computes entries of level n given complete levels below n, for rule policy R and M pits a side.
-// Same-level successors (sowings that stay on the mover's own side) are solved on demand by
-// recursion; that terminates because such a move strictly lowers the total distance of all stones
-// to their owners' kalahs. Entries may be solved concurrently from several threads: a value is
-// written once it is final, and a duplicate computation writes the same value.
+// Computes entries of level n (levels[n] in bytes) given complete levels below n (packed: pack()),
+// for rule policy R and M pits a side. Same-level successors (sowings that stay on the mover's own
+// side) are solved on demand by recursion; that terminates because such a move strictly lowers the
+// total distance of all stones to their owners' kalahs. Entries may be solved concurrently from
+// several threads: a value is written once it is final, and a duplicate computation writes the same
+// value.
 //
 // Moves are R's kernel on a ByteArrayBoard<M> whose kalahs start at 0; tests compare every entry of
 // small tables with a plain minimax over the engine.
@@ -57,20 +49,27 @@ class LevelSolver {
       opp += x[M + i];
     }
     if (R::game_ends(own == 0, opp == 0)) return own - opp;
-    // First every successor's slot (so the reads can be in flight together), then the values.
+    // First every successor's rank (so the reads can be in flight together), then the values.
     int moves = 0;
     std::uint8_t pits[M];
-    std::int8_t* slots[M];
+    std::uint64_t ranks[M];
     Ring rings[M];
+    std::int8_t* const same_level = levels_.bytes(n).data();
+    const ResidentLevel* const lower = levels_.levels();
+    // Every level below n is packed (LevelTables::pack).
+    const bool all_packed = levels_.packing() && ResidentLevel::packs(n - 1);
     for (int i = 0; i < M; ++i) {
       if (base.cell(i) == 0) continue;
       Ring& b = rings[moves];
       b = base;
       const bool again = R::apply(b, i);
       const int child_n = n - b.cell(M);
-      slots[moves] =
-          &levels_[child_n][index_.rank_gathered(b.cells(), again ? same_ : passed_, child_n)];
-      __builtin_prefetch(slots[moves]);
+      const std::uint64_t r = index_.rank_gathered(b.cells(), again ? same_ : passed_, child_n);
+      __builtin_prefetch(child_n == n ? static_cast<const void*>(&same_level[r])
+                         : all_packed ? static_cast<const void*>(lower[child_n].words +
+                                                                 r / ResidentLevel::kPerWord)
+                                      : lower[child_n].address(r));
+      ranks[moves] = r;
       pits[moves] = std::uint8_t(i | (again ? 0x80 : 0));
       ++moves;
     }
@@ -78,15 +77,20 @@ class LevelSolver {
     for (int k = 0; k < moves; ++k) {
       const std::uint8_t* b = rings[k].cells();
       const bool again = pits[k] & 0x80;
-      int child = load(*slots[k]);
-      if (child == kUnknownValue) {  // same level: strictly lower potential
+      const int child_n = n - b[M];
+      int child;
+      if (child_n < n) {
+        child =
+            all_packed ? lower[child_n].packed_future(ranks[k]) : lower[child_n].future(ranks[k]);
+      } else if ((child = load(same_level[ranks[k]])) == kUnknownValue) {
+        // Same level: strictly lower potential.
         Stones c[2 * M];
         for (int j = 0; j < M; ++j) {
           c[j] = again ? b[j] : b[M + 1 + j];
           c[M + j] = again ? b[M + 1 + j] : b[j];
         }
         child = solve(c, n);
-        store(*slots[k], child);
+        store(same_level[ranks[k]], child);
       }
       const int v = b[M] + (again ? child : -child);
       if (v > best) best = v;
@@ -99,7 +103,7 @@ class LevelSolver {
     if (begin >= end) return;
     Stones x[2 * kMaxPits];
     index_.unrank(begin, n, x);
-    std::int8_t* values = levels_[n].data();
+    std::int8_t* values = levels_.bytes(n).data();
     for (std::uint64_t r = begin;;) {
       if (load(values[r]) == kUnknownValue) store(values[r], solve(x, n));
       if (++r == end) break;

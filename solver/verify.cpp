@@ -84,7 +84,7 @@ VerifyReport verify_table(const Store& store, TableId t, const VerifyOptions& o)
   with_rules(t.rules, [&](auto rules) {
     using R = decltype(rules);
     if (o.sample == 0) {
-      LevelTables levels(std::max(check_top + 1, 0));
+      std::vector<std::vector<std::int8_t>> levels(std::max(check_top + 1, 0));
       for (int n = 0; n <= check_top; ++n) {
         levels[n].resize(index.size(n));
         store.read_level(t, n, levels[n]);

@@ -93,6 +93,54 @@ TEST(Build, SameSizeIsANoOpAndLargerExtends) {
   EXPECT_TRUE(std::equal(before.begin(), before.end(), after.begin()));
 }
 
+// A memory limit between the packed and the byte layouts' needs makes the build keep its levels
+// packed; the stored table is the same, level checksum by level checksum, when a smaller build
+// (in bytes: it fits) is resumed with the levels loaded and packed.
+TEST(Build, PackedLevelsStoreTheSameTable) {
+  for (Rules rules : kAllRules) {
+    const TableId t{rules, 4};
+    const int top = 12;
+    const std::uint64_t bytes = build_memory_bytes(t.m, top, false);
+    const std::uint64_t packed = build_memory_bytes(t.m, top, true);
+    ASSERT_LT(packed, bytes);
+    TempDir plain_dir("build_plain"), packed_dir("build_packed");
+    Store plain(plain_dir.str(), true, testing::fast_store());
+    Store small(packed_dir.str(), true, testing::fast_store());
+    EXPECT_FALSE(build_database(plain, {t, top, 2}).packed);
+    BuildOptions o{t, top - 3, 2, packed};
+    EXPECT_FALSE(build_database(small, o).packed);
+    o.max_stones = top;
+    const BuildReport resumed = build_database(small, o);
+    EXPECT_TRUE(resumed.packed);
+    EXPECT_EQ(resumed.first_built, top - 2);
+    EXPECT_EQ(checksums(small, t), checksums(plain, t)) << rules_name(rules);
+  }
+}
+
+// A build that does not fit the limit even packed is refused before anything is written, naming
+// the memory it needs, the limit and the largest table that fits.
+TEST(Build, RefusesTooLittleMemoryNamingTheLargestTableThatFits) {
+  TempDir dir("build_memory");
+  Store store(dir.str(), true, testing::fast_store());
+  const TableId t{Rules::kKalah, 6};
+  const std::uint64_t limit = std::uint64_t(100) << 20;
+  try {
+    build_database(store, {t, 20, 1, limit});
+    FAIL() << "a build over the limit ran";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    const std::string key = "the largest table that fits is levels 0..";
+    const std::size_t at = what.find(key);
+    ASSERT_NE(at, std::string::npos) << what;
+    const int fits = std::stoi(what.substr(at + key.size()));
+    EXPECT_LE(build_memory_bytes(t.m, fits, true), limit) << what;
+    EXPECT_GT(build_memory_bytes(t.m, fits + 1, true), limit) << what;
+    EXPECT_NE(what.find("--memory-limit"), std::string::npos) << what;
+    EXPECT_NE(what.find("100 MiB"), std::string::npos) << what;
+  }
+  EXPECT_EQ(store.complete_through(t), -1);
+}
+
 TEST(Build, RefusesOutOfRangeAndOversizedBuilds) {
   TempDir dir("build_bad");
   Store store(dir.str(), true, testing::fast_store());
@@ -162,7 +210,7 @@ TEST(Verify, CleanDatabasePassesAndDamageIsReported) {
     build_database(store, {t, 8, 2});
     const VerifyReport full = verify_table(store, t, {});
     EXPECT_TRUE(full.ok());
-    EXPECT_EQ(full.checked, build_memory_bytes(3, 8));
+    EXPECT_EQ(full.checked, table_entries(3, 8));
     VerifyOptions sampled;
     sampled.sample = 500;
     const VerifyReport some = verify_table(store, t, sampled);

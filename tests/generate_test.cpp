@@ -30,11 +30,11 @@ TEST_P(GenerateVsMinimax, EveryEntryMatches) {
     for (std::uint64_t r = 0; r < index.size(n); ++r) {
       const Position p = index.position(r, n);
       const int want = reference.margin(p);
-      ASSERT_EQ(levels[n][r], want) << rules_name(c.rules) << " " << to_string(p);
+      ASSERT_EQ(levels.level(n).future(r), want) << rules_name(c.rules) << " " << to_string(p);
       ++checked;
     }
   }
-  EXPECT_EQ(checked, build_memory_bytes(c.m, c.max_stones));
+  EXPECT_EQ(checked, table_entries(c.m, c.max_stones));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -51,9 +51,29 @@ INSTANTIATE_TEST_SUITE_P(
              std::to_string(info.param.max_stones);
     });
 
-TEST(Generate, MemoryIsTheBinomial) {
-  EXPECT_EQ(build_memory_bytes(6, 24), 1251677700u);  // C(36, 12)
-  EXPECT_EQ(build_memory_bytes(6, 20), 225792840u);   // C(32, 12)
+// Levels read packed by the levels above (LevelTables' packing) give every entry the value they
+// get read in bytes, and take less memory.
+TEST(Generate, PackedLevelsGiveTheSameValuesAsBytes) {
+  for (Rules rules : test::registered_rules()) {
+    const int m = 4, top = 12;
+    const LevelIndex index(m, top);
+    LevelTables packed(0, true), bytes(0, false);
+    for (int n = 0; n <= top; ++n) {
+      solve_level(rules, index, packed, n, 2);
+      solve_level(rules, index, bytes, n, 2);
+      ASSERT_TRUE(packed.level(n).packed);
+      ASSERT_FALSE(bytes.level(n).packed);
+      for (std::uint64_t r = 0; r < index.size(n); ++r)
+        ASSERT_EQ(packed.level(n).future(r), bytes.level(n).future(r))
+            << rules_name(rules) << " " << to_string(index.position(r, n));
+    }
+    EXPECT_LT(packed.memory_bytes(), bytes.memory_bytes() * 3 / 4);
+  }
+}
+
+TEST(Generate, EntriesAreTheBinomial) {
+  EXPECT_EQ(table_entries(6, 24), 1251677700u);  // C(36, 12)
+  EXPECT_EQ(table_entries(6, 20), 225792840u);   // C(32, 12)
 }
 
 }  // namespace

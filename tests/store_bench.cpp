@@ -27,8 +27,8 @@ constexpr TableId kTable{Rules::kWetherell, kM};
 
 struct Data {
   int top = 14;
-  LevelTables levels;                   // LevelIndex order
-  std::vector<std::int8_t> top_stored;  // level `top` in storage order
+  std::vector<std::vector<std::int8_t>> levels;  // LevelIndex order
+  std::vector<std::int8_t> top_stored;           // level `top` in storage order
   std::vector<Position> positions;      // random positions of levels 0..top, by entry count
   std::vector<Position> top_positions;  // random positions of level top
 };
@@ -38,8 +38,12 @@ const Data& data() {
     Data d;
     if (const char* s = std::getenv("KALAH_BENCH_STONES")) d.top = std::atoi(s);
     const LevelIndex index(kM, d.top);
-    d.levels.resize(d.top + 1);
-    for (int n = 0; n <= d.top; ++n) solve_level(kTable.rules, index, d.levels, n, 0);
+    LevelTables solved;
+    for (int n = 0; n <= d.top; ++n) {
+      solve_level(kTable.rules, index, solved, n, 0);
+      for (std::uint64_t r = 0; r < index.size(n); ++r)
+        d.levels.resize(n + 1), d.levels[n].push_back(std::int8_t(solved.level(n).future(r)));
+    }
     const StorageOrder order(kM, d.top);
     d.top_stored.resize(index.size(d.top));
     Stones x[2 * kM];

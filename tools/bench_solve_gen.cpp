@@ -1,15 +1,16 @@
 // `kalah bench solve` and `kalah bench gen`: the solver's and the generator's fixed workloads.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
-
-#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "bench.hpp"
+#include "build.hpp"
 #include "generate.hpp"
 #include "options.hpp"
+#include "physical_memory.hpp"
 #include "probe.hpp"
 #include "solve.hpp"
 #include "store.hpp"
@@ -119,40 +120,59 @@ int bench_gen(int argc, char** argv) {
   po::options_description desc("options");
   GameOptions game;
   int max_stones = 16, threads = 0;
+  long long memory_limit_mb = 0;
   add_table_options(desc, game);
   desc.add_options()("max-stones", po::value(&max_stones)->default_value(max_stones),
                      "levels 0..N (0..24)")("threads", po::value(&threads)->default_value(threads),
-                                            "worker threads, 0..1024; 0: all cores");
+                                            "worker threads, 0..1024; 0: all cores")(
+      "memory-limit", po::value(&memory_limit_mb)->default_value(memory_limit_mb),
+      "MiB the tables may use, as gen's (packed levels when bytes do not fit); 0: 7/8 of memory");
   po::variables_map vm;
   if (!parse_command(
-          argc, argv, "bench gen [--rules R] [--pits m] [--max-stones N] [--threads T]",
-          "Solves levels 0..N of a table in memory (no storage) and prints the entries, seconds\n"
-          "and entries/s of each of the top four levels and of all; the signature is a checksum\n"
-          "of all values, the same for any --threads.",
+          argc, argv,
+          "bench gen [--rules R] [--pits m] [--max-stones N] [--threads T] [--memory-limit MiB]",
+          "Solves levels 0..N of a table in memory (no storage) as gen does, its levels in bytes\n"
+          "or packed as gen would keep them within --memory-limit, and prints the entries,\n"
+          "seconds and entries/s of each of the top four levels and of all, and the tables' peak\n"
+          "memory; the signature is a checksum of all values, the same for any --threads and\n"
+          "either layout.",
           desc, {}, vm))
     return 0;
   game.check();
   check_range("max-stones", max_stones, 0, 24);
   check_range("threads", threads, 0, 1024);
+  if (memory_limit_mb != 0) check_memory_mb("memory-limit", memory_limit_mb, 1, memory_mb());
+  const std::uint64_t have = physical_memory_bytes();
+  const TableId table{game.parsed_rules(), game.pits};
+  const bool packed =
+      memory_limit_mb > 0
+          ? build_packs_levels(table, max_stones, std::uint64_t(memory_limit_mb) << 20,
+                               "--memory-limit")
+          : build_packs_levels(table, max_stones, have - have / 8, "7/8 of this machine's memory");
   const LevelIndex index(game.pits, max_stones);
-  LevelTables levels;
+  LevelTables levels(0, packed);
+  std::uint64_t peak = 0;
   std::uint64_t entries = 0, sum = 0;
-  const auto start = std::chrono::steady_clock::now();
+  double solving = 0;  // seconds in solve_level: the signature's reads are not timed
   for (int n = 0; n <= max_stones; ++n) {
+    peak = std::max(peak, levels.memory_bytes() + index.size(n));  // level n in bytes
     const auto t = std::chrono::steady_clock::now();
     solve_level(game.parsed_rules(), index, levels, n, threads);
     const double s = since(t);
+    solving += s;
     entries += index.size(n);
-    for (std::int8_t v : levels[n]) sum = sum * 31 + std::uint64_t(std::uint8_t(v));
+    for (std::uint64_t r = 0; r < index.size(n); ++r)
+      sum = sum * 31 + std::uint64_t(std::uint8_t(levels.level(n).future(r)));
     if (n >= max_stones - 3)
       std::printf("level %2d: %12llu entries  %7.3f s  %6.2f M/s\n", n,
                   static_cast<unsigned long long>(index.size(n)), s,
                   s > 0 ? index.size(n) / s / 1e6 : 0.0);
   }
-  const double s = since(start);
+  std::printf("tables: levels %s, peak %.1f MiB\n", packed ? "packed" : "in bytes",
+              double(peak) / double(1 << 20));
   std::printf("%s m=%d levels 0..%d: %llu entries in %.3f s, %.2f M entries/s, signature %016llx\n",
               game.rules.c_str(), game.pits, max_stones, static_cast<unsigned long long>(entries),
-              s, entries / s / 1e6, static_cast<unsigned long long>(sum));
+              solving, entries / solving / 1e6, static_cast<unsigned long long>(sum));
   return 0;
 }
 

@@ -18,6 +18,7 @@ int run_gen(int argc, char** argv) {
   int max_stones = 16;
   int threads = 0;
   int zstd_level = 3;
+  long long memory_limit_mb = 0;
   bool quiet = false;
   po::options_description desc("options");
   add_table_options(desc, game);
@@ -29,20 +30,25 @@ int run_gen(int argc, char** argv) {
       "zstd-level", po::value(&zstd_level)->default_value(zstd_level),
       "compression level of new levels, 1..19: 3 keeps compression well behind solving;\n"
       "15 stores 14-22% fewer bytes (measured on levels 20 and 14) at ~40x the compression time")(
+      "memory-limit", po::value(&memory_limit_mb)->default_value(memory_limit_mb),
+      "MiB the tables may use, up to the machine's memory; 0: 7/8 of it")(
       "quiet,q", po::bool_switch(&quiet), "no progress on stderr");
   po::variables_map vm;
   if (!parse_command(
           argc, argv,
           "gen [--rules R] [--pits m] [--max-stones N] [--db PATH] [--threads T] [--zstd-level L] "
-          "[--quiet]",
+          "[--memory-limit MiB] [--quiet]",
           "Computes the exact future margin of every arrangement of up to N stones in the\n"
           "pits (both sides, side to move first), level by level, in parallel, into the\n"
           "LMDB database at --db (created if absent). Each level is committed on its own:\n"
           "an interrupted run loses at most the level in progress and a re-run resumes;\n"
           "a larger N extends the table; the same or a smaller N does nothing.\n\n"
-          "Memory: one byte per entry for levels 0..N, C(N+2m, 2m) bytes: with 6 pits\n"
-          "N=16: 0.03 GiB, N=20: 0.21 GiB, N=22: 0.51 GiB, N=24: 1.17 GiB, N=26: 2.52 GiB\n"
-          "(measured peak at N=24: 1.6 GiB with buffers).\n"
+          "Memory: one byte per entry for levels 0..N, C(N+2m, 2m) bytes, plus the level\n"
+          "being committed; when that exceeds --memory-limit, the finished levels are kept\n"
+          "packed (5 bits a value, about 8% slower) and the top level in bytes. Estimates\n"
+          "with 6 pits, in bytes / packed: N=24 1.4 / 1.4 GiB, N=26 3.0 / 3.0, N=28 6.2 / 6.2,\n"
+          "N=30 12.0 / 12.0, N=32 24.2 / 24.2; a build that does not fit is refused with the\n"
+          "largest N that does.\n"
           "Disk (zstd level 3): 2.74 bits per entry on the 6-pit wetherell <= 24 table.",
           desc, {}, vm))
     return 0;
@@ -54,6 +60,8 @@ int run_gen(int argc, char** argv) {
   o.table = {game.parsed_rules(), game.pits};
   o.max_stones = max_stones;
   o.threads = threads;
+  if (memory_limit_mb != 0) check_memory_mb("memory-limit", memory_limit_mb, 1, memory_mb());
+  o.memory_limit = std::uint64_t(memory_limit_mb) << 20;
   Store store(db, true);
   StoreOptions so = store.options();
   so.zstd_level = zstd_level;

@@ -1,0 +1,79 @@
+// LevelTables: level buffers, packed in place and shrunk once complete.
+#include "level_tables.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+#include <string>
+
+namespace kalah {
+
+LevelTables::LevelTables(int levels, bool packing) : packing_(packing) {
+  resize(levels);
+}
+
+LevelTables::~LevelTables() {
+  for (Buffer& b : levels_) std::free(b.bytes);
+}
+
+void LevelTables::resize(int levels) {
+  if (levels <= size()) return;
+  levels_.resize(levels);
+  views_.resize(levels);
+}
+
+std::span<std::int8_t> LevelTables::open(int n, std::uint64_t entries, std::int8_t fill) {
+  resize(n + 1);
+  Buffer& b = levels_[n];
+  std::free(b.bytes);
+  b = Buffer{};
+  views_[n] = ResidentLevel{};
+  // At least a word, so that a packed level of any size has room for its words.
+  const std::uint64_t bytes = std::max<std::uint64_t>(entries, sizeof(std::uint64_t));
+  b.bytes = static_cast<std::int8_t*>(std::malloc(bytes));
+  if (b.bytes == nullptr) throw std::bad_alloc();
+  b.entries = entries;
+  b.allocated = bytes;
+  std::memset(b.bytes, fill, bytes);
+  return {b.bytes, entries};
+}
+
+void LevelTables::pack(int n) {
+  Buffer& b = levels_[n];
+  if (!packing_ || !ResidentLevel::packs(n)) {
+    views_[n] = ResidentLevel{reinterpret_cast<const std::uint64_t*>(b.bytes), n, false};
+    return;
+  }
+  // Word w takes the values [12w, 12w + 12) and lands on bytes [8w, 8w + 8): every value is read
+  // before its bytes are overwritten, walking forwards.
+  const std::uint64_t words = ResidentLevel::words_for(true, b.entries);
+  for (std::uint64_t w = 0; w < words; ++w) {
+    const std::uint64_t begin = w * ResidentLevel::kPerWord;
+    const std::uint64_t end = std::min<std::uint64_t>(begin + ResidentLevel::kPerWord, b.entries);
+    std::uint64_t word = 0;
+    for (std::uint64_t r = begin; r < end; ++r) {
+      const int v = b.bytes[r];
+      if (v < -n || v > n || (v + n) % 2 != 0)
+        throw std::logic_error("level " + std::to_string(n) + ": value " + std::to_string(v) +
+                               " at rank " + std::to_string(r) + " is not a solved value");
+      word |= std::uint64_t((v + n) / 2) << ((r - begin) * ResidentLevel::kBits);
+    }
+    std::memcpy(b.bytes + w * sizeof word, &word, sizeof word);
+  }
+  const std::uint64_t packed = std::max<std::uint64_t>(words, 1) * sizeof(std::uint64_t);
+  if (void* shrunk = std::realloc(b.bytes, packed)) {
+    b.bytes = static_cast<std::int8_t*>(shrunk);
+    b.allocated = packed;
+  }
+  views_[n] = ResidentLevel{reinterpret_cast<const std::uint64_t*>(b.bytes), n, true};
+}
+
+std::uint64_t LevelTables::memory_bytes() const {
+  std::uint64_t total = 0;
+  for (const Buffer& b : levels_) total += b.allocated;
+  return total;
+}
+
+}  // namespace kalah

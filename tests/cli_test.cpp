@@ -1,7 +1,9 @@
 // The `kalah` binary end to end: move, play, tree, bench, usage errors and every --help.
 #include <gtest/gtest.h>
+
 #include <sys/wait.h>
 #include <unistd.h>
+#include <algorithm>
 
 #include <cctype>
 #include <cstdlib>
@@ -270,6 +272,32 @@ TEST(CliBench, GenSignatureIsIndependentOfThreads) {
   const auto sig = [](const std::string& out) { return out.substr(out.rfind("signature")); };
   EXPECT_EQ(sig(one.out), sig(two.out));
   EXPECT_EQ(run("KALAH bench gen --max-stones 25").status, 2);
+}
+
+// A memory limit below the byte layout's need packs the levels (same signature); one below the
+// packed need is refused in one line naming the largest table that fits; gen refuses it too.
+TEST(CliBench, GenPacksWithinTheMemoryLimitAndRefusesWhatDoesNotFit) {
+  const Result bytes = run("KALAH bench gen --pits 6 --max-stones 14 --threads 2");
+  const Result packed =
+      run("KALAH bench gen --pits 6 --max-stones 14 --threads 2 --memory-limit 11");
+  ASSERT_EQ(bytes.status, 0) << bytes.err;
+  ASSERT_EQ(packed.status, 0) << packed.err;
+  EXPECT_NE(bytes.out.find("levels in bytes"), std::string::npos) << bytes.out;
+  EXPECT_NE(packed.out.find("levels packed"), std::string::npos) << packed.out;
+  const auto sig = [](const std::string& out) { return out.substr(out.rfind("signature")); };
+  EXPECT_EQ(sig(bytes.out), sig(packed.out));
+  for (const std::string& cmd :
+       {std::string("KALAH bench gen --pits 6 --max-stones 14 --memory-limit 5"),
+        "KALAH gen --pits 6 --max-stones 14 --memory-limit 5 --db " +
+            kalah::test::fresh_path("gen-memory")}) {
+    const Result r = run(cmd);
+    EXPECT_EQ(r.status, 2) << cmd;
+    EXPECT_NE(r.err.find("the largest table that fits is levels 0.."), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  EXPECT_EQ(
+      run("KALAH gen --memory-limit 99999999 --db " + kalah::test::fresh_path("gen-mem2")).status,
+      2);
 }
 
 // The solve workload with databases: a missing one or one without the table is a clear error.

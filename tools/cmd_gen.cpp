@@ -43,12 +43,13 @@ int run_gen(int argc, char** argv) {
           "LMDB database at --db (created if absent). Each level is committed on its own:\n"
           "an interrupted run loses at most the level in progress and a re-run resumes;\n"
           "a larger N extends the table; the same or a smaller N does nothing.\n\n"
-          "Memory: one byte per entry for levels 0..N, C(N+2m, 2m) bytes, plus the level\n"
-          "being committed; when that exceeds --memory-limit, the finished levels are kept\n"
-          "packed (5 bits a value, about 8% slower) and the top level in bytes. Estimates\n"
-          "with 6 pits, in bytes / packed: N=24 1.4 / 1.4 GiB, N=26 3.0 / 3.0, N=28 6.2 / 6.2,\n"
-          "N=30 12.0 / 12.0, N=32 24.2 / 24.2; a build that does not fit is refused with the\n"
-          "largest N that does.\n"
+          "Memory: one byte per entry for levels 0..N, C(N+2m, 2m) bytes, plus a byte per\n"
+          "entry of the level being committed. When that exceeds --memory-limit (default 7/8\n"
+          "of the machine's memory), the finished levels are packed in place to 5 bits a\n"
+          "value (a few % slower) and only the level being solved stays in bytes. Estimates\n"
+          "with 6 pits, bytes / packed: N=24 1.43 / 1.17 GiB, N=26 3.08 / 2.51, N=28 6.32 /\n"
+          "5.11, N=30 12.45 / 10.00, N=32 23.63 / 18.87. A build that does not fit even\n"
+          "packed is refused before it starts, naming the largest N that fits.\n"
           "Disk (zstd level 3): 2.74 bits per entry on the 6-pit wetherell <= 24 table.",
           desc, {}, vm))
     return 0;

@@ -30,8 +30,11 @@ std::span<std::int8_t> LevelTables::open(int n, std::uint64_t entries, std::int8
   std::free(b.bytes);
   b = Buffer{};
   views_[n] = ResidentLevel{};
-  // At least a word, so that a packed level of any size has room for its words.
-  const std::uint64_t bytes = std::max<std::uint64_t>(entries, sizeof(std::uint64_t));
+  // Room for the level's packed words too (more than its bytes when it has fewer than 24
+  // entries), so that pack() may write them in place.
+  const std::uint64_t bytes = std::max<std::uint64_t>(
+      {entries, std::max<std::uint64_t>(ResidentLevel::words_for(true, entries), 1) *
+                    sizeof(std::uint64_t)});
   b.bytes = static_cast<std::int8_t*>(std::malloc(bytes));
   if (b.bytes == nullptr) throw std::bad_alloc();
   b.entries = entries;

@@ -203,6 +203,11 @@ TEST(CliDatabase, PlayAndTreeUseTheDatabaseExactly) {
   EXPECT_TRUE(contains(play.out, "exact;")) << play.out;
   EXPECT_TRUE(contains(play.out, "database hits")) << play.out;
   EXPECT_FALSE(contains(play.out, "depth 3;")) << play.out;
+  // The engine reads the table through the block cache; the exact player loads it into memory.
+  EXPECT_TRUE(contains(play.out, "read through a block cache")) << play.out;
+  const Result exact = run("KALAH play --self --exact --no-random --threads 1 --db " + db + pos);
+  EXPECT_EQ(exact.status, 0) << exact.err;
+  EXPECT_TRUE(contains(exact.out, "stones in pits, loaded into memory")) << exact.out;
   const Result tree = run("KALAH tree '0,0,1,0,2,3,10/1,0,0,0,1,0,18 S' --depth 2 --db " + db);
   EXPECT_EQ(tree.status, 0) << tree.err;
   EXPECT_TRUE(contains(tree.out, "  database")) << tree.out;
@@ -235,6 +240,7 @@ TEST(CliSearch, ProgressOnRequestQuietOtherwise) {
   const Result qloud = run(query + " --progress");
   EXPECT_EQ(qloud.status, 0) << qloud.err;
   EXPECT_TRUE(contains(qloud.err, "loading the database at " + db + " into memory")) << qloud.err;
+  EXPECT_TRUE(contains(qloud.err, "the 2-pit table is loaded into memory")) << qloud.err;
   const Result qquiet = run(query + " --quiet");
   EXPECT_EQ(qquiet.status, 0) << qquiet.err;
   EXPECT_EQ(qquiet.err, "");

@@ -298,7 +298,7 @@ int run_play(int argc, char** argv) {
   }
   opt.seed = seed;
   const OpenedDb database = cfg.exact ? open_db_for(db, !vm["db"].defaulted(), {cfg.rules, p.m},
-                                                    std::size_t(2048) << 20, DbLoad::kAuto)
+                                                    default_db_memory_bytes(), DbLoad::kAuto)
                                       : open_db_for(db, !vm["db"].defaulted(), {cfg.rules, p.m});
   opt.oracle = database.probe.get();
   Searcher searcher(cfg.rules, opt);
@@ -323,7 +323,8 @@ int run_play(int argc, char** argv) {
                               : std::string("lowest pit among equal moves"));
   if (opt.oracle)
     std::cout << "\ndatabase: " << db << ", exact with up to " << opt.oracle->max_stones()
-              << " stones in pits";
+              << " stones in pits, "
+              << (database.probe->resident() ? "loaded into memory" : "read through a block cache");
   std::cout << "\n\n" << draw_board(p);
   if (!cfg.self) print_human_help(p);
   std::mt19937_64 rng(seed);

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -139,6 +140,7 @@ int run_query(int argc, char** argv) {
   }
 
   std::map<int, OpenedDb> dbs;  // per board size
+  std::set<int> told;           // board sizes whose table's loading the user was told of
   int status = 0;
   for (const std::string& line : lines) {
     Position p;
@@ -158,12 +160,20 @@ int run_query(int argc, char** argv) {
     OpenedDb& opened = it->second;
     // A search far beyond the table reads most of its blocks (a 6x4 start: 18,697 of 19,114):
     // decoding them all once is faster than reading them one by one through the cache.
-    if (load == DbLoad::kAuto && opened.probe && !opened.probe->resident() &&
-        p.pit_stones() >= opened.probe->max_stones() + kResidentBeyond &&
-        Probe::resident_bytes(*opened.store, {rules, p.m}) <= cache_bytes) {
-      progress.status("loading the database at " + db + " into memory");
-      opened.probe =
-          std::make_unique<Probe>(*opened.store, TableId{rules, p.m}, 0, ProbeLoad::kResident);
+    if (load == DbLoad::kAuto && opened.probe && !opened.probe->resident() && !told.count(p.m) &&
+        p.pit_stones() >= opened.probe->max_stones() + kResidentBeyond) {
+      const std::uint64_t need = Probe::resident_bytes(*opened.store, {rules, p.m});
+      told.insert(p.m);
+      if (need <= cache_bytes) {
+        progress.status("loading the database at " + db + " into memory");
+        opened.probe =
+            std::make_unique<Probe>(*opened.store, TableId{rules, p.m}, 0, ProbeLoad::kResident);
+      }
+      progress.note("the " + std::to_string(p.m) + "-pit table is " +
+                    (need <= cache_bytes ? "loaded into memory ("
+                                         : "read through a block cache (decoded it needs ") +
+                    std::to_string(need >> 20) + " MiB; --cache-mb " +
+                    std::to_string(cache_bytes >> 20) + ")");
     }
     ExactOracle* oracle = opened.probe.get();
     const QueryAnswer a =

@@ -1,12 +1,18 @@
 // open_db_for: read-only store + probe, or a clear reason why not.
 #include "db_open.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
 #include "options.hpp"
+#include "physical_memory.hpp"
 
 namespace kalah::cli {
+
+std::size_t default_db_memory_bytes() {
+  return std::max<std::size_t>(physical_memory_bytes() / 2, std::size_t(256) << 20);
+}
 
 OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t,
                      std::size_t cache_bytes, DbLoad load) {
@@ -38,8 +44,11 @@ OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t,
 
 void DbLoadOptions::add_to(po::options_description& desc, const char* auto_meaning) {
   desc.add_options()("cache-mb", po::value(&cache_mb)->default_value(cache_mb),
-                     "memory for database values in MiB (a 6-pit <= 24 table is 0.73 GiB decoded, "
-                     "<= 26 1.58 GiB)")(
+                     ("memory for database values in MiB; 0: half of this machine's memory (" +
+                      std::to_string(default_db_memory_bytes() >> 20) +
+                      " MiB here). A 6-pit table decoded: <= 24 stones 0.73 GiB, <= 26 1.58 GiB, "
+                      "<= 30 6.5 GiB")
+                         .c_str())(
       "db-load", po::value(&load)->default_value(load),
       (std::string("auto: ") + auto_meaning +
        "; memory: decode the whole table into memory at once; cache: always the LRU block cache")
@@ -47,7 +56,7 @@ void DbLoadOptions::add_to(po::options_description& desc, const char* auto_meani
 }
 
 DbLoad DbLoadOptions::parsed() const {
-  check_range("cache-mb", cache_mb, 1, 1 << 20);
+  check_memory_mb("cache-mb", cache_mb, 0, 1 << 20);
   if (load == "auto") return DbLoad::kAuto;
   if (load == "memory") return DbLoad::kMemory;
   if (load == "cache") return DbLoad::kCache;

@@ -26,15 +26,21 @@ enum class DbLoad { kAuto, kMemory, kCache };
 OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t,
                      std::size_t cache_bytes = 256u << 20, DbLoad load = DbLoad::kCache);
 
+// The memory for database values when --cache-mb is 0: half of this machine's memory, at least
+// 256 MiB (the transposition table of a solve takes at most a quarter).
+std::size_t default_db_memory_bytes();
+
 // --cache-mb and --db-load, for the commands that may probe a database at length.
 struct DbLoadOptions {
-  long long cache_mb = 2048;
+  long long cache_mb = 0;  // 0: default_db_memory_bytes()
   std::string load = "auto";
   // auto_meaning: what --db-load auto does in this command.
   void add_to(po::options_description& desc, const char* auto_meaning);
   // The checked values; throws InputError for a bad one.
   DbLoad parsed() const;
-  std::size_t cache_bytes() const { return std::size_t(cache_mb) << 20; }
+  std::size_t cache_bytes() const {
+    return cache_mb > 0 ? std::size_t(cache_mb) << 20 : default_db_memory_bytes();
+  }
 };
 
 }  // namespace kalah::cli

@@ -10,7 +10,8 @@
 namespace kalah {
 namespace {
 
-int covered_levels(const Store& store, TableId t) {
+// The levels a probe of t answers: complete_through(t), at most `levels` when that is >= 0.
+int covered_levels(const Store& store, TableId t, int levels) {
   const auto tables = store.tables();
   if (std::find(tables.begin(), tables.end(), t) == tables.end()) {
     std::string held;
@@ -18,25 +19,27 @@ int covered_levels(const Store& store, TableId t) {
     throw DbError(store.path() + ": no table " + to_string(t) + " in the database (it holds " +
                   (held.empty() ? std::string("none") : held) + ")");
   }
-  return store.complete_through(t);
+  const int through = store.complete_through(t);
+  return levels >= 0 ? std::min(through, levels) : through;
 }
 
 }  // namespace
 
-std::uint64_t Probe::resident_bytes(const Store& store, TableId t) {
+std::uint64_t Probe::resident_bytes(const Store& store, TableId t, int levels) {
   std::uint64_t words = 0;
-  for (int n = 0; n <= covered_levels(store, t); ++n)
+  const int through = covered_levels(store, t, levels);
+  for (int n = 0; n <= through; ++n)
     words += ResidentLevel::words_for(ResidentLevel::packs(n), level_entries(t.m, n));
   return words * sizeof(std::uint64_t);
 }
 
 Probe::Probe(const Store& store, TableId t, std::size_t cache_bytes, ProbeLoad load,
-             unsigned threads)
+             unsigned threads, int levels)
     : store_(store),
       table_(t),
-      order_(t.m, std::max(covered_levels(store, t), 0)),
+      order_(t.m, std::max(covered_levels(store, t, levels), 0)),
       cache_(load == ProbeLoad::kResident ? 0 : cache_bytes) {
-  max_stones_ = store.complete_through(t);
+  max_stones_ = covered_levels(store, t, levels);
   for (int n = 0; n <= max_stones_; ++n) {
     const auto meta = store.level_meta(t, n);
     if (!meta || !meta->complete)

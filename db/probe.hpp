@@ -33,13 +33,14 @@ enum class ProbeLoad { kOnDemand, kResident };
 class Probe : public ExactOracle {
  public:
   // Throws DbError when the store holds no table t. cache_bytes bounds the LRU cache of
-  // decompressed blocks (see BlockCache for the exact bound); unused when resident.
+  // decompressed blocks (see BlockCache for the exact bound); unused when resident. levels >= 0
+  // uses only levels 0..levels of the table (what a smaller table would answer); -1: all of them.
   Probe(const Store& store, TableId t, std::size_t cache_bytes = 256 << 20,
-        ProbeLoad load = ProbeLoad::kOnDemand, unsigned threads = 0);
+        ProbeLoad load = ProbeLoad::kOnDemand, unsigned threads = 0, int levels = -1);
 
-  // Memory a resident probe of table t takes: its complete levels as ResidentLevel packs them
-  // (5 bits a position up to 31 stones in pits, a byte above).
-  static std::uint64_t resident_bytes(const Store& store, TableId t);
+  // Memory a resident probe of table t (levels as above) takes: its complete levels as
+  // ResidentLevel packs them (5 bits a position up to 31 stones in pits, a byte above).
+  static std::uint64_t resident_bytes(const Store& store, TableId t, int levels = -1);
   bool resident() const { return resident_.data() != nullptr; }
   // Resident probes only: the values of level n <= max_stones() by storage rank (order()), for
   // callers that rank positions themselves (the solver ranks its own boards).

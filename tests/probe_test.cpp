@@ -98,6 +98,32 @@ TEST(Probe, ResidentAgreesWithTheValueOfEveryPosition) {
   EXPECT_EQ(probe.misses(), 0u);  // nothing read after the load
 }
 
+// A probe limited to levels 0..k answers exactly what a table of k stones would: the positions of
+// those levels, nothing above, and takes only their memory.
+TEST(Probe, LimitedToLowerLevelsAnswersOnlyThem) {
+  SmallDb db;
+  constexpr int kLevels = 7;
+  const LevelIndex idx(2, SmallDb::kMaxN);
+  std::uint64_t packed_bytes = 0;
+  for (int n = 0; n <= kLevels; ++n) packed_bytes += (idx.size(n) + 11) / 12 * 8;
+  EXPECT_EQ(Probe::resident_bytes(*db.store, SmallDb::kTable, kLevels), packed_bytes);
+  EXPECT_EQ(Probe::resident_bytes(*db.store, SmallDb::kTable, 200),
+            Probe::resident_bytes(*db.store, SmallDb::kTable));
+  for (const ProbeLoad load : {ProbeLoad::kResident, ProbeLoad::kOnDemand}) {
+    Probe probe(*db.store, SmallDb::kTable, 1 << 20, load, 2, kLevels);
+    EXPECT_EQ(probe.max_stones(), kLevels);
+    for (const auto& x : all_arrangements(idx, SmallDb::kMaxN)) {
+      int n = 0;
+      for (Stones s : x) n += s;
+      const std::optional<int> v = probe.future(position_of(x.data(), 2, 3, 1));
+      if (n <= kLevels)
+        ASSERT_EQ(v, testing::value_of_pits(x.data(), 4, n));
+      else
+        ASSERT_EQ(v, std::nullopt) << n << " stones";
+    }
+  }
+}
+
 // Levels above 31 stones in pits do not fit 5 bits: a resident probe keeps them as bytes.
 TEST(Probe, ResidentKeepsLevelsAbove31AsBytes) {
   constexpr TableId kTable{Rules::kKalah, 1};

@@ -680,17 +680,31 @@ TEST(SolveCli, DatabaseLoadModesAgree) {
   const std::string game = "--rules kalah --pits 4 --stones 3 --db '" + db + "'";
   const CliResult memory = kalah_solve(game + " --db-load memory");
   const CliResult cache = kalah_solve(game + " --db-load cache --cache-mb 1");
+  const CliResult lower = kalah_solve(game + " --db-max-stones 6");
+  const CliResult too_many = kalah_solve(game + " --db-max-stones 128");
   const CliResult none = kalah_solve("--rules kalah --pits 4 --stones 3 --no-db");
   std::system(("rm -rf '" + db + "'").c_str());
   ASSERT_EQ(memory.status, 0) << memory.err;
   ASSERT_EQ(cache.status, 0) << cache.err;
+  ASSERT_EQ(lower.status, 0) << lower.err;
   ASSERT_EQ(none.status, 0) << none.err;
   EXPECT_NE(memory.out.find("loaded into memory"), std::string::npos) << memory.out;
   EXPECT_NE(cache.out.find("opened (block cache)"), std::string::npos) << cache.out;
+  EXPECT_NE(memory.out.find("exact up to 10 stones"), std::string::npos) << memory.out;
+  EXPECT_NE(lower.out.find("exact up to 6 stones"), std::string::npos) << lower.out;
+  EXPECT_EQ(too_many.status, 2);
+  EXPECT_NE(too_many.err.find("--db-max-stones"), std::string::npos) << too_many.err;
   // Everything up to the pv line is the answer; nodes and times differ.
   const auto answer = [](const std::string& out) { return out.substr(0, out.find("pv:")); };
   EXPECT_EQ(answer(memory.out), answer(none.out));
   EXPECT_EQ(answer(cache.out), answer(none.out));
+  EXPECT_EQ(answer(lower.out), answer(none.out));
+  // Fewer levels answer fewer positions: more of the tree is searched.
+  const auto expanded = [](const std::string& out) {
+    const auto at = out.find("expanded ");
+    return at == std::string::npos ? -1LL : std::stoll(out.substr(at + 9));
+  };
+  EXPECT_GT(expanded(lower.out), expanded(memory.out)) << lower.out << memory.out;
 }
 
 TEST(SolveCli, BadInputIsOneLineError) {

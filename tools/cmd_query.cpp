@@ -102,7 +102,7 @@ int run_query(int argc, char** argv) {
   if (!parse_command(
           argc, argv,
           "query POSITION|- [--rules R] [--db PATH] [--json] [--max-time SEC] [--cache-mb MB] "
-          "[--db-load auto|memory|cache] [--progress | --quiet]",
+          "[--db-load auto|memory|cache] [--db-max-stones N] [--progress | --quiet]",
           "Prints the outcome (win/draw/loss for the side to move) and exact margin of a\n"
           "position, and the margin of every legal move, best moves marked. Values come from\n"
           "the database at --db (default " +
@@ -154,20 +154,21 @@ int run_query(int argc, char** argv) {
     }
     auto it = dbs.find(p.m);
     if (it == dbs.end())
-      it = dbs.emplace(p.m, open_db_for(db, explicit_db, {rules, p.m}, cache_bytes,
-                                        load == DbLoad::kMemory ? load : DbLoad::kCache))
+      it = dbs.emplace(p.m,
+                       open_db_for(db, explicit_db, {rules, p.m}, cache_bytes,
+                                   load == DbLoad::kMemory ? load : DbLoad::kCache, db_load.levels))
                .first;
     OpenedDb& opened = it->second;
     // A search far beyond the table reads most of its blocks (a 6x4 start: 18,697 of 19,114):
     // decoding them all once is faster than reading them one by one through the cache.
     if (load == DbLoad::kAuto && opened.probe && !opened.probe->resident() && !told.count(p.m) &&
         p.pit_stones() >= opened.probe->max_stones() + kResidentBeyond) {
-      const std::uint64_t need = Probe::resident_bytes(*opened.store, {rules, p.m});
+      const std::uint64_t need = Probe::resident_bytes(*opened.store, {rules, p.m}, db_load.levels);
       told.insert(p.m);
       if (need <= cache_bytes) {
         progress.status("loading the database at " + db + " into memory");
-        opened.probe =
-            std::make_unique<Probe>(*opened.store, TableId{rules, p.m}, 0, ProbeLoad::kResident);
+        opened.probe = std::make_unique<Probe>(*opened.store, TableId{rules, p.m}, 0,
+                                               ProbeLoad::kResident, 0, db_load.levels);
       }
       progress.note("the " + std::to_string(p.m) + "-pit table is " +
                     (need <= cache_bytes ? "loaded into memory ("

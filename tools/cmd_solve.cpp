@@ -23,7 +23,8 @@ namespace {
 const char* kUsage =
     "solve [--rules R] [--pits m] [--stones k | POSITION] [--db PATH | --no-db] [--json] "
     "[--max-time SEC] [--threads N] [--guess-depth D] [--tt-mb MB] [--cache-mb MB] "
-    "[--db-load auto|memory|cache] [--memo N] [--progress | --quiet] [--store [--book-plies P]]";
+    "[--db-load auto|memory|cache] [--db-max-stones N] [--memo N] [--progress | --quiet] [--store "
+    "[--book-plies P]]";
 const char* kDescription =
     "Solves a position exhaustively (MTD(f) over exact margins with a transposition table) and\n"
     "prints the outcome for the side to move (win / draw / loss), the exact margin (final kalah\n"
@@ -210,7 +211,7 @@ int run_solve(int argc, char** argv) {
   if (vm.count("no-db")) {
     if (explicit_db) throw InputError("give either --db or --no-db, not both");
     if (store_book) throw InputError("--store needs a database: drop --no-db");
-    for (const char* o : {"cache-mb", "db-load"})
+    for (const char* o : {"cache-mb", "db-load", "db-max-stones"})
       refuse_unless(vm, o, false, "does not apply to --no-db (no database is read)");
   }
   Position p;
@@ -241,10 +242,11 @@ int run_solve(int argc, char** argv) {
     progress.status("opening the database at " + db_path);
     Store store(db_path, true);
     const bool resident =
-        load == DbLoad::kMemory || (load == DbLoad::kAuto && store.complete_through(table) >= 0 &&
-                                    Probe::resident_bytes(store, table) <= db_load.cache_bytes());
+        load == DbLoad::kMemory ||
+        (load == DbLoad::kAuto && store.complete_through(table) >= 0 &&
+         Probe::resident_bytes(store, table, db_load.levels) <= db_load.cache_bytes());
     Probe probe(store, table, db_load.cache_bytes(),
-                resident ? ProbeLoad::kResident : ProbeLoad::kOnDemand);
+                resident ? ProbeLoad::kResident : ProbeLoad::kOnDemand, 0, db_load.levels);
     const double open_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - open_start).count();
     SolveOptions base;
@@ -308,7 +310,8 @@ int run_solve(int argc, char** argv) {
   if (!vm.count("no-db")) {
     if (explicit_db || std::filesystem::exists(db_path))
       progress.status("opening the database at " + db_path);
-    db = open_db_for(db_path, explicit_db, {rules, p.m}, db_load.cache_bytes(), load);
+    db = open_db_for(db_path, explicit_db, {rules, p.m}, db_load.cache_bytes(), load,
+                     db_load.levels);
   }
   const double open_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - open_start).count();

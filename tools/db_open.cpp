@@ -15,7 +15,7 @@ std::size_t default_db_memory_bytes() {
 }
 
 OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t,
-                     std::size_t cache_bytes, DbLoad load) {
+                     std::size_t cache_bytes, DbLoad load, int levels) {
   OpenedDb db;
   if (!explicit_path && !std::filesystem::exists(path)) return db;
   db.store = std::make_unique<Store>(path, false);
@@ -36,9 +36,9 @@ OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t,
   }
   const bool resident =
       load == DbLoad::kMemory ||
-      (load == DbLoad::kAuto && Probe::resident_bytes(*db.store, t) <= cache_bytes);
-  db.probe = std::make_unique<Probe>(*db.store, t, cache_bytes,
-                                     resident ? ProbeLoad::kResident : ProbeLoad::kOnDemand);
+      (load == DbLoad::kAuto && Probe::resident_bytes(*db.store, t, levels) <= cache_bytes);
+  db.probe = std::make_unique<Probe>(
+      *db.store, t, cache_bytes, resident ? ProbeLoad::kResident : ProbeLoad::kOnDemand, 0, levels);
   return db;
 }
 
@@ -52,11 +52,14 @@ void DbLoadOptions::add_to(po::options_description& desc, const char* auto_meani
       "db-load", po::value(&load)->default_value(load),
       (std::string("auto: ") + auto_meaning +
        "; memory: decode the whole table into memory at once; cache: always the LRU block cache")
-          .c_str());
+          .c_str())(
+      "db-max-stones", po::value(&levels),
+      "use only the table's levels 0..N (what a smaller table would answer); default: all");
 }
 
 DbLoad DbLoadOptions::parsed() const {
   check_memory_mb("cache-mb", cache_mb, 0, 1 << 20);
+  if (levels != -1) check_range("db-max-stones", levels, 0, 127);
   if (load == "auto") return DbLoad::kAuto;
   if (load == "memory") return DbLoad::kMemory;
   if (load == "cache") return DbLoad::kCache;

@@ -23,17 +23,21 @@ struct OpenedDb {
 // cache_bytes (Probe::resident_bytes), else keeps an LRU cache of cache_bytes.
 enum class DbLoad { kAuto, kMemory, kCache };
 
+// levels >= 0: only levels 0..levels of the table are used (Probe); -1: all of them.
 OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t,
-                     std::size_t cache_bytes = 256u << 20, DbLoad load = DbLoad::kCache);
+                     std::size_t cache_bytes = 256u << 20, DbLoad load = DbLoad::kCache,
+                     int levels = -1);
 
 // The memory for database values when --cache-mb is 0: half of this machine's memory, at least
 // 256 MiB (the transposition table of a solve takes at most a quarter).
 std::size_t default_db_memory_bytes();
 
-// --cache-mb and --db-load, for the commands that may probe a database at length.
+// --cache-mb, --db-load and --db-max-stones, for the commands that may probe a database at
+// length.
 struct DbLoadOptions {
   long long cache_mb = 0;  // 0: default_db_memory_bytes()
   std::string load = "auto";
+  int levels = -1;  // --db-max-stones; -1: every level of the table
   // auto_meaning: what --db-load auto does in this command.
   void add_to(po::options_description& desc, const char* auto_meaning);
   // The checked values; throws InputError for a bad one.

@@ -9,7 +9,7 @@ namespace kalah {
 
 // The future margins f of level n by rank (the probe's storage rank, the generator's LevelIndex
 // rank). A packed level keeps (f + n) / 2 in 5 bits,
-// 12 to a 64-bit word (0.625 bytes a position: a 6-pit <= 24-stone table takes 0.73 GiB instead
+// 12 to a 64-bit word (0.667 bytes a position: a 6-pit <= 24-stone table takes 0.78 GiB instead
 // of 1.17, and the solver's random reads into it land on fewer pages); that needs n <= kPackedMax
 // and every f of n's parity, as every solved value is (the n stones end in the two kalahs). Other
 // levels keep f in one signed byte each.

@@ -1,9 +1,12 @@
 // verify_table: checksum pass per level, then the Bellman check of entries through the engine.
 #include "verify.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <random>
+#include <utility>
+#include <vector>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -119,34 +122,52 @@ VerifyReport verify_table(const Store& store, TableId t, const VerifyOptions& o)
         rep.levels[n].mismatches = bad;
         if (o.progress) o.progress("values", done, all);
       }
-    } else {
-      Probe probe(store, t, 64u << 20);
+    } else if (check_top >= 0) {
+      const bool resident = o.sample_memory_bytes > 0 &&
+                            Probe::resident_bytes(store, t, check_top) <= o.sample_memory_bytes;
+      Probe probe(store, t, 256u << 20, resident ? ProbeLoad::kResident : ProbeLoad::kOnDemand,
+                  unsigned(std::max(o.threads, 0)), check_top);
       auto probe_future = [&](const Position& c, int) { return *probe.future(c); };
       std::uint64_t checkable = 0;
       for (int n = 0; n <= check_top; ++n) checkable += index.size(n);
+      // The ranks drawn do not depend on the threads: one generator draws them all, level by
+      // level, entries per level in proportion to its size, at least one.
       std::mt19937_64 rng(o.seed);
-      std::uint64_t done = 0;
+      std::vector<std::pair<int, std::uint64_t>> picks;  // (level, rank)
       for (int n = 0; n <= check_top; ++n) {
-        // Entries per level in proportion to its size, at least one.
         const std::uint64_t size = index.size(n);
         const std::uint64_t k = std::min<std::uint64_t>(
             size, std::max<std::uint64_t>(1, (unsigned __int128)o.sample * size /
                                                  std::max<std::uint64_t>(checkable, 1)));
-        Stones x[2 * kMaxPits];
-        for (std::uint64_t i = 0; i < k; ++i) {
-          const std::uint64_t r = k == size ? i : rng() % size;
-          index.unrank(r, n, x);
-          const Position p = position_of_cells(t.m, x);
-          const int stored = *probe.future(p);
-          const int expected = bellman_value<R>(p, n, probe_future);
-          if (stored != expected) {
-            ++rep.levels[n].mismatches;
-            record(p, stored, expected);
-          }
-          ++rep.levels[n].checked;
-          if (o.progress && (++done & 4095) == 0) o.progress("sampled values", done, o.sample);
-        }
+        for (std::uint64_t i = 0; i < k; ++i) picks.emplace_back(n, k == size ? i : rng() % size);
+        rep.levels[n].checked = k;
       }
+      std::vector<std::atomic<std::uint64_t>> bad(check_top + 1);
+      std::atomic<std::uint64_t> done{0};
+      tbb::task_arena arena(o.threads > 0 ? o.threads : tbb::task_arena::automatic);
+      arena.execute([&] {
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, picks.size(), 1024),
+                          [&](const auto& range) {
+                            Stones x[2 * kMaxPits];
+                            for (std::size_t i = range.begin(); i < range.end(); ++i) {
+                              const auto [n, r] = picks[i];
+                              index.unrank(r, n, x);
+                              const Position p = position_of_cells(t.m, x);
+                              const int stored = *probe.future(p);
+                              const int expected = bellman_value<R>(p, n, probe_future);
+                              if (stored != expected) {
+                                ++bad[n];
+                                record(p, stored, expected);
+                              }
+                            }
+                            const std::uint64_t now = done += range.size();
+                            if (o.progress) {
+                              std::lock_guard lock(mu);
+                              o.progress("sampled values", now, picks.size());
+                            }
+                          });
+      });
+      for (int n = 0; n <= check_top; ++n) rep.levels[n].mismatches = bad[n];
     }
   });
   for (const auto& l : rep.levels) {

@@ -32,7 +32,10 @@ struct VerifyOptions {
   std::uint64_t sample =
       0;  // 0: every entry (loads all levels: memory as for gen); else K random entries
   std::uint64_t seed = 1;
-  int threads = 0;
+  int threads = 0;  // of the entry check (all of it, or the sample); 0: all cores
+  // The sample's successors are read from the table decoded into memory when that takes at most
+  // this many bytes (Probe::resident_bytes), else through a block cache; 0: always the cache.
+  std::uint64_t sample_memory_bytes = 0;
   std::function<void(const std::string& step, std::uint64_t done, std::uint64_t total)> progress;
 };
 

@@ -226,6 +226,40 @@ TEST(Verify, CleanDatabasePassesAndDamageIsReported) {
   EXPECT_NE(r.levels[7].error.find("level 7"), std::string::npos) << r.levels[7].error;
 }
 
+// The sampled check finds a wrong value whether the successors come from the table in memory or
+// through the block cache, and on any number of threads: the entries drawn are the same.
+TEST(Verify, SampleFindsAWrongValueInMemoryAndThroughTheCache) {
+  const TableId t{Rules::kKalahEmptyCapture, 3};
+  TempDir dir("verify-sample");
+  Store store(dir.str(), true, testing::fast_store());
+  build_database(store, {t, 8, 2});
+  std::vector<std::int8_t> level(level_entries(3, 5));
+  store.read_level(t, 5, level);
+  level[17] = std::int8_t(level[17] == 5 ? 3 : level[17] + 2);  // same parity, within [-5, 5]
+  store.write_level(t, 5, level);
+  std::uint64_t checked = 0, wrong = 0;
+  for (const std::uint64_t memory : {std::uint64_t(1) << 30, std::uint64_t(0)}) {
+    for (const int threads : {1, 2}) {
+      VerifyOptions o;
+      o.sample = table_entries(3, 8);  // every entry of every level
+      o.threads = threads;
+      o.sample_memory_bytes = memory;
+      const VerifyReport r = verify_table(store, t, o);
+      EXPECT_FALSE(r.ok());
+      EXPECT_GE(r.levels[5].mismatches, 1u);
+      EXPECT_EQ(r.levels[4].mismatches, 0u);
+      EXPECT_FALSE(r.first_mismatches.empty());
+      if (checked == 0) {
+        checked = r.checked;
+        wrong = r.mismatches;
+      }
+      EXPECT_EQ(r.checked, checked);
+      EXPECT_EQ(r.mismatches, wrong);
+    }
+  }
+  EXPECT_EQ(checked, table_entries(3, 8));
+}
+
 TEST(Query, BeyondTheDatabaseUsesTheSolverAndSaysSo) {
   const TableId t{Rules::kWetherell, 4};
   TempDir dir("query");

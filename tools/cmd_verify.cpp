@@ -1,10 +1,12 @@
 // `kalah verify`: check a database against its checksums and against its own successors.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <optional>
 
 #include "book.hpp"
 #include "command.hpp"
+#include "db_open.hpp"
 #include "engine_check.hpp"
 #include "options.hpp"
 #include "progress.hpp"
@@ -82,9 +84,11 @@ int run_verify(int argc, char** argv) {
                      "only the table of this rule set (default: every table)")(
       "pits", po::value(&pits), "only the table of this board size")(
       "sample", po::value(&sample)->default_value(0),
-      "check K random entries (spread over the levels) instead of all (0: all, which needs the "
-      "memory of gen)")("seed", po::value(&seed)->default_value(1),
-                        "random seed of --sample, --engine's positions and --resolve's entries")(
+      "check K random entries (spread over the levels, 0..100000000) instead of all (0: all, "
+      "which needs the memory of gen); their successors are read from the table decoded into "
+      "memory when it fits half of the machine's memory, else through a block cache")(
+      "seed", po::value(&seed)->default_value(1),
+      "random seed of --sample, --engine's positions and --resolve's entries")(
       "threads", po::value(&threads)->default_value(0),
       "worker threads of the table check, 0..1024; 0: all cores")(
       "quiet,q", po::bool_switch(&quiet), "no progress on stderr")(
@@ -132,6 +136,7 @@ int run_verify(int argc, char** argv) {
   check_range("depth", depth, 1, 30);
   check_range("positions", positions, 1, 100000000);
   check_range("resolve", resolve, 0, 100000000);
+  check_range("sample", (long long)std::min<std::uint64_t>(sample, 1ULL << 62), 0, 100000000);
   check_range("resolve-max-stones", resolve_max, 0, 127);
   // Options of one mode given to the other would be ignored: refused instead.
   const bool table_check = !engine && resolve == 0;
@@ -157,6 +162,7 @@ int run_verify(int argc, char** argv) {
     Progress progress(!quiet);
     VerifyOptions o;
     o.sample = sample;
+    o.sample_memory_bytes = default_db_memory_bytes();
     o.seed = seed;
     o.threads = threads;
     o.progress = [&](const std::string& step, std::uint64_t done, std::uint64_t total) {

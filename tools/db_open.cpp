@@ -46,8 +46,8 @@ void DbLoadOptions::add_to(po::options_description& desc, const char* auto_meani
   desc.add_options()("cache-mb", po::value(&cache_mb)->default_value(cache_mb),
                      ("memory for database values in MiB; 0: half of this machine's memory (" +
                       std::to_string(default_db_memory_bytes() >> 20) +
-                      " MiB here). A 6-pit table decoded: <= 24 stones 0.73 GiB, <= 26 1.58 GiB, "
-                      "<= 30 6.5 GiB")
+                      " MiB here). A 6-pit table decoded: <= 24 stones 0.78 GiB, <= 26 1.68 GiB, "
+                      "<= 30 6.87 GiB")
                          .c_str())(
       "db-load", po::value(&load)->default_value(load),
       (std::string("auto: ") + auto_meaning +

@@ -126,6 +126,8 @@ TEST_F(CliHelpTruthWithTable, VerifyRefusesOptionsOfTheOtherMode) {
   expect_usage_error(v + " --positions 3", "--positions applies only to --engine");
   expect_usage_error(v + " --resolve-max-stones 5",
                      "--resolve-max-stones applies only to --resolve");
+  expect_usage_error(v + " --sample -1", "--sample must be 0..100000000, got -1");
+  expect_usage_error(v + " --sample 100000001", "--sample must be 0..100000000");
   // The same options in their own mode are accepted.
   EXPECT_EQ(kalah(v + " --sample 100 --threads 1").status, 0);
   EXPECT_EQ(kalah(v + " --engine --positions 5 --depth 2").status, 0);

@@ -75,7 +75,8 @@ bool check_play(const Store& store, TableId t, bool engine, int depth, int posit
 int run_verify(int argc, char** argv) {
   std::string db = kDefaultDbPath, rules_text;
   int pits = 0, threads = 0;
-  std::uint64_t sample = 0, seed = 1;
+  long long sample = 0;
+  std::uint64_t seed = 1;
   bool quiet = false, engine = false;
   int depth = 6, positions = 1000, resolve = 0, resolve_max = 12;
   po::options_description desc("options");
@@ -136,7 +137,7 @@ int run_verify(int argc, char** argv) {
   check_range("depth", depth, 1, 30);
   check_range("positions", positions, 1, 100000000);
   check_range("resolve", resolve, 0, 100000000);
-  check_range("sample", (long long)std::min<std::uint64_t>(sample, 1ULL << 62), 0, 100000000);
+  check_range("sample", sample, 0, 100000000);
   check_range("resolve-max-stones", resolve_max, 0, 127);
   // Options of one mode given to the other would be ignored: refused instead.
   const bool table_check = !engine && resolve == 0;
@@ -161,7 +162,7 @@ int run_verify(int argc, char** argv) {
     }
     Progress progress(!quiet);
     VerifyOptions o;
-    o.sample = sample;
+    o.sample = std::uint64_t(sample);
     o.sample_memory_bytes = default_db_memory_bytes();
     o.seed = seed;
     o.threads = threads;

@@ -57,25 +57,24 @@ Probe::Probe(const Store& store, TableId t, std::size_t cache_bytes, ProbeLoad l
 
 void Probe::load_resident(unsigned threads) {
   std::vector<std::uint64_t> offset{0};  // in words
-  std::uint64_t widest = 0;              // the most positions of a packed level
+  for (int n = 0; n <= max_stones_; ++n)
+    offset.push_back(offset.back() +
+                     ResidentLevel::words_for(ResidentLevel::packs(n), level_entries(table_.m, n)));
+  // Zeroed (packed words are OR-ed into at block edges) and faulted in by the threads that fill it.
+  resident_ = HugeBuffer(offset.back() * sizeof(std::uint64_t), false);
   for (int n = 0; n <= max_stones_; ++n) {
-    const std::uint64_t entries = level_entries(table_.m, n);
-    offset.push_back(offset.back() + ResidentLevel::words_for(ResidentLevel::packs(n), entries));
-    if (ResidentLevel::packs(n)) widest = std::max(widest, entries);
-  }
-  resident_ = HugeBuffer(offset.back() * sizeof(std::uint64_t));
-  HugeBuffer scratch(widest);  // a packed level's bytes, before packing
-  for (int n = 0; n <= max_stones_; ++n) {
-    const std::uint64_t entries = level_entries(table_.m, n);
     std::uint64_t* words = resident_.as<std::uint64_t>() + offset[n];
     if (ResidentLevel::packs(n)) {
-      const std::span<std::int8_t> values(scratch.as<std::int8_t>(), entries);
-      store_.read_level_stored(table_, n, values, threads);
-      pack_level(values, n, words, threads,
-                 store_.path() + ": " + to_string(table_) + " level " + std::to_string(n));
+      const std::string where =
+          store_.path() + ": " + to_string(table_) + " level " + std::to_string(n);
+      store_.scan_level_parallel(table_, n, threads,
+                                 [&](std::uint64_t first, std::span<const std::int8_t> values) {
+                                   pack_values(values, first, n, words, where);
+                                 });
     } else {
       store_.read_level_stored(
-          table_, n, std::span<std::int8_t>(reinterpret_cast<std::int8_t*>(words), entries),
+          table_, n,
+          std::span<std::int8_t>(reinterpret_cast<std::int8_t*>(words), level_entries(table_.m, n)),
           threads);
     }
     levels_.push_back(ResidentLevel{words, n, ResidentLevel::packs(n)});

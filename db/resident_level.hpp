@@ -45,10 +45,12 @@ struct ResidentLevel {
   }
 };
 
-// Packs values (level n <= kPackedMax, of n's parity, checked) into words as ResidentLevel reads
-// them, on up to `threads` threads (0: all cores). Throws DbError naming `where` and the rank of a
-// value out of range or parity.
-void pack_level(std::span<const std::int8_t> values, int n, std::uint64_t* words, unsigned threads,
-                const std::string& where);
+// Packs the values of ranks [first, first + values.size()) of level n <= kPackedMax (of n's
+// parity, checked) into words as ResidentLevel reads them. Words wholly inside the range are
+// written; a word shared with a neighbouring range is OR-ed into atomically, so disjoint ranges may
+// be packed from several threads at once into words that start zeroed. Throws DbError naming
+// `where` and the rank of a value out of range or parity.
+void pack_values(std::span<const std::int8_t> values, std::uint64_t first, int n,
+                 std::uint64_t* words, const std::string& where);
 
 }  // namespace kalah

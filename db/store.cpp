@@ -229,14 +229,12 @@ void Store::scan_level(
   if (hash.digest() != meta.checksum) throw DbError(where + ": level checksum mismatch");
 }
 
-void Store::read_level_stored(TableId t, int n, std::span<std::int8_t> out,
-                              unsigned threads) const {
+void Store::scan_level_parallel(
+    TableId t, int n, unsigned threads,
+    const std::function<void(std::uint64_t, std::span<const std::int8_t>)>& fn) const {
   const std::string where = level_where(t, n);
   LmdbTxn txn(*env_, false);
   const LevelMeta meta = complete_meta(txn, t, n, where);
-  if (out.size() != meta.entries)
-    throw DbError(where + ": read_level_stored needs room for " + std::to_string(meta.entries) +
-                  " values, got " + std::to_string(out.size()));
   // The group records stay mapped, unchanged, while the read transaction lives.
   std::vector<std::string_view> groups;
   const auto prefix = format::group_prefix(t, n);
@@ -258,21 +256,34 @@ void Store::read_level_stored(TableId t, int n, std::span<std::int8_t> out,
   for_each_index(groups.size(), threads, [&](std::size_t g) {
     const std::uint32_t first_block = std::uint32_t(g) * meta.blocks_per_group;
     const std::uint32_t count = std::min(meta.blocks_per_group, meta.blocks - first_block);
+    std::vector<std::int8_t> buf(std::min<std::uint64_t>(meta.block_entries, meta.entries));
     for (std::uint32_t j = 0; j < count; ++j) {
       const std::uint32_t block = first_block + j;
       const auto stored = format::block_in_group(groups[g], j, count);
       if (!stored) throw DbError(block_where(where, block) + ": corrupt block group record");
       const std::uint64_t first = std::uint64_t(block) * meta.block_entries;
-      decode_block(*stored,
-                   out.subspan(first, std::size_t(std::min<std::uint64_t>(meta.block_entries,
-                                                                          meta.entries - first))),
-                   block_where(where, block));
+      const std::span<std::int8_t> values(
+          buf.data(),
+          std::size_t(std::min<std::uint64_t>(meta.block_entries, meta.entries - first)));
+      decode_block(*stored, values, block_where(where, block));
       value_sums[block] = stored->substr(kBlockValueSumOffset, 8);
+      fn(first, values);
     }
   });
   Xxh64Stream hash;
   for (const std::string_view sum : value_sums) hash.update(sum.data(), sum.size());
   if (hash.digest() != meta.checksum) throw DbError(where + ": level checksum mismatch");
+}
+
+void Store::read_level_stored(TableId t, int n, std::span<std::int8_t> out,
+                              unsigned threads) const {
+  const std::uint64_t entries = level_entries(t.m, n);
+  if (out.size() != entries)
+    throw DbError(level_where(t, n) + ": read_level_stored needs room for " +
+                  std::to_string(entries) + " values, got " + std::to_string(out.size()));
+  scan_level_parallel(t, n, threads, [&](std::uint64_t first, std::span<const std::int8_t> v) {
+    std::copy(v.begin(), v.end(), out.begin() + std::ptrdiff_t(first));
+  });
 }
 
 void Store::read_level(TableId t, int n, std::span<std::int8_t> out) const {

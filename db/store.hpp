@@ -75,6 +75,14 @@ class Store {
   void scan_level(TableId t, int n,
                   const std::function<void(std::uint64_t, std::span<const std::int8_t>)>& fn) const;
 
+  // Calls fn(first, values) once for each block of level n (values of storage ranks first,
+  // first+1, ..., each block verified), from up to `threads` threads at once (0: all cores), in no
+  // particular order; values live only during the call. The level checksum is checked after the
+  // last block: what fn made of the values is sound only when this returns without throwing.
+  void scan_level_parallel(
+      TableId t, int n, unsigned threads,
+      const std::function<void(std::uint64_t, std::span<const std::int8_t>)>& fn) const;
+
   // Reads level n completely into out in storage order (out[storage rank], StorageOrder),
   // verifying every block and the level checksum, decoding blocks on up to `threads` threads
   // (0: all cores). The fast way to hold a whole level in memory.

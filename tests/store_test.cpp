@@ -3,18 +3,23 @@
 #include <lmdb.h>
 #include <zstd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "block_codec.hpp"
 #include "db_test_util.hpp"
 #include "format.hpp"
 #include "probe.hpp"
+#include "resident_level.hpp"
 #include "storage_order.hpp"
 #include "store.hpp"
 #include "xxhash64.hpp"
@@ -462,6 +467,75 @@ TEST(Store, ReadLevelStoredIsInStorageOrder) {
   std::vector<std::int8_t> wrong_size(level.size() + 1);
   EXPECT_NE(error_of([&] { store.read_level_stored(t, 9, wrong_size); }).find("needs room for"),
             std::string::npos);
+}
+
+// scan_level_parallel hands every block over exactly once, at its first storage rank, on any
+// number of threads; a corrupt block stops it with the block named.
+TEST(Store, ScanLevelParallelHandsOverEveryBlockOnce) {
+  const TableId t{Rules::kKalah, 3};
+  const LevelIndex idx(3, 9);
+  TempDir dir("store_scan_parallel");
+  Store store(dir.str(), true, small_blocks(64));
+  for (int n = 0; n <= 9; ++n) store.write_level(t, n, testing::pits_level(idx, n));
+  std::vector<std::int8_t> stored(idx.size(9));
+  store.read_level_stored(t, 9, stored, 1);
+  for (unsigned threads : {1u, 2u, 5u}) {
+    std::vector<int> seen(stored.size(), 0);
+    std::mutex mutex;
+    store.scan_level_parallel(t, 9, threads,
+                              [&](std::uint64_t first, std::span<const std::int8_t> values) {
+                                EXPECT_EQ(first % 64, 0u);
+                                const std::lock_guard lock(mutex);
+                                for (std::size_t i = 0; i < values.size(); ++i) {
+                                  ++seen[first + i];
+                                  EXPECT_EQ(values[i], stored[first + i]);
+                                }
+                              });
+    for (std::size_t r = 0; r < seen.size(); ++r) ASSERT_EQ(seen[r], 1) << r;
+  }
+}
+
+// pack_values: a level packed from ranges cut anywhere (inside a word, across words, one value),
+// by several threads at once into zeroed words, equals the level packed in one call, and reads
+// back every value; a value of the wrong parity is named with its rank.
+TEST(ResidentLevel, PackedFromRangesOnThreadsEqualsOnePacking) {
+  const int n = 9;
+  std::mt19937 rng(7);
+  std::vector<std::int8_t> values(5000);
+  for (auto& v : values) v = std::int8_t(2 * int(rng() % (n + 1)) - n);
+  const std::uint64_t words = ResidentLevel::words_for(true, values.size());
+  std::vector<std::uint64_t> whole(words, 0);
+  pack_values(values, 0, n, whole.data(), "whole");
+  const ResidentLevel level{whole.data(), n, true};
+  for (std::size_t r = 0; r < values.size(); ++r) ASSERT_EQ(level.future(r), values[r]) << r;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;  // [begin, end)
+  for (std::uint64_t begin = 0; begin < values.size();) {
+    const std::uint64_t end = std::min<std::uint64_t>(values.size(), begin + 1 + rng() % 40);
+    ranges.emplace_back(begin, end);
+    begin = end;
+  }
+  std::shuffle(ranges.begin(), ranges.end(), rng);
+  std::vector<std::uint64_t> pieces(words, 0);
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i; (i = next++) < ranges.size();) {
+      const auto [begin, end] = ranges[i];
+      pack_values(std::span<const std::int8_t>(values).subspan(begin, end - begin), begin, n,
+                  pieces.data(), "pieces");
+    }
+  };
+  std::thread other(work);
+  work();
+  other.join();
+  EXPECT_EQ(pieces, whole);
+  values[1234] = std::int8_t(values[1234] == n ? n - 1 : values[1234] + 1);
+  std::vector<std::uint64_t> bad(words, 0);
+  const std::string what = error_of([&] {
+    pack_values(std::span<const std::int8_t>(values).subspan(1200, 100), 1200, n, bad.data(),
+                "level 9");
+  });
+  EXPECT_NE(what.find("level 9: value"), std::string::npos) << what;
+  EXPECT_NE(what.find("rank 1234"), std::string::npos) << what;
 }
 
 // StorageOrder against FORMAT.md's definition, computed naively by sorting.

@@ -54,18 +54,24 @@ VerifyReport verify_table(const Store& store, TableId t, const VerifyOptions& o)
   std::uint64_t all = 0;
   for (int n = 0; n <= top; ++n) all += level_entries(t.m, n);
 
-  // 1. Blocks and level checksums.
-  std::uint64_t scanned = 0;
+  // 1. Blocks and level checksums, on the threads of the entry check.
+  std::atomic<std::uint64_t> scanned{0};
+  std::mutex progress_mu;
   int first_bad = top + 1;
   for (int n = 0; n <= top; ++n) {
     LevelCheck lc;
     lc.n = n;
     lc.entries = level_entries(t.m, n);
     try {
-      store.scan_level(t, n, [&](std::uint64_t, std::span<const std::int8_t> v) {
-        scanned += v.size();
-        if (o.progress) o.progress("checksums", scanned, all);
-      });
+      store.scan_level_parallel(t, n, unsigned(std::max(o.threads, 0)),
+                                [&](std::uint64_t, std::span<const std::int8_t> v) {
+                                  const std::uint64_t done = scanned += v.size();
+                                  if (!o.progress) return;
+                                  if (std::unique_lock lock(progress_mu, std::try_to_lock);
+                                      lock.owns_lock())
+                                    o.progress("checksums", done, all);
+                                });
+      if (o.progress) o.progress("checksums", scanned, all);
       lc.checksum_ok = true;
     } catch (const DbError& e) {
       lc.error = e.what();

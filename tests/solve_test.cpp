@@ -682,6 +682,11 @@ TEST(SolveCli, DatabaseLoadModesAgree) {
   const CliResult cache = kalah_solve(game + " --db-load cache --cache-mb 1");
   const CliResult lower = kalah_solve(game + " --db-max-stones 6");
   const CliResult too_many = kalah_solve(game + " --db-max-stones 128");
+  const CliResult untabled0 = kalah_solve(game + " --threads 1 --untabled 0");
+  const CliResult untabled3 = kalah_solve(game + " --threads 1 --untabled 3");
+  const CliResult untabled_bad = kalah_solve(game + " --untabled 65");
+  const CliResult untabled_no_db =
+      kalah_solve("--rules kalah --pits 4 --stones 3 --no-db --untabled 2");
   const CliResult none = kalah_solve("--rules kalah --pits 4 --stones 3 --no-db");
   std::system(("rm -rf '" + db + "'").c_str());
   ASSERT_EQ(memory.status, 0) << memory.err;
@@ -699,6 +704,20 @@ TEST(SolveCli, DatabaseLoadModesAgree) {
   EXPECT_EQ(answer(memory.out), answer(none.out));
   EXPECT_EQ(answer(cache.out), answer(none.out));
   EXPECT_EQ(answer(lower.out), answer(none.out));
+  // Skipping the TT for the boards just above the table: the same answer, other node counts.
+  ASSERT_EQ(untabled0.status, 0) << untabled0.err;
+  ASSERT_EQ(untabled3.status, 0) << untabled3.err;
+  EXPECT_EQ(answer(untabled0.out), answer(none.out));
+  EXPECT_EQ(answer(untabled3.out), answer(none.out));
+  const auto nodes = [](const std::string& out) {
+    const auto at = out.find("nodes:      ");
+    return at == std::string::npos ? -1LL : std::stoll(out.substr(at + 12));
+  };
+  EXPECT_NE(nodes(untabled0.out), nodes(untabled3.out)) << untabled0.out << untabled3.out;
+  EXPECT_EQ(untabled_bad.status, 2);
+  EXPECT_NE(untabled_bad.err.find("--untabled"), std::string::npos) << untabled_bad.err;
+  EXPECT_EQ(untabled_no_db.status, 2);
+  EXPECT_NE(untabled_no_db.err.find("--no-db"), std::string::npos) << untabled_no_db.err;
   // Fewer levels answer fewer positions: more of the tree is searched.
   const auto expanded = [](const std::string& out) {
     const auto at = out.find("expanded ");

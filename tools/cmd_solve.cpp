@@ -23,7 +23,8 @@ namespace {
 const char* kUsage =
     "solve [--rules R] [--pits m] [--stones k | POSITION] [--db PATH | --no-db] [--json] "
     "[--max-time SEC] [--threads N] [--guess-depth D] [--tt-mb MB] [--cache-mb MB] "
-    "[--db-load auto|memory|cache] [--db-max-stones N] [--memo N] [--progress | --quiet] [--store "
+    "[--db-load auto|memory|cache] [--db-max-stones N] [--memo N] [--untabled N] "
+    "[--progress | --quiet] [--store "
     "[--book-plies P]]";
 const char* kDescription =
     "Solves a position exhaustively (MTD(f) over exact margins with a transposition table) and\n"
@@ -161,6 +162,7 @@ int run_solve(int argc, char** argv) {
   int memo = -1;
   int threads = 0;
   int guess_depth = SolveOptions{}.guess_depth;
+  int untabled = -1;
   po::options_description desc("options");
   add_game_options(desc, game);
   add_db_option(desc, db_path);
@@ -183,6 +185,10 @@ int run_solve(int argc, char** argv) {
       ("guess-depth", po::value(&guess_depth)->default_value(guess_depth),
        "plies of the heuristic engine search giving MTD(f)'s first guess, used when the position "
        "has 20 or more stones in pits beyond the database (0: guess 0)")
+      ("untabled", po::value(&untabled)->default_value(untabled),
+       "boards with at most N stones in pits beyond the database skip the transposition table "
+       "(-1: 4 with the table in memory under kalah and kalah-empty-capture, else 0); the value "
+       "is the same, the nodes and time differ")
       ("store", "write the position and its first --book-plies plies into the database's book")
       ("book-plies", po::value<int>()->default_value(2), "plies below the position stored by --store (0..8)");
   // clang-format on
@@ -203,6 +209,7 @@ int run_solve(int argc, char** argv) {
   check_range("threads", threads, 0, 256);
   threads = threads_or_all_cores(threads);
   check_range("guess-depth", guess_depth, 0, 60);
+  check_range("untabled", untabled, -1, 64);
   const bool store_book = vm.count("store") > 0;
   const int plies = vm["book-plies"].as<int>();
   refuse_unless(vm, "book-plies", store_book, "applies only to --store");
@@ -211,7 +218,7 @@ int run_solve(int argc, char** argv) {
   if (vm.count("no-db")) {
     if (explicit_db) throw InputError("give either --db or --no-db, not both");
     if (store_book) throw InputError("--store needs a database: drop --no-db");
-    for (const char* o : {"cache-mb", "db-load", "db-max-stones"})
+    for (const char* o : {"cache-mb", "db-load", "db-max-stones", "untabled"})
       refuse_unless(vm, o, false, "does not apply to --no-db (no database is read)");
   }
   Position p;
@@ -254,6 +261,7 @@ int run_solve(int argc, char** argv) {
     base.max_seconds = max_time;
     base.threads = threads;
     base.guess_depth = guess_depth;
+    base.untabled_above_db = untabled;
     std::string at;  // "book 3/43"
     if (auto sink = progress.status_sink())
       base.progress = [&at, sink](const std::string& line) { sink(at + ": " + line); };
@@ -324,6 +332,7 @@ int run_solve(int argc, char** argv) {
   opt.progress = progress.status_sink();
   opt.threads = threads;
   opt.guess_depth = guess_depth;
+  opt.untabled_above_db = untabled;
   const SolveResult r = solve(rules, p, opt);
   progress.clear_line();
   const int db_stones = opt.oracle != nullptr ? opt.oracle->max_stones() : -1;

@@ -61,7 +61,8 @@ std::string* CliHelpTruthWithTable::db_ = nullptr;
 
 // solve --store used to print text whatever --json said, solve on one thread whatever --threads
 // said, read the table through the block cache whatever --db-load said, and take a 256 MiB TT
-// for --tt-mb 0, which --help says sizes the table to the position (64 MiB here).
+// for --tt-mb 0, which --help says sizes the table to the position (16 MiB here with the table in
+// memory, whose levels just above skip the TT under kalah; 64 MiB through the block cache).
 TEST_F(CliHelpTruthWithTable, SolveStoreHonoursJsonThreadsDbLoadAndTheAutomaticTt) {
   const std::string store = "solve --rules kalah --pits 4 --stones 3 --store --db " + db();
   Result r = kalah(store + " --threads 2 --json");
@@ -70,7 +71,16 @@ TEST_F(CliHelpTruthWithTable, SolveStoreHonoursJsonThreadsDbLoadAndTheAutomaticT
   for (const char* want :
        {"{\"position\": \"3,3,3,3,0/3,3,3,3,0 S\"", "\"rules\": \"kalah\"", "\"book_plies\": 2",
         "\"positions\": 20", "\"stored\": 20", "\"unsolved\": 0", "\"threads\": 2",
-        "\"tt_mb_min\": 64", "\"tt_mb_max\": 64", "\"db_stones\": 10", "\"db_in_memory\": true"})
+        "\"tt_mb_min\": 16", "\"tt_mb_max\": 16", "\"db_stones\": 10", "\"db_in_memory\": true"})
+    EXPECT_TRUE(contains(r.out, want)) << want << " missing: " << r.out;
+
+  r = kalah(store + " --threads 1 --db-load cache --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* want : {"\"tt_mb_min\": 64", "\"tt_mb_max\": 64", "\"db_in_memory\": false"})
+    EXPECT_TRUE(contains(r.out, want)) << want << " missing: " << r.out;
+  r = kalah(store + " --threads 1 --untabled 0 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* want : {"\"tt_mb_min\": 64", "\"db_in_memory\": true"})
     EXPECT_TRUE(contains(r.out, want)) << want << " missing: " << r.out;
 
   r = kalah(store + " --threads 1 --db-load cache --tt-mb 8 --json");
@@ -82,7 +92,7 @@ TEST_F(CliHelpTruthWithTable, SolveStoreHonoursJsonThreadsDbLoadAndTheAutomaticT
   r = kalah(store + " --threads 2 --book-plies 1");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "book: ")) << r.out;
-  EXPECT_TRUE(contains(r.out, "2 threads, TT 64 MiB")) << r.out;
+  EXPECT_TRUE(contains(r.out, "2 threads, TT 16 MiB")) << r.out;
   EXPECT_TRUE(contains(r.out, "loaded into memory")) << r.out;
 
   // The book is there and right.

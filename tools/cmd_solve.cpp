@@ -141,15 +141,18 @@ void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUs
   std::cout << line;
 }
 
-// --tt-mb 0: 64 MiB up to 24 stones in pits beyond the database, doubled for every 2 more, at
-// most 2 GiB and a quarter of the memory: the tree grows with the stones beyond the database, and
-// a table larger than the solve needs costs its first touch and longer memory latency
-// (docs/PERFORMANCE.md, solver).
-long long auto_tt_mb(const Position& p, const Probe* db) {
+// --tt-mb 0: sized from the stones in pits beyond the database, doubled for every 2 more: 64 MiB
+// up to 24, or 16 MiB up to 28 when the levels just above a table in memory skip the TT (it then
+// holds far fewer positions); at most 2 GiB and a quarter of the memory. The tree grows with the
+// stones beyond the database, and a table larger than the solve needs costs its first touch and
+// longer memory latency (docs/PERFORMANCE.md, solver).
+long long auto_tt_mb(const Position& p, const Probe* db, bool untabled_levels) {
   const int beyond = p.pit_stones() - (db != nullptr ? std::max(db->max_stones(), 0) : 0);
-  const int doublings = std::clamp((beyond - 24 + 1) / 2, 0, 5);
+  const int from = untabled_levels ? 28 : 24;
+  const long long base = untabled_levels ? 16 : 64;
+  const int doublings = std::clamp((beyond - from + 1) / 2, 0, untabled_levels ? 7 : 5);
   const long long quarter_ram_mb = (long long)(physical_memory_bytes() / 4 >> 20);
-  return std::max(1LL, std::min(64LL << doublings, quarter_ram_mb));
+  return std::max(1LL, std::min(base << doublings, quarter_ram_mb));
 }
 
 int run_solve(int argc, char** argv) {
@@ -174,7 +177,8 @@ int run_solve(int argc, char** argv) {
       ("max-time", po::value(&max_time), "give up after SEC seconds (0: no limit)")
       ("tt-mb", po::value(&tt_mb)->default_value(tt_mb),
        "transposition table size in MiB; 0: sized to the position (64 MiB up to 24 stones in pits "
-       "beyond the database, doubled for every 2 more, at most 2048 and a quarter of the memory); "
+       "beyond the database, or 16 MiB up to 28 when --untabled is in effect, doubled for every 2 "
+       "more, at most 2048 and a quarter of the memory); "
        "at most the machine's memory")
       ("memo", po::value(&memo)->default_value(memo),
        "solve boards with up to this many stones in pits once into a dense table (-1: automatic, "
@@ -235,9 +239,14 @@ int run_solve(int argc, char** argv) {
     p = game.start();
   }
   Progress progress(progress_wanted(vm));
-  // The TT of a solve of q: --tt-mb, or with 0 the size auto_tt_mb gives q.
+  // The TT of a solve of q: --tt-mb, or with 0 the size auto_tt_mb gives q. The levels above the
+  // table skip the TT as SolveOptions::untabled_above_db decides.
+  const bool rules_untabled =
+      with_rules(rules, [](auto r) { return decltype(r)::kUntabledAboveResident; });
   const auto tt_bytes = [&](const Position& q, const Probe* probe) {
-    return std::size_t(tt_mb > 0 ? tt_mb : auto_tt_mb(q, probe)) << 20;
+    const bool untabled_levels =
+        probe != nullptr && probe->resident() && (untabled > 0 || (untabled < 0 && rules_untabled));
+    return std::size_t(tt_mb > 0 ? tt_mb : auto_tt_mb(q, probe, untabled_levels)) << 20;
   };
   if (store_book) {
     // The book is written into the database, so it must exist already (opening it for writing

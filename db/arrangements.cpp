@@ -53,7 +53,7 @@ void Arrangements::unrank(std::uint64_t r, int n, Stones* x) const {
   x[order_[cells_ - 1]] = Stones(n);
 }
 
-bool Arrangements::next(Stones* x) const {
+int Arrangements::next_changed(Stones* x) const {
   // Raise the least significant position k-1 that has stones after it by one; the tail minus
   // one stone goes to the least significant cell, the cells between are emptied.
   int tail = 0;
@@ -63,10 +63,10 @@ bool Arrangements::next(Stones* x) const {
       x[order_[k - 1]] += 1;
       for (int j = k; j < cells_; ++j) x[order_[j]] = 0;
       x[order_[cells_ - 1]] = Stones(tail - 1);
-      return true;
+      return k - 1;
     }
   }
-  return false;
+  return -1;
 }
 
 }  // namespace kalah

@@ -1,6 +1,7 @@
 // Lexicographic ranking of n stones in the 2m pits, in a significance order of the caller's choice.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -45,10 +46,32 @@ class Arrangements {
   // Rank of a position's pits (side to move first); n = p.pit_stones().
   std::uint64_t rank(const Position& p, int n) const;
 
+  // rank() of x (n stones) recomputing only the terms of significances 0..k. sums[j] (j in
+  // [0, cells()]) holds the sum of the terms of significances j.. of the arrangement ranked last
+  // with these sums, which must equal x in the cells of significance above k (then its cells
+  // 0..k hold as many stones as x's); they are updated for x. k = cells() - 1 ranks from scratch
+  // (sums zeroed at first).
+  std::uint64_t rank_update(const Stones* x, int n, int k, std::uint64_t* sums) const {
+    const int top = std::min(k, cells_ - 2);  // the last significance has no term
+    std::uint64_t terms[2 * kMaxPits];
+    const std::uint64_t* row = below_.data();
+    for (int j = 0; j <= top; ++j) {
+      const int v = x[order_[j]];
+      terms[j] = row[std::size_t(n) * stride_ + v];
+      n -= v;
+      row += plane_;
+    }
+    for (int j = top; j >= 0; --j) sums[j] = terms[j] + sums[j + 1];
+    return sums[0];
+  }
+
   // Writes the 2m cells of arrangement r of level n.
   void unrank(std::uint64_t r, int n, Stones* x) const;
   // Steps x to the arrangement of rank + 1; false after the last one.
-  bool next(Stones* x) const;
+  bool next(Stones* x) const { return next_changed(x) >= 0; }
+  // next(), returning the most significant significance whose cell changed (the cells of
+  // significance above it are unchanged, so those up to it keep their sum); -1 after the last one.
+  int next_changed(Stones* x) const;
 
  protected:
   int m_, cells_, max_stones_, stride_;

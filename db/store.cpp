@@ -22,18 +22,31 @@ std::string block_where(const std::string& level_where, std::uint32_t block) {
 }
 
 // Values of storage ranks [first, first + out.size()) of level n, gathered from `values` (in
-// LevelIndex order).
+// LevelIndex order). Consecutive storage ranks differ in a few cells of low storage significance,
+// so each LevelIndex rank is updated from the previous one (Arrangements::rank_update).
 void gather(const LevelIndex& index, const StorageOrder& order, int n, const ResidentLevel& values,
             std::uint64_t first, std::span<std::int8_t> out) {
+  constexpr std::size_t kAhead = 64;  // reads in flight: prefetched lines stay in the cache
+  const int cells = index.cells();
+  // reach[p]: the highest LevelIndex significance among the cells of storage significance p..
+  int index_significance[2 * kMaxPits], reach[2 * kMaxPits];
+  for (int k = 0; k < cells; ++k) index_significance[index.significance_cell(k)] = k;
+  for (int p = cells - 1, most = 0; p >= 0; --p)
+    reach[p] = most = std::max(most, index_significance[order.significance_cell(p)]);
   std::vector<std::uint64_t> ranks(out.size());
+  std::uint64_t sums[2 * kMaxPits + 1] = {};
   Stones x[2 * kMaxPits];
   order.unrank(first, n, x);
-  for (std::size_t j = 0; j < out.size(); ++j) {
-    ranks[j] = index.rank(x, n);
-    __builtin_prefetch(values.address(ranks[j]));
-    order.next(x);
+  for (std::size_t j = 0, changed = 0; j < out.size(); ++j) {
+    ranks[j] = index.rank_update(x, n, j == 0 ? cells - 1 : reach[changed], sums);
+    changed = std::size_t(std::max(order.next_changed(x), 0));
   }
-  for (std::size_t j = 0; j < out.size(); ++j) out[j] = std::int8_t(values.future(ranks[j]));
+  for (std::size_t j = 0; j < std::min(kAhead, out.size()); ++j)
+    __builtin_prefetch(values.address(ranks[j]));
+  for (std::size_t j = 0; j < out.size(); ++j) {
+    if (j + kAhead < out.size()) __builtin_prefetch(values.address(ranks[j + kAhead]));
+    out[j] = std::int8_t(values.future(ranks[j]));
+  }
 }
 
 // Level n as compressed blocks of block_entries values in storage order, on up to `threads`

@@ -1,9 +1,11 @@
 // LevelIndex: rank is a bijection onto [0, size) in lexicographic order, unrank inverts it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "index.hpp"
+#include "storage_order.hpp"
 
 namespace kalah {
 namespace {
@@ -71,6 +73,40 @@ TEST(LevelIndex, RankOfPositionUsesSideToMoveFirst) {
   const Position p = parse_position("1,2,9/3,0,4 N");  // N to move: cells are 3,0 then 1,2
   const Stones x[] = {3, 0, 1, 2};
   EXPECT_EQ(idx.rank(p, 6), idx.rank(x, 6));
+}
+
+// Walking one order (StorageOrder) and ranking in another (LevelIndex) from the previous rank,
+// recomputing only the significances up to the most significant changed cell, gives rank() at
+// every step; next_changed() names a significance above which no cell changed.
+TEST(LevelIndex, RankUpdatedAlongAnotherOrderEqualsRank) {
+  for (int m : {1, 2, 3}) {
+    const LevelIndex index(m, 9);
+    const StorageOrder order(m, 9);
+    const int cells = 2 * m;
+    int index_significance[2 * kMaxPits], reach[2 * kMaxPits];
+    for (int k = 0; k < cells; ++k) index_significance[index.significance_cell(k)] = k;
+    for (int p = cells - 1, most = 0; p >= 0; --p)
+      reach[p] = most = std::max(most, index_significance[order.significance_cell(p)]);
+    for (int n : {0, 1, 5, 9}) {
+      std::vector<Stones> x(cells, 0), before(cells, 0);
+      order.unrank(0, n, x.data());
+      std::uint64_t sums[2 * kMaxPits + 1] = {};
+      int k = cells - 1;
+      std::uint64_t steps = 0;
+      for (;;) {
+        ASSERT_EQ(index.rank_update(x.data(), n, k, sums), index.rank(x.data(), n))
+            << "m " << m << " n " << n << " step " << steps;
+        before = x;
+        const int changed = order.next_changed(x.data());
+        ++steps;
+        if (changed < 0) break;
+        for (int p = 0; p < changed; ++p)
+          ASSERT_EQ(x[order.significance_cell(p)], before[order.significance_cell(p)]);
+        k = reach[changed];
+      }
+      EXPECT_EQ(steps, order.size(n));
+    }
+  }
 }
 
 }  // namespace

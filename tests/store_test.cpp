@@ -423,6 +423,15 @@ TEST(Store, FlippedByteIsDetectedByReadLevelAndProbe) {
     const std::string resident_error = error_of([&] { Probe(store, t, 0, ProbeLoad::kResident); });
     EXPECT_NE(resident_error.find("level 8 block 2"), std::string::npos)
         << resident_error << " (flip case " << where << ")";
+    // So is a parallel scan, whatever the threads.
+    for (unsigned threads : {1u, 3u}) {
+      const std::string scan_error = error_of([&] {
+        store.scan_level_parallel(t, 8, threads,
+                                  [](std::uint64_t, std::span<const std::int8_t>) {});
+      });
+      EXPECT_NE(scan_error.find("level 8 block 2"), std::string::npos)
+          << scan_error << " (flip case " << where << ")";
+    }
 
     Probe probe(store, t, 1 << 20);
     std::vector<Stones> x(6, 0);

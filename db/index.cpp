@@ -13,7 +13,7 @@ namespace {
 // "Generator").
 std::array<int, 2 * kMaxPits> generator_order(int m) {
   std::array<int, 2 * kMaxPits> order{};
-  for (int k = 0; k < 2 * m && k < 2 * kMaxPits; ++k) order[k] = (k % 2 ? m : 0) + (m - 1 - k / 2);
+  for (int k = 0; k < 2 * m && k < 2 * kMaxPits; ++k) order[k] = LevelIndex::order_cell(m, k);
   return order;
 }
 

@@ -70,8 +70,10 @@ class LevelSolver {
     const ResidentLevel* const lower = levels_.levels();
     // Every level below n is packed (LevelTables::pack).
     const bool all_packed = levels_.packing() && ResidentLevel::packs(n - 1);
-    for (int i = 0; i < M; ++i) {
-      if (base.cell(i) == 0) continue;
+    unsigned pits = 0;  // the non-empty own pits
+    for (int i = 0; i < M; ++i) pits |= unsigned(base.cell(i) != 0) << i;
+    for (; pits != 0; pits &= pits - 1) {
+      const int i = __builtin_ctz(pits);
       Ring& b = children[moves];
       b = base;
       const bool again = R::apply(b, i);

@@ -80,7 +80,34 @@ class RegisterBoard : public CellEdits<RegisterBoard<M>> {
   int pit(int i) const { return v_[i]; }
 
   int cell(int i) const { return v_[i]; }
-  void set(int i, int stones) { v_[i] = std::uint8_t(stones); }
+  // Cell edits stay in the register (a mask and an add): a byte written to memory and the vector
+  // read back would wait for the store to retire.
+  void set(int i, int stones) {
+    const Bytes16 keep = load(kTables.keep_all_but[i]);
+    v_ = (v_ & keep) | (splat(stones) & ~keep);
+  }
+  int take(int i) {
+    const int s = v_[i];
+    v_ &= load(kTables.keep_all_but[i]);
+    return s;
+  }
+  void add(int i, int stones) { v_ += splat(stones) & ~load(kTables.keep_all_but[i]); }
+  // The board whose cells [0, 8) are the bytes of lo and [8, 16) those of hi (the lanes above
+  // 2M+1 must be 0).
+  static RegisterBoard from_words(std::uint64_t lo, std::uint64_t hi) {
+    RegisterBoard b;
+#ifdef __SSE2__
+    b.v_ = Bytes16(_mm_set_epi64x(std::int64_t(hi), std::int64_t(lo)));
+#else
+    std::memcpy(&b.v_, &lo, 8);
+    std::memcpy(reinterpret_cast<char*>(&b.v_) + 8, &hi, 8);
+#endif
+    return b;
+  }
+  // Both kalahs emptied.
+  void clear_kalahs() {
+    v_ &= load(kTables.keep_all_but[M]) & load(kTables.keep_all_but[2 * M + 1]);
+  }
 
   // Empties cell `from` and sows its stones; returns the last cell sown.
   int sow(int from) {
@@ -152,6 +179,11 @@ class RegisterBoard : public CellEdits<RegisterBoard<M>> {
   }
 
  private:
+  static Bytes16 splat(int stones) {
+    Bytes16 v;
+    std::memset(&v, stones, sizeof v);
+    return v;
+  }
   std::uint64_t low() const {
     std::uint64_t w;
     std::memcpy(&w, &v_, sizeof w);

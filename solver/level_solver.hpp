@@ -31,14 +31,7 @@ class LevelSolver {
   LevelSolver(const LevelIndex& index, LevelTables& levels) : index_(index), levels_(levels) {}
 
   // Future margin of the arrangement x (2M cells, side to move first) holding n stones.
-  int solve(const Stones* x, int n) {
-    Ring base = Ring::empty();
-    for (int i = 0; i < M; ++i) {
-      base.set(i, x[i]);
-      base.set(M + 1 + i, x[M + i]);
-    }
-    return solve(base, n);
-  }
+  int solve(const Stones* x, int n) { return solve(board_of(x), n); }
 
   // Solves and stores ranks [begin, end) of level n that are still unknown.
   void solve_range(int n, std::uint64_t begin, std::uint64_t end) {
@@ -100,8 +93,7 @@ class LevelSolver {
       } else if ((child = load(same_level[ranks[k]])) == kUnknownValue) {
         // Same level: strictly lower potential.
         Ring c = children[k];
-        c.set(M, 0);
-        c.set(2 * M + 1, 0);
+        clear_kalahs(c);
         child = solve(c, n);
         store(same_level[ranks[k]], child);
       }
@@ -109,6 +101,34 @@ class LevelSolver {
       if (v > best) best = v;
     }
     return best;
+  }
+
+  // The board of the arrangement x, kalahs empty; a RegisterBoard is assembled in registers.
+  static Ring board_of(const Stones* x) {
+    if constexpr (M <= ByteTables::kMaxM) {
+      std::uint64_t w[2] = {0, 0};
+      for (int i = 0; i < M; ++i) {
+        const int c = M + 1 + i;
+        w[i / 8] |= std::uint64_t(x[i]) << (8 * (i % 8));
+        w[c / 8] |= std::uint64_t(x[M + i]) << (8 * (c % 8));
+      }
+      return Ring::from_words(w[0], w[1]);
+    } else {
+      Ring b = Ring::empty();
+      for (int i = 0; i < M; ++i) {
+        b.set(i, x[i]);
+        b.set(M + 1 + i, x[M + i]);
+      }
+      return b;
+    }
+  }
+  static void clear_kalahs(Ring& b) {
+    if constexpr (M <= ByteTables::kMaxM) {
+      b.clear_kalahs();
+    } else {
+      b.set(M, 0);
+      b.set(2 * M + 1, 0);
+    }
   }
 
   // LevelIndex rank of the arrangement of b's pits (n stones).

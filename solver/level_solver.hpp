@@ -15,95 +15,19 @@
 
 namespace kalah {
 
-// Computes entries of level n (levels[n] in bytes) given complete levels below n (packed: pack()),
-// for rule policy R and M pits a side. Same-level successors (sowings that stay on the mover's own
-// side) are solved on demand by recursion; that terminates because such a move strictly lowers the
-// total distance of all stones to their owners' kalahs. Entries may be solved concurrently from
-// several threads: a value is written once it is final, and a duplicate computation writes the same
-// value.
-//
-// Moves are R's kernel on a board whose kalahs start at 0 (RegisterBoard<M> up to 7 pits, else
-// ByteArrayBoard<M>); tests compare every entry of small tables with a plain minimax over the
-// engine.
+// The moves of level entries for rule policy R and M pits a side: R's kernel on a board whose
+// kalahs start at 0 (RegisterBoard<M> up to 7 pits, else ByteArrayBoard<M>), each successor seen
+// from its side to move and ranked in the generator's order (LevelIndex).
 template <class R, int M>
-class LevelSolver {
+class LevelMoves {
  public:
-  LevelSolver(const LevelIndex& index, LevelTables& levels) : index_(index), levels_(levels) {}
-
-  // Future margin of the arrangement x (2M cells, side to move first) holding n stones.
-  int solve(const Stones* x, int n) { return solve(board_of(x), n); }
-
-  // Solves and stores ranks [begin, end) of level n that are still unknown.
-  void solve_range(int n, std::uint64_t begin, std::uint64_t end) {
-    if (begin >= end) return;
-    Stones x[2 * kMaxPits];
-    index_.unrank(begin, n, x);
-    std::int8_t* values = levels_.bytes(n).data();
-    for (std::uint64_t r = begin;;) {
-      if (load(values[r]) == kUnknownValue) store(values[r], solve(x, n));
-      if (++r == end) break;
-      index_.next(x);
-    }
-  }
-
- private:
   // The board a move is played on: the mover's gain accumulates in its kalah, cell M.
   using Ring = std::conditional_t<(M <= ByteTables::kMaxM), RegisterBoard<M>, ByteArrayBoard<M>>;
 
-  // Future margin of the position on `base` (kalahs empty, n stones in its pits).
-  int solve(const Ring& base, int n) {
-    if (is_over<R>(base)) return base.final_margin();
-    // First every successor's rank (so the reads can be in flight together), then the values.
-    int moves = 0;
-    std::uint64_t ranks[M];
-    Ring children[M];  // each successor seen from its side to move, kalahs as the move left them
-    std::int8_t gains[M];
-    bool agains[M];
-    std::int8_t* const same_level = levels_.bytes(n).data();
-    const ResidentLevel* const lower = levels_.levels();
-    // Every level below n is packed (LevelTables::pack).
-    const bool all_packed = levels_.packing() && ResidentLevel::packs(n - 1);
-    unsigned pits = 0;  // the non-empty own pits
-    for (int i = 0; i < M; ++i) pits |= unsigned(base.cell(i) != 0) << i;
-    for (; pits != 0; pits &= pits - 1) {
-      const int i = __builtin_ctz(pits);
-      Ring& b = children[moves];
-      b = base;
-      const bool again = R::apply(b, i);
-      const int gain = b.cell(M);
-      if (!again) b.flip();
-      const int child_n = n - gain;
-      const std::uint64_t r = rank(b, child_n);
-      __builtin_prefetch(child_n == n ? static_cast<const void*>(&same_level[r])
-                         : all_packed ? static_cast<const void*>(lower[child_n].words +
-                                                                 r / ResidentLevel::kPerWord)
-                                      : lower[child_n].address(r));
-      ranks[moves] = r;
-      gains[moves] = std::int8_t(gain);
-      agains[moves] = again;
-      ++moves;
-    }
-    int best = -kMaxTableStones - 1;
-    for (int k = 0; k < moves; ++k) {
-      const int child_n = n - gains[k];
-      int child;
-      if (child_n < n) {
-        child =
-            all_packed ? lower[child_n].packed_future(ranks[k]) : lower[child_n].future(ranks[k]);
-      } else if ((child = load(same_level[ranks[k]])) == kUnknownValue) {
-        // Same level: strictly lower potential.
-        Ring c = children[k];
-        clear_kalahs(c);
-        child = solve(c, n);
-        store(same_level[ranks[k]], child);
-      }
-      const int v = gains[k] + (agains[k] ? child : -child);
-      if (v > best) best = v;
-    }
-    return best;
-  }
+  explicit LevelMoves(const LevelIndex& index) : index_(index) {}
 
-  // The board of the arrangement x, kalahs empty; a RegisterBoard is assembled in registers.
+  // The board of the arrangement x (2M cells, side to move first), kalahs empty; a RegisterBoard
+  // is assembled in registers.
   static Ring board_of(const Stones* x) {
     if constexpr (M <= ByteTables::kMaxM) {
       std::uint64_t w[2] = {0, 0};
@@ -122,13 +46,46 @@ class LevelSolver {
       return b;
     }
   }
-  static void clear_kalahs(Ring& b) {
+
+  // Whether the game is over on `base` (kalahs empty); then *value is its future margin.
+  static bool over(const Ring& base, int* value) {
+    if (!is_over<R>(base)) return false;
+    *value = base.final_margin();
+    return true;
+  }
+
+  // What a move did: the mover's gain (stones put into its kalah), whether it moves again, and
+  // the stones left in pits.
+  struct Played {
+    int gain;
+    bool again;
+    int child_n;
+  };
+  // Plays own pit i (non-empty) of `base` (kalahs empty, n stones in its pits, the game not over)
+  // into `child`, seen from its side to move (kalahs as the move left them).
+  [[gnu::always_inline]] static Played play(const Ring& base, int i, int n, Ring& child) {
+    child = base;
+    const bool again = R::apply(child, i);
+    const int gain = child.cell(M);
+    if (!again) child.flip();
+    return {gain, again, n - gain};
+  }
+  // The non-empty own pits of `base` as a bit mask (bit i: own pit i).
+  static unsigned movable(const Ring& base) {
+    unsigned pits = 0;
+    for (int i = 0; i < M; ++i) pits |= unsigned(base.cell(i) != 0) << i;
+    return pits;
+  }
+
+  // The successor board `child` as an arrangement to solve: both kalahs emptied.
+  static Ring without_kalahs(Ring child) {
     if constexpr (M <= ByteTables::kMaxM) {
-      b.clear_kalahs();
+      child.clear_kalahs();
     } else {
-      b.set(M, 0);
-      b.set(2 * M + 1, 0);
+      child.set(M, 0);
+      child.set(2 * M + 1, 0);
     }
+    return child;
   }
 
   // LevelIndex rank of the arrangement of b's pits (n stones).
@@ -142,6 +99,89 @@ class LevelSolver {
     return index_.rank(x, n);
   }
 
+  const LevelIndex& index() const { return index_; }
+
+ private:
+  const LevelIndex& index_;
+};
+
+// Computes entries of level n (levels[n] in bytes) given complete levels below n (packed: pack()),
+// for rule policy R and M pits a side, with LevelMoves. Same-level successors (sowings that stay on
+// the mover's own side) are solved on demand by recursion; that terminates because such a move
+// strictly lowers the total distance of all stones to their owners' kalahs. Entries may be solved
+// concurrently from several threads: a value is written once it is final, and a duplicate
+// computation writes the same value. Tests compare every entry of small tables with a plain minimax
+// over the engine.
+template <class R, int M>
+class LevelSolver {
+ public:
+  LevelSolver(const LevelIndex& index, LevelTables& levels) : moves_(index), levels_(levels) {}
+
+  // Future margin of the arrangement x (2M cells, side to move first) holding n stones.
+  int solve(const Stones* x, int n) { return solve(Moves::board_of(x), n); }
+
+  // Solves and stores ranks [begin, end) of level n that are still unknown.
+  void solve_range(int n, std::uint64_t begin, std::uint64_t end) {
+    if (begin >= end) return;
+    Stones x[2 * kMaxPits];
+    moves_.index().unrank(begin, n, x);
+    std::int8_t* values = levels_.bytes(n).data();
+    for (std::uint64_t r = begin;;) {
+      if (load(values[r]) == kUnknownValue) store(values[r], solve(x, n));
+      if (++r == end) break;
+      moves_.index().next(x);
+    }
+  }
+
+ private:
+  using Moves = LevelMoves<R, M>;
+  using Ring = typename Moves::Ring;
+
+  // Future margin of the position on `base` (kalahs empty, n stones in its pits).
+  int solve(const Ring& base, int n) {
+    int over;
+    if (Moves::over(base, &over)) return over;
+    // First every successor's rank (so the reads can be in flight together), then the values.
+    int moves = 0;
+    std::uint64_t ranks[M];
+    Ring children[M];
+    std::int8_t gains[M];
+    bool agains[M];
+    std::int8_t* const same_level = levels_.bytes(n).data();
+    const ResidentLevel* const lower = levels_.levels();
+    // Every level below n is packed (LevelTables::pack).
+    const bool all_packed = levels_.packing() && ResidentLevel::packs(n - 1);
+    for (unsigned pits = Moves::movable(base); pits != 0; pits &= pits - 1) {
+      const auto played = Moves::play(base, __builtin_ctz(pits), n, children[moves]);
+      const int child_n = played.child_n;
+      const std::uint64_t r = moves_.rank(children[moves], child_n);
+      __builtin_prefetch(child_n == n ? static_cast<const void*>(&same_level[r])
+                         : all_packed ? static_cast<const void*>(lower[child_n].words +
+                                                                 r / ResidentLevel::kPerWord)
+                                      : lower[child_n].address(r));
+      ranks[moves] = r;
+      gains[moves] = std::int8_t(played.gain);
+      agains[moves] = played.again;
+      ++moves;
+    }
+    int best = -kMaxTableStones - 1;
+    for (int k = 0; k < moves; ++k) {
+      const int child_n = n - gains[k];
+      int child;
+      if (child_n < n) {
+        child =
+            all_packed ? lower[child_n].packed_future(ranks[k]) : lower[child_n].future(ranks[k]);
+      } else if ((child = load(same_level[ranks[k]])) == kUnknownValue) {
+        // Same level: strictly lower potential.
+        child = solve(Moves::without_kalahs(children[k]), n);
+        store(same_level[ranks[k]], child);
+      }
+      const int v = gains[k] + (agains[k] ? child : -child);
+      if (v > best) best = v;
+    }
+    return best;
+  }
+
   static std::int8_t load(const std::int8_t& slot) {
     return std::atomic_ref<const std::int8_t>(slot).load(std::memory_order_relaxed);
   }
@@ -149,7 +189,7 @@ class LevelSolver {
     std::atomic_ref<std::int8_t>(slot).store(std::int8_t(v), std::memory_order_relaxed);
   }
 
-  const LevelIndex& index_;
+  Moves moves_;
   LevelTables& levels_;
 };
 

@@ -22,25 +22,12 @@ std::string block_where(const std::string& level_where, std::uint32_t block) {
 }
 
 // Values of storage ranks [first, first + out.size()) of level n, gathered from `values` (in
-// LevelIndex order). Consecutive storage ranks differ in a few cells of low storage significance,
-// so each LevelIndex rank is updated from the previous one (Arrangements::rank_update).
+// LevelIndex order).
 void gather(const LevelIndex& index, const StorageOrder& order, int n, const ResidentLevel& values,
             std::uint64_t first, std::span<std::int8_t> out) {
   constexpr std::size_t kAhead = 64;  // reads in flight: prefetched lines stay in the cache
-  const int cells = index.cells();
-  // reach[p]: the highest LevelIndex significance among the cells of storage significance p..
-  int index_significance[2 * kMaxPits], reach[2 * kMaxPits];
-  for (int k = 0; k < cells; ++k) index_significance[index.significance_cell(k)] = k;
-  for (int p = cells - 1, most = 0; p >= 0; --p)
-    reach[p] = most = std::max(most, index_significance[order.significance_cell(p)]);
   std::vector<std::uint64_t> ranks(out.size());
-  std::uint64_t sums[2 * kMaxPits + 1] = {};
-  Stones x[2 * kMaxPits];
-  order.unrank(first, n, x);
-  for (std::size_t j = 0, changed = 0; j < out.size(); ++j) {
-    ranks[j] = index.rank_update(x, n, j == 0 ? cells - 1 : reach[changed], sums);
-    changed = std::size_t(std::max(order.next_changed(x), 0));
-  }
+  index_ranks_of_storage(index, order, n, first, ranks);
   for (std::size_t j = 0; j < std::min(kAhead, out.size()); ++j)
     __builtin_prefetch(values.address(ranks[j]));
   for (std::size_t j = 0; j < out.size(); ++j) {
@@ -97,6 +84,25 @@ std::uint64_t level_entries(int m, int n) {
     if (r >> 63) throw DbError("level too large to index");
   }
   return std::uint64_t(r);
+}
+
+void index_ranks_of_storage(const LevelIndex& index, const StorageOrder& order, int n,
+                            std::uint64_t first, std::span<std::uint64_t> ranks) {
+  // Consecutive storage ranks differ in a few cells of low storage significance, so each
+  // LevelIndex rank is updated from the previous one (Arrangements::rank_update).
+  const int cells = index.cells();
+  // reach[p]: the highest LevelIndex significance among the cells of storage significance p..
+  int index_significance[2 * kMaxPits], reach[2 * kMaxPits];
+  for (int k = 0; k < cells; ++k) index_significance[index.significance_cell(k)] = k;
+  for (int p = cells - 1, most = 0; p >= 0; --p)
+    reach[p] = most = std::max(most, index_significance[order.significance_cell(p)]);
+  std::uint64_t sums[2 * kMaxPits + 1] = {};
+  Stones x[2 * kMaxPits];
+  order.unrank(first, n, x);
+  for (std::size_t j = 0, changed = 0; j < ranks.size(); ++j) {
+    ranks[j] = index.rank_update(x, n, j == 0 ? cells - 1 : reach[changed], sums);
+    changed = std::size_t(std::max(order.next_changed(x), 0));
+  }
 }
 
 Store::Store(const std::string& path, bool writable) : Store(path, writable, StoreOptions{}) {}
@@ -173,8 +179,28 @@ void Store::write_level(TableId t, int n, const ResidentLevel& values) {
   if (!env_->writable()) throw DbError(path_ + ": database opened read-only");
   if (n < 0 || n > 255 || values.n != n) throw DbError(where + ": level out of range 0..255");
   const std::uint64_t entries = level_entries(t.m, n);
-  std::vector<std::string> blocks = compress_blocks(t.m, n, values, entries, options_.block_entries,
-                                                    options_.zstd_level, options_.threads);
+  write_level_blocks(t, n,
+                     compress_blocks(t.m, n, values, entries, options_.block_entries,
+                                     options_.zstd_level, options_.threads));
+}
+
+void Store::write_level_blocks(TableId t, int n, std::vector<std::string> blocks) {
+  const std::string where = level_where(t, n);
+  if (!env_->writable()) throw DbError(path_ + ": database opened read-only");
+  if (n < 0 || n > 255) throw DbError(where + ": level out of range 0..255");
+  const std::uint64_t entries = level_entries(t.m, n);
+  const std::uint64_t want = (entries + options_.block_entries - 1) / options_.block_entries;
+  if (blocks.size() != want)
+    throw DbError(where + ": " + std::to_string(blocks.size()) + " blocks given, the level has " +
+                  std::to_string(want));
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    const std::uint64_t count =
+        std::min<std::uint64_t>(options_.block_entries, entries - b * options_.block_entries);
+    if (block_entries_of(blocks[b]) != count)
+      throw DbError(block_where(where, std::uint32_t(b)) + ": block holds " +
+                    std::to_string(block_entries_of(blocks[b])) + " entries, not " +
+                    std::to_string(count));
+  }
 
   LevelMeta meta{};
   meta.entries = entries;

@@ -18,6 +18,8 @@
 namespace kalah {
 
 class LmdbEnv;
+class LevelIndex;
+class StorageOrder;
 
 // Tuning of a writable store. Readers take everything from the stored records.
 struct StoreOptions {
@@ -30,6 +32,11 @@ struct StoreOptions {
 
 // Number of arrangements of n stones in the 2m pits: C(n+2m-1, 2m-1).
 std::uint64_t level_entries(int m, int n);
+
+// The LevelIndex ranks of storage ranks first, first + 1, ... of level n: ranks.size() of them
+// (how a block of the stored level gathers its values from the generator's order).
+void index_ranks_of_storage(const LevelIndex& index, const StorageOrder& order, int n,
+                            std::uint64_t first, std::span<std::uint64_t> ranks);
 
 // A kalah database: one LMDB environment (directory) holding any number of tables. Const members
 // may be called from many threads at once; writes are serialised by LMDB. At most one Store per
@@ -64,6 +71,11 @@ class Store {
   // The same from level n's values packed (or not) as ResidentLevel keeps them, by LevelIndex
   // rank: level_entries(t.m, n) of them.
   void write_level(TableId t, int n, const ResidentLevel& values);
+
+  // Writes level n from its blocks already encoded (encode_block of storage ranks b * E, ...,
+  // E = options().block_entries, in block order), as write_level does: one transaction with the
+  // level record and the table record. Throws DbError when the blocks do not cover the level.
+  void write_level_blocks(TableId t, int n, std::vector<std::string> blocks);
 
   // Reads level n back completely into out[LevelIndex rank], verifying every block and the level
   // checksum.

@@ -1,6 +1,7 @@
 // `kalah gen`: build (or resume, or extend) the endgame database of one rule set and board size.
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <thread>
 
 #include "build.hpp"
@@ -8,9 +9,82 @@
 #include "level_solver.hpp"
 #include "options.hpp"
 #include "progress.hpp"
+#ifdef KALAH_MPI
+#include "distributed_build.hpp"
+#endif
 
 namespace kalah::cli {
 namespace {
+
+// The closing line of a build.
+void print_report(const BuildReport& r, TableId t, const std::string& db) {
+  if (r.first_built < 0) {
+    std::cout << to_string(t) << ": levels 0.." << r.complete_through << " already complete in "
+              << db << "; nothing to do\n";
+  } else {
+    char buf[200];
+    std::snprintf(buf, sizeof buf,
+                  "%s: built levels %d..%d (%s entries) in %.2f s; levels 0..%d complete in %s\n",
+                  to_string(t).c_str(), r.first_built, r.complete_through,
+                  with_commas(r.entries_built).c_str(), r.seconds, r.complete_through, db.c_str());
+    std::cout << buf;
+  }
+}
+
+#ifdef KALAH_MPI
+// `mpirun -np P kalah gen ...`: every process runs this with the same options; process 0 holds
+// the database and reports. A failure anywhere ends every process (no process waits forever).
+int run_gen_distributed(const BuildOptions& o, const std::string& db, int zstd_level, bool quiet) {
+  MpiSession mpi(nullptr, nullptr);
+  const bool root = mpi.rank() == 0;
+  try {
+    std::unique_ptr<Store> store;
+    if (root) {
+      store = std::make_unique<Store>(db, true);
+      StoreOptions so = store->options();
+      so.zstd_level = zstd_level;
+      store->set_options(so);
+    }
+    Progress progress(root && !quiet);
+    DistributedEvents events;
+    events.loading = [&](int n, int last) {
+      progress.update("sending stored levels to " + std::to_string(mpi.size()) + " processes",
+                      std::uint64_t(n), std::uint64_t(last + 1));
+    };
+    events.solving = [&](int n, std::uint64_t done, std::uint64_t total) {
+      progress.update("level " + std::to_string(n) + "/" + std::to_string(o.max_stones), done,
+                      total);
+    };
+    events.level_done = [&](const DistributedLevelStats& s) {
+      char buf[300];
+      std::snprintf(buf, sizeof buf,
+                    "level %d: %s entries solved in %.2f s (%.1f M/s, %d rounds, %.1f MB "
+                    "exchanged), stored in %.2f s (%.1f MB), peak memory %.0f MiB a process "
+                    "(%.0f MiB in all)",
+                    s.n, with_commas(s.entries).c_str(), s.solve_s,
+                    s.solve_s > 0 ? double(s.entries) / s.solve_s / 1e6 : 0.0, s.rounds,
+                    double(s.solve_bytes) / 1e6, s.store_s, double(s.store_bytes) / 1e6,
+                    double(s.peak_memory_max) / double(1 << 20),
+                    double(s.peak_memory_sum) / double(1 << 20));
+      progress.step_done(buf);
+    };
+    if (root && !quiet)
+      progress.note("distributed build of " + to_string(o.table) + " on " +
+                    std::to_string(mpi.size()) + " processes");
+    const BuildReport r = build_database_distributed(store.get(), o, events);
+    if (root) print_report(r, o.table, db);
+    return 0;
+  } catch (const InputError& e) {
+    // Every process meets the same input error: one of them says it.
+    if (root) std::cerr << "kalah gen: error: " << e.what() << std::endl;
+    MpiSession::abort(2);
+  } catch (const std::exception& e) {
+    std::cerr << "kalah gen: error (process " << mpi.rank() << " of " << mpi.size()
+              << "): " << e.what() << std::endl;
+    MpiSession::abort(1);
+  }
+}
+#endif
 
 int run_gen(int argc, char** argv) {
   GameOptions game;
@@ -63,6 +137,9 @@ int run_gen(int argc, char** argv) {
   o.threads = threads;
   if (memory_limit_mb != 0) check_memory_mb("memory-limit", memory_limit_mb, 1, memory_mb());
   o.memory_limit = std::uint64_t(memory_limit_mb) << 20;
+#ifdef KALAH_MPI
+  if (started_by_mpi_launcher()) return run_gen_distributed(o, db, zstd_level, quiet);
+#endif
   Store store(db, true);
   StoreOptions so = store.options();
   so.zstd_level = zstd_level;
@@ -92,18 +169,7 @@ int run_gen(int argc, char** argv) {
   if (stored >= 0 && stored < max_stones)
     progress.note("resuming " + to_string(o.table) + ": levels 0.." + std::to_string(stored) +
                   " are stored");
-  const BuildReport r = build_database(store, o, events);
-  if (r.first_built < 0) {
-    std::cout << to_string(o.table) << ": levels 0.." << r.complete_through
-              << " already complete in " << db << "; nothing to do\n";
-  } else {
-    char buf[200];
-    std::snprintf(buf, sizeof buf,
-                  "%s: built levels %d..%d (%s entries) in %.2f s; levels 0..%d complete in %s\n",
-                  to_string(o.table).c_str(), r.first_built, r.complete_through,
-                  with_commas(r.entries_built).c_str(), r.seconds, r.complete_through, db.c_str());
-    std::cout << buf;
-  }
+  print_report(build_database(store, o, events), o.table, db);
   return 0;
 }
 

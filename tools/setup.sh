@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ninja-build pkg-config liblmdb-dev lmdb-utils libzstd-dev
-          libboost-program-options-dev libtbb-dev libgtest-dev libgmock-dev libbenchmark-dev graphviz)
+          libboost-program-options-dev libtbb-dev libgtest-dev libgmock-dev libbenchmark-dev graphviz
+          libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,583 @@
+// The distributed build: slices of each level on MPI processes, values exchanged in batches.
+#include "distributed_build.hpp"
+
+#include <mpi.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <climits>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "block_codec.hpp"
+#include "level_solver.hpp"
+#include "storage_order.hpp"
+
+namespace kalah {
+
+bool started_by_mpi_launcher() {
+  // Open MPI's mpirun, MPICH's hydra (and Slurm's srun with PMI), PMIx launchers.
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
+    if (std::getenv(v) != nullptr) return true;
+  return false;
+}
+
+MpiSession::MpiSession(int* argc, char*** argv) {
+  int provided = 0;
+  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+}
+
+MpiSession::~MpiSession() { MPI_Finalize(); }
+
+void MpiSession::abort(int code) {
+  MPI_Abort(MPI_COMM_WORLD, code);
+  std::_Exit(code);  // MPI_Abort does not return; this is for the compiler
+}
+
+namespace {
+
+constexpr std::uint64_t kBatch = 1 << 20;    // entries expanded between two exchanges
+constexpr std::uint64_t kChunk = 1ull << 30;  // bytes of one point-to-point message
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+std::uint64_t peak_memory_bytes() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return std::uint64_t(ru.ru_maxrss) * 1024;  // Linux: KiB
+}
+
+struct World {
+  int rank = 0, size = 1;
+};
+
+World world() {
+  World w;
+  MPI_Comm_rank(MPI_COMM_WORLD, &w.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &w.size);
+  return w;
+}
+
+std::uint64_t max_over_processes(std::uint64_t v) {
+  std::uint64_t r = 0;
+  MPI_Allreduce(&v, &r, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  return r;
+}
+std::uint64_t sum_over_processes(std::uint64_t v) {
+  std::uint64_t r = 0;
+  MPI_Allreduce(&v, &r, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  return r;
+}
+
+// Processes of this job on this machine: threads = 0 shares the machine's cores among them.
+int processes_on_this_machine() {
+  MPI_Comm local;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
+  int n = 1;
+  MPI_Comm_size(local, &n);
+  MPI_Comm_free(&local);
+  return n;
+}
+
+void send_bytes(const void* data, std::uint64_t size, int dest, int tag) {
+  const auto* p = static_cast<const char*>(data);
+  for (std::uint64_t at = 0; at < size; at += kChunk)
+    MPI_Send(p + at, int(std::min(kChunk, size - at)), MPI_BYTE, dest, tag, MPI_COMM_WORLD);
+}
+void recv_bytes(void* data, std::uint64_t size, int source, int tag) {
+  auto* p = static_cast<char*>(data);
+  for (std::uint64_t at = 0; at < size; at += kChunk)
+    MPI_Recv(p + at, int(std::min(kChunk, size - at)), MPI_BYTE, source, tag, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
+}
+
+// Level n's slices: process q holds LevelIndex ranks [begin[q], begin[q+1]).
+struct Slices {
+  std::vector<std::uint64_t> begin;
+
+  Slices() = default;
+  Slices(std::uint64_t total, int processes) : begin(std::size_t(processes) + 1) {
+    for (int q = 0; q <= processes; ++q)
+      begin[q] = std::uint64_t(static_cast<unsigned __int128>(total) * unsigned(q) /
+                               unsigned(processes));
+  }
+  std::uint64_t count(int q) const { return begin[q + 1] - begin[q]; }
+  int owner(std::uint64_t r) const {
+    const int processes = int(begin.size()) - 1;
+    int q = int(static_cast<unsigned __int128>(r) * unsigned(processes) / begin[processes]);
+    while (r < begin[q]) --q;
+    while (r >= begin[q + 1]) ++q;
+    return q;
+  }
+};
+
+// A request for one value: the owner's local index and the level.
+std::uint64_t request_key(std::uint64_t local, int level) { return local << 8 | unsigned(level); }
+
+// One exchange of requests for values: every process sends `send` (requests grouped by
+// destination, counts[d] for process d) and gets back, aligned with it, the answers that the
+// receiving processes computed with `answer(key)`. Collective: every process calls it, the same
+// number of times.
+class Exchange {
+ public:
+  explicit Exchange(World w) : w_(w), counts_(w.size), displs_(w.size), rcounts_(w.size),
+                               rdispls_(w.size) {}
+
+  template <class Answer>
+  void run(const std::vector<std::uint64_t>& send, const std::vector<std::uint64_t>& counts,
+           std::vector<std::int8_t>& back, const Answer& answer) {
+    int total = 0;
+    for (int d = 0; d < w_.size; ++d) {
+      if (counts[d] > std::uint64_t(INT_MAX - total))
+        throw std::runtime_error("distributed build: an exchange exceeds 2^31 values");
+      counts_[d] = int(counts[d]);
+      displs_[d] = total;
+      total += counts_[d];
+    }
+    MPI_Alltoall(counts_.data(), 1, MPI_INT, rcounts_.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    int rtotal = 0;
+    for (int d = 0; d < w_.size; ++d) {
+      rdispls_[d] = rtotal;
+      rtotal += rcounts_[d];
+    }
+    received_.resize(std::size_t(rtotal));
+    MPI_Alltoallv(send.data(), counts_.data(), displs_.data(), MPI_UINT64_T, received_.data(),
+                  rcounts_.data(), rdispls_.data(), MPI_UINT64_T, MPI_COMM_WORLD);
+    answers_.resize(std::size_t(rtotal));
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, received_.size(), 1 << 14),
+                      [&](const tbb::blocked_range<std::size_t>& r) {
+                        for (std::size_t i = r.begin(); i != r.end(); ++i)
+                          answers_[i] = std::int8_t(answer(received_[i]));
+                      });
+    back.resize(std::size_t(total));
+    MPI_Alltoallv(answers_.data(), rcounts_.data(), rdispls_.data(), MPI_INT8_T, back.data(),
+                  counts_.data(), displs_.data(), MPI_INT8_T, MPI_COMM_WORLD);
+    bytes += std::uint64_t(total) * sizeof(std::uint64_t) + std::uint64_t(rtotal);
+  }
+
+  std::uint64_t bytes = 0;  // sent by this process
+
+ private:
+  World w_;
+  std::vector<int> counts_, displs_, rcounts_, rdispls_;
+  std::vector<std::uint64_t> received_;
+  std::vector<std::int8_t> answers_;
+};
+
+std::int8_t load(const std::int8_t& slot) {
+  return std::atomic_ref<const std::int8_t>(slot).load(std::memory_order_relaxed);
+}
+void store_value(std::int8_t& slot, int v) {
+  std::atomic_ref<std::int8_t>(slot).store(std::int8_t(v), std::memory_order_relaxed);
+}
+
+// The value of `key` (request_key) from this process's slices: level `solving` (in bytes, maybe
+// not yet solved: kUnknownValue) or a finished level (packed or not: LevelTables::level).
+int local_value(const LevelTables& levels, int solving, std::uint64_t key) {
+  const int level = int(key & 0xFF);
+  const std::uint64_t local = key >> 8;
+  return level == solving ? load(levels.bytes(level)[local]) : levels.level(level).future(local);
+}
+
+// Solves this process's slice of level n (levels.bytes(n), opened with kUnknownValue) in rounds;
+// returns the number of rounds.
+template <class R, int M>
+class SliceSolver {
+ public:
+  SliceSolver(World w, const LevelIndex& index, LevelTables& levels,
+              const std::vector<Slices>& slices, Exchange& exchange)
+      : w_(w), moves_(index), levels_(levels), slices_(slices), exchange_(exchange) {}
+
+  int solve(int n, const std::function<void(std::uint64_t)>& progress) {
+    const Slices& own = slices_[n];
+    const std::uint64_t first = own.begin[w_.rank], count = own.count(w_.rank);
+    std::vector<std::uint64_t> waiting;  // local indices left for the next round
+    bool everything = true;              // the first round takes the whole slice in order
+    for (int round = 1;; ++round) {
+      const std::uint64_t todo = everything ? count : waiting.size();
+      const std::uint64_t batches = max_over_processes((todo + kBatch - 1) / kBatch);
+      std::vector<std::uint64_t> left;
+      for (std::uint64_t b = 0; b < batches; ++b) {
+        const std::uint64_t lo = std::min(todo, b * kBatch), hi = std::min(todo, lo + kBatch);
+        batch(n, first, lo, hi, everything ? nullptr : waiting.data(), left);
+        if (everything && progress) progress(hi);
+      }
+      if (sum_over_processes(left.size()) == 0) return round;
+      waiting.swap(left);
+      everything = false;
+    }
+  }
+
+ private:
+  using Moves = LevelMoves<R, M>;
+  using Ring = typename Moves::Ring;
+
+  enum Status : std::uint8_t { kSolved, kWaiting, kAsking };
+  struct Remote {
+    std::uint64_t key;  // request_key, then the answer's place in the exchange
+    int owner;
+    std::int8_t gain;
+    bool again;
+  };
+
+  // Entries [lo, hi) of the round (local indices lo.. of the slice, or listed[lo..]).
+  void batch(int n, std::uint64_t first, std::uint64_t lo, std::uint64_t hi,
+             const std::uint64_t* listed, std::vector<std::uint64_t>& left) {
+    const std::size_t size = std::size_t(hi - lo);
+    status_.assign(size, kSolved);
+    best_.assign(size, 0);
+    remotes_.resize(size * M);
+    remote_count_.assign(size, 0);
+    std::int8_t* const values = levels_.bytes(n).data();
+    auto local_of = [&](std::size_t j) { return listed ? listed[lo + j] : lo + j; };
+
+    // Expand each entry: local successors are read now, the others asked for.
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, size, 1 << 12),
+                      [&](const tbb::blocked_range<std::size_t>& range) {
+                        Stones x[2 * kMaxPits];
+                        for (std::size_t j = range.begin(); j != range.end(); ++j) {
+                          const std::uint64_t local = local_of(j);
+                          if (listed != nullptr || j == range.begin()) {
+                            moves_.index().unrank(first + local, n, x);
+                          } else {
+                            moves_.index().next(x);
+                          }
+                          expand(n, x, j, values[local]);
+                        }
+                      });
+
+    // Requests grouped by owner, each remembering its place.
+    std::vector<std::uint64_t> counts(std::size_t(w_.size), 0);
+    for (std::size_t j = 0; j < size; ++j)
+      if (status_[j] == kAsking)
+        for (int k = 0; k < remote_count_[j]; ++k) ++counts[remotes_[j * M + k].owner];
+    std::vector<std::uint64_t> at(std::size_t(w_.size), 0);
+    for (int d = 1; d < w_.size; ++d) at[d] = at[d - 1] + counts[d - 1];
+    send_.resize(std::size_t(at[w_.size - 1] + counts[w_.size - 1]));
+    for (std::size_t j = 0; j < size; ++j)
+      if (status_[j] == kAsking)
+        for (int k = 0; k < remote_count_[j]; ++k) {
+          Remote& r = remotes_[j * M + k];
+          const std::uint64_t place = at[r.owner]++;
+          send_[place] = r.key;
+          r.key = place;
+        }
+    exchange_.run(send_, counts, back_,
+                  [&](std::uint64_t key) { return local_value(levels_, n, key); });
+
+    // Finish the entries whose successors are all known.
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, size, 1 << 12),
+                      [&](const tbb::blocked_range<std::size_t>& range) {
+                        for (std::size_t j = range.begin(); j != range.end(); ++j) {
+                          if (status_[j] != kAsking) continue;
+                          int best = best_[j];
+                          bool known = true;
+                          for (int k = 0; k < remote_count_[j] && known; ++k) {
+                            const Remote& r = remotes_[j * M + k];
+                            const int child = back_[r.key];
+                            known = child != kUnknownValue;
+                            best = std::max(best, r.gain + (r.again ? child : -child));
+                          }
+                          if (known) {
+                            store_value(values[local_of(j)], best);
+                          } else {
+                            status_[j] = kWaiting;
+                          }
+                        }
+                      });
+    for (std::size_t j = 0; j < size; ++j)
+      if (status_[j] == kWaiting) left.push_back(local_of(j));
+  }
+
+  // Entry j of the batch, arrangement x: solved now (its value stored in `slot`), waiting for a
+  // same-level successor of this slice, or asking for the values of other slices.
+  void expand(int n, const Stones* x, std::size_t j, std::int8_t& slot) {
+    const Ring base = Moves::board_of(x);
+    int over;
+    if (Moves::over(base, &over)) {
+      store_value(slot, over);
+      return;
+    }
+    int best = -kMaxTableStones - 1, remote = 0;
+    Ring child;
+    for (unsigned pits = Moves::movable(base); pits != 0; pits &= pits - 1) {
+      const auto played = Moves::play(base, __builtin_ctz(pits), n, child);
+      const int child_n = played.child_n;
+      const std::uint64_t r = moves_.rank(child, child_n);
+      const Slices& where = slices_[child_n];
+      const int owner = where.owner(r);
+      const std::uint64_t local = r - where.begin[owner];
+      if (owner != w_.rank) {
+        remotes_[j * M + remote++] = {request_key(local, child_n), owner,
+                                      std::int8_t(played.gain), played.again};
+        continue;
+      }
+      const int v = local_value(levels_, n, request_key(local, child_n));
+      if (v == kUnknownValue) {
+        status_[j] = kWaiting;
+        return;
+      }
+      best = std::max(best, played.gain + (played.again ? v : -v));
+    }
+    if (remote == 0) {
+      store_value(slot, best);
+      return;
+    }
+    status_[j] = kAsking;
+    best_[j] = std::int16_t(best);
+    remote_count_[j] = std::uint8_t(remote);
+  }
+
+  World w_;
+  Moves moves_;
+  LevelTables& levels_;
+  const std::vector<Slices>& slices_;
+  Exchange& exchange_;
+  std::vector<std::uint8_t> status_, remote_count_;
+  std::vector<std::int16_t> best_;  // the best of the successors read locally
+  std::vector<std::int8_t> back_;
+  std::vector<Remote> remotes_;
+  std::vector<std::uint64_t> send_;
+};
+
+// This process's share of level n's stored blocks (storage order, StoreOptions' block size),
+// encoded: blocks [first_block, first_block + result.size()).
+std::vector<std::string> encode_share(World w, const LevelIndex& index, const StorageOrder& order,
+                                      const LevelTables& levels, const Slices& slices, int n,
+                                      std::uint32_t block_entries, int zstd_level,
+                                      Exchange& exchange, std::uint64_t* first_block) {
+  const std::uint64_t entries = index.size(n);
+  const std::uint64_t blocks = (entries + block_entries - 1) / block_entries;
+  const std::uint64_t lo = blocks * unsigned(w.rank) / unsigned(w.size);
+  const std::uint64_t hi = blocks * unsigned(w.rank + 1) / unsigned(w.size);
+  *first_block = lo;
+  const std::uint64_t per_batch = std::max<std::uint64_t>(1, kBatch / block_entries);
+  const std::uint64_t batches = max_over_processes((hi - lo + per_batch - 1) / per_batch);
+  std::vector<std::string> out;
+  std::vector<std::uint64_t> ranks, send, counts(std::size_t(w.size));
+  std::vector<std::int8_t> values, back;
+  std::vector<int> owner;
+  for (std::uint64_t b = 0; b < batches; ++b) {
+    const std::uint64_t b0 = std::min(hi, lo + b * per_batch), b1 = std::min(hi, b0 + per_batch);
+    const std::uint64_t s0 = b0 * block_entries, s1 = std::min(entries, b1 * block_entries);
+    const std::size_t size = std::size_t(s1 - s0);
+    ranks.resize(size);
+    tbb::parallel_for(b0, b1, [&](std::uint64_t block) {
+      const std::uint64_t f = block * block_entries;
+      const std::uint64_t c = std::min<std::uint64_t>(block_entries, entries - f);
+      index_ranks_of_storage(index, order, n, f,
+                             std::span<std::uint64_t>(ranks.data() + (f - s0), std::size_t(c)));
+    });
+    values.assign(size, 0);
+    owner.resize(size);
+    std::fill(counts.begin(), counts.end(), 0);
+    for (std::size_t j = 0; j < size; ++j) ++counts[owner[j] = slices.owner(ranks[j])];
+    std::vector<std::uint64_t> at(std::size_t(w.size), 0);
+    for (int d = 1; d < w.size; ++d) at[d] = at[d - 1] + counts[d - 1];
+    send.resize(size);
+    for (std::size_t j = 0; j < size; ++j) {
+      const std::uint64_t place = at[owner[j]]++;
+      send[place] = request_key(ranks[j] - slices.begin[owner[j]], n);
+      ranks[j] = place;
+    }
+    // Values this process holds are looked up through the exchange too: its own share of the
+    // requests never leaves the process.
+    exchange.run(send, counts, back,
+                 [&](std::uint64_t key) { return local_value(levels, -1, key); });
+    for (std::size_t j = 0; j < size; ++j) values[j] = back[ranks[j]];
+    const std::size_t before = out.size();
+    out.resize(before + std::size_t(b1 - b0));
+    tbb::parallel_for(b0, b1, [&](std::uint64_t block) {
+      const std::uint64_t f = block * block_entries;
+      const std::uint64_t c = std::min<std::uint64_t>(block_entries, entries - f);
+      out[before + std::size_t(block - b0)] = encode_block(
+          std::span<const std::int8_t>(values.data() + (f - s0), std::size_t(c)), zstd_level);
+    });
+  }
+  return out;
+}
+
+// The encoded blocks of every process, in block order, on process 0 (empty elsewhere).
+std::vector<std::string> collect_blocks(World w, std::vector<std::string> mine,
+                                        std::uint64_t first_block, std::uint64_t* bytes) {
+  constexpr int kTag = 7;
+  std::vector<std::uint64_t> sizes(mine.size());
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < mine.size(); ++i) total += sizes[i] = mine[i].size();
+  if (w.rank != 0) {
+    const std::uint64_t head[3] = {first_block, mine.size(), total};
+    MPI_Send(head, 3, MPI_UINT64_T, 0, kTag, MPI_COMM_WORLD);
+    send_bytes(sizes.data(), sizes.size() * sizeof(std::uint64_t), 0, kTag);
+    std::string all;
+    all.reserve(total);
+    for (const std::string& b : mine) all += b;
+    send_bytes(all.data(), all.size(), 0, kTag);
+    *bytes += 24 + sizes.size() * sizeof(std::uint64_t) + total;
+    return {};
+  }
+  std::vector<std::string> blocks = std::move(mine);
+  for (int q = 1; q < w.size; ++q) {
+    std::uint64_t head[3];
+    MPI_Recv(head, 3, MPI_UINT64_T, q, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (head[0] != blocks.size())
+      throw std::runtime_error("distributed build: process " + std::to_string(q) +
+                               " sent blocks from " + std::to_string(head[0]) + ", expected " +
+                               std::to_string(blocks.size()));
+    std::vector<std::uint64_t> theirs(head[1]);
+    recv_bytes(theirs.data(), theirs.size() * sizeof(std::uint64_t), q, kTag);
+    std::string all(head[2], '\0');
+    recv_bytes(all.data(), all.size(), q, kTag);
+    std::uint64_t at = 0;
+    for (std::uint64_t s : theirs) {
+      blocks.emplace_back(all, at, s);
+      at += s;
+    }
+  }
+  return blocks;
+}
+
+// Test hook (docs/DISTRIBUTED.md, "Faults"): KALAH_TEST_KILL_AT=RANK:LEVEL kills process RANK as
+// it starts level LEVEL, as a crashed machine would.
+void maybe_killed(World w, int n) {
+  const char* spec = std::getenv("KALAH_TEST_KILL_AT");
+  if (spec == nullptr) return;
+  int rank = -1, level = -1;
+  if (std::sscanf(spec, "%d:%d", &rank, &level) == 2 && rank == w.rank && level == n)
+    std::raise(SIGKILL);
+}
+
+}  // namespace
+
+BuildReport build_database_distributed(Store* store, const BuildOptions& o,
+                                       const DistributedEvents& events) {
+  const auto start = std::chrono::steady_clock::now();
+  const World w = world();
+  const TableId t = o.table;
+  if (t.m < 1 || t.m > kMaxPits)
+    throw InputError("--pits must be 1.." + std::to_string(kMaxPits) + ", got " +
+                     std::to_string(t.m));
+  if (o.max_stones < 0 || o.max_stones > kMaxTableStones)
+    throw InputError("--max-stones must be 0.." + std::to_string(kMaxTableStones) + ", got " +
+                     std::to_string(o.max_stones));
+  if (w.rank == 0 && store == nullptr)
+    throw std::logic_error("build_database_distributed: process 0 needs the store");
+
+  // Process 0 knows the stored levels and the block format; the others learn them.
+  std::int64_t shared[4] = {-1, 0, 0, 0};
+  if (w.rank == 0) {
+    shared[0] = store->complete_through(t);
+    shared[1] = store->options().block_entries;
+    shared[2] = store->options().zstd_level;
+  }
+  MPI_Bcast(shared, 4, MPI_INT64_T, 0, MPI_COMM_WORLD);
+  const int stored = int(shared[0]);
+  const auto block_entries = std::uint32_t(shared[1]);
+  const int zstd_level = int(shared[2]);
+
+  BuildReport report;
+  report.packed = true;
+  report.complete_through = std::min(stored, o.max_stones);
+  if (stored >= o.max_stones) {
+    report.seconds = seconds_since(start);
+    return report;
+  }
+  const int local = processes_on_this_machine();
+  const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+  tbb::task_arena arena(o.threads > 0 ? o.threads : std::max(1, cores / local));
+
+  const LevelIndex index(t.m, o.max_stones);
+  const StorageOrder order(t.m, o.max_stones);
+  LevelTables levels(o.max_stones + 1, /*packing=*/true);
+  std::vector<Slices> slices(std::size_t(o.max_stones) + 1);
+  for (int n = 0; n <= o.max_stones; ++n) slices[n] = Slices(index.size(n), w.size);
+
+  // Stored levels: process 0 reads each one and sends every process its slice.
+  for (int n = 0; n <= stored; ++n) {
+    constexpr int kTag = 5;
+    const Slices& s = slices[n];
+    std::span<std::int8_t> mine = levels.open(n, s.count(w.rank), 0);
+    if (w.rank == 0) {
+      if (events.loading) events.loading(n, stored);
+      std::vector<std::int8_t> all(index.size(n));
+      store->read_level(t, n, all);
+      for (int q = 1; q < w.size; ++q) send_bytes(all.data() + s.begin[q], s.count(q), q, kTag);
+      std::copy(all.begin(), all.begin() + std::ptrdiff_t(s.count(0)), mine.begin());
+    } else {
+      recv_bytes(mine.data(), mine.size(), 0, kTag);
+    }
+    levels.pack(n);
+  }
+  report.first_built = stored + 1;
+
+  Exchange exchange(w);
+  for (int n = stored + 1; n <= o.max_stones; ++n) {
+    maybe_killed(w, n);
+    DistributedLevelStats stats;
+    stats.n = n;
+    stats.entries = index.size(n);
+    const auto level_start = std::chrono::steady_clock::now();
+    const std::uint64_t bytes_before = exchange.bytes;
+    levels.open(n, slices[n].count(w.rank), kUnknownValue);
+    const std::uint64_t slice = slices[n].count(w.rank);
+    auto progress = [&](std::uint64_t done) {
+      if (w.rank == 0 && events.solving && slice > 0)
+        events.solving(n, std::min(stats.entries, done * stats.entries / slice), stats.entries);
+    };
+    arena.execute([&] {
+      with_rules(t.rules, [&](auto r) {
+        with_pits(
+            t.m,
+            [&](auto pits) {
+              SliceSolver<decltype(r), decltype(pits)::value> solver(w, index, levels, slices,
+                                                                     exchange);
+              stats.rounds = solver.solve(n, progress);
+            },
+            PitsOneTo<kMaxPits>{});
+      });
+    });
+    levels.pack(n);
+    stats.solve_s = seconds_since(level_start);
+    const std::uint64_t solve_bytes = exchange.bytes - bytes_before;
+
+    const auto store_start = std::chrono::steady_clock::now();
+    std::uint64_t first_block = 0, collect_bytes = 0;
+    std::vector<std::string> share;
+    arena.execute([&] {
+      share = encode_share(w, index, order, levels, slices[n], n, block_entries, zstd_level,
+                           exchange, &first_block);
+    });
+    std::vector<std::string> blocks =
+        collect_blocks(w, std::move(share), first_block, &collect_bytes);
+    if (w.rank == 0) store->write_level_blocks(t, n, std::move(blocks));
+    stats.store_s = seconds_since(store_start);
+
+    const std::uint64_t store_bytes = exchange.bytes - bytes_before - solve_bytes + collect_bytes;
+    stats.solve_bytes = sum_over_processes(solve_bytes);
+    stats.store_bytes = sum_over_processes(store_bytes);
+    stats.peak_memory_max = max_over_processes(peak_memory_bytes());
+    stats.peak_memory_sum = sum_over_processes(peak_memory_bytes());
+    report.complete_through = n;
+    report.entries_built += stats.entries;
+    if (w.rank == 0 && events.level_done) events.level_done(stats);
+  }
+  report.seconds = seconds_since(start);
+  return report;
+}
+
+}  // namespace kalah

@@ -58,11 +58,11 @@ int run_gen_distributed(const BuildOptions& o, const std::string& db, int zstd_l
     events.level_done = [&](const DistributedLevelStats& s) {
       char buf[300];
       std::snprintf(buf, sizeof buf,
-                    "level %d: %s entries solved in %.2f s (%.1f M/s, %d rounds, %.1f MB "
+                    "level %d: %s entries solved in %.2f s (%.1f M/s, %d bands, %.1f MB "
                     "exchanged), stored in %.2f s (%.1f MB), peak memory %.0f MiB a process "
                     "(%.0f MiB in all)",
                     s.n, with_commas(s.entries).c_str(), s.solve_s,
-                    s.solve_s > 0 ? double(s.entries) / s.solve_s / 1e6 : 0.0, s.rounds,
+                    s.solve_s > 0 ? double(s.entries) / s.solve_s / 1e6 : 0.0, s.bands,
                     double(s.solve_bytes) / 1e6, s.store_s, double(s.store_bytes) / 1e6,
                     double(s.peak_memory_max) / double(1 << 20),
                     double(s.peak_memory_sum) / double(1 << 20));

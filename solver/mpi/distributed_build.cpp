@@ -41,7 +41,9 @@ MpiSession::MpiSession(int* argc, char*** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
 }
 
-MpiSession::~MpiSession() { MPI_Finalize(); }
+MpiSession::~MpiSession() {
+  MPI_Finalize();
+}
 
 void MpiSession::abort(int code) {
   MPI_Abort(MPI_COMM_WORLD, code);
@@ -50,7 +52,7 @@ void MpiSession::abort(int code) {
 
 namespace {
 
-constexpr std::uint64_t kBatch = 1 << 20;    // entries expanded between two exchanges
+constexpr std::uint64_t kBatch = 1 << 20;     // entries expanded between two exchanges
 constexpr std::uint64_t kChunk = 1ull << 30;  // bytes of one point-to-point message
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
@@ -114,8 +116,8 @@ struct Slices {
   Slices() = default;
   Slices(std::uint64_t total, int processes) : begin(std::size_t(processes) + 1) {
     for (int q = 0; q <= processes; ++q)
-      begin[q] = std::uint64_t(static_cast<unsigned __int128>(total) * unsigned(q) /
-                               unsigned(processes));
+      begin[q] =
+          std::uint64_t(static_cast<unsigned __int128>(total) * unsigned(q) / unsigned(processes));
   }
   std::uint64_t count(int q) const { return begin[q + 1] - begin[q]; }
   int owner(std::uint64_t r) const {
@@ -128,7 +130,9 @@ struct Slices {
 };
 
 // A request for one value: the owner's local index and the level.
-std::uint64_t request_key(std::uint64_t local, int level) { return local << 8 | unsigned(level); }
+std::uint64_t request_key(std::uint64_t local, int level) {
+  return local << 8 | unsigned(level);
+}
 
 // One exchange of requests for values: every process sends `send` (requests grouped by
 // destination, counts[d] for process d) and gets back, aligned with it, the answers that the
@@ -136,8 +140,8 @@ std::uint64_t request_key(std::uint64_t local, int level) { return local << 8 | 
 // number of times.
 class Exchange {
  public:
-  explicit Exchange(World w) : w_(w), counts_(w.size), displs_(w.size), rcounts_(w.size),
-                               rdispls_(w.size) {}
+  explicit Exchange(World w)
+      : w_(w), counts_(w.size), displs_(w.size), rcounts_(w.size), rdispls_(w.size) {}
 
   template <class Answer>
   void run(const std::vector<std::uint64_t>& send, const std::vector<std::uint64_t>& counts,
@@ -195,8 +199,22 @@ int local_value(const LevelTables& levels, int solving, std::uint64_t key) {
   return level == solving ? load(levels.bytes(level)[local]) : levels.level(level).future(local);
 }
 
-// Solves this process's slice of level n (levels.bytes(n), opened with kUnknownValue) in rounds;
-// returns the number of rounds.
+// The potential of an arrangement of m pits a side: every stone's distance to its owner's kalah
+// (own pit i, 0-based, is m - i sowing steps from the kalah; the opponent's likewise). A move that
+// leaves the stones in the pits sows within the mover's side only (no stone reaches the kalah, so
+// no capture and no relay either): it moves s stones nearer, lowering the potential by
+// s(s+1)/2, and the turn's passing keeps it. So a level solved in increasing potential finds
+// every same-level successor solved.
+int potential(int m, const Stones* x) {
+  int p = 0;
+  for (int i = 0; i < m; ++i) p += (m - i) * (x[i] + x[m + i]);
+  return p;
+}
+
+// Solves this process's slice of level n (levels.bytes(n), opened with kUnknownValue), all
+// processes together band by band of equal potential, in increasing potential: an entry's
+// successors are then all solved, in this process's slices (read at once) or in others' (asked
+// for in batches, MPI_Alltoallv). Returns the number of bands.
 template <class R, int M>
 class SliceSolver {
  public:
@@ -205,143 +223,163 @@ class SliceSolver {
       : w_(w), moves_(index), levels_(levels), slices_(slices), exchange_(exchange) {}
 
   int solve(int n, const std::function<void(std::uint64_t)>& progress) {
-    const Slices& own = slices_[n];
-    const std::uint64_t first = own.begin[w_.rank], count = own.count(w_.rank);
-    std::vector<std::uint64_t> waiting;  // local indices left for the next round
-    bool everything = true;              // the first round takes the whole slice in order
-    for (int round = 1;; ++round) {
-      const std::uint64_t todo = everything ? count : waiting.size();
-      const std::uint64_t batches = max_over_processes((todo + kBatch - 1) / kBatch);
-      std::vector<std::uint64_t> left;
-      for (std::uint64_t b = 0; b < batches; ++b) {
-        const std::uint64_t lo = std::min(todo, b * kBatch), hi = std::min(todo, lo + kBatch);
-        batch(n, first, lo, hi, everything ? nullptr : waiting.data(), left);
-        if (everything && progress) progress(hi);
+    n_ = n;
+    values_ = levels_.bytes(n).data();
+    const std::uint64_t count = slices_[n].count(w_.rank);
+    if (count > UINT32_MAX)
+      throw InputError("level " + std::to_string(n) + " has " + std::to_string(count) +
+                       " entries a process, more than 2^32: run more processes");
+    sort_by_potential(count);
+    // Every process takes the same number of batches in each band.
+    const int bands = int(band_start_.size()) - 1;
+    std::vector<std::uint64_t> batches(std::size_t(bands), 0);
+    for (int b = 0; b < bands; ++b)
+      batches[b] = (band_start_[b + 1] - band_start_[b] + kBatch - 1) / kBatch;
+    MPI_Allreduce(MPI_IN_PLACE, batches.data(), bands, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    std::uint64_t done = 0;
+    for (int b = 0; b < bands; ++b) {
+      const std::uint64_t end = band_start_[b + 1];
+      for (std::uint64_t k = 0; k < batches[b]; ++k) {
+        const std::uint64_t lo = std::min(end, band_start_[b] + k * kBatch);
+        const std::uint64_t hi = std::min(end, lo + kBatch);
+        batch(lo, hi);
+        done += hi - lo;
       }
-      if (sum_over_processes(left.size()) == 0) return round;
-      waiting.swap(left);
-      everything = false;
+      if (progress) progress(done);
     }
+    std::vector<std::uint32_t>().swap(order_);
+    return bands;
   }
 
  private:
   using Moves = LevelMoves<R, M>;
   using Ring = typename Moves::Ring;
 
-  enum Status : std::uint8_t { kSolved, kWaiting, kAsking };
   struct Remote {
-    std::uint64_t key;  // request_key, then the answer's place in the exchange
-    int owner;
+    std::uint64_t key;    // request_key: the owner's local index and the level
+    std::uint32_t place;  // where the answer is in the exchange
+    std::int16_t owner;
     std::int8_t gain;
     bool again;
   };
 
-  // Entries [lo, hi) of the round (local indices lo.. of the slice, or listed[lo..]).
-  void batch(int n, std::uint64_t first, std::uint64_t lo, std::uint64_t hi,
-             const std::uint64_t* listed, std::vector<std::uint64_t>& left) {
+  // order_: the slice's local indices by potential, index order within a potential;
+  // band_start_[p]: where potential p starts in order_.
+  void sort_by_potential(std::uint64_t count) {
+    const int bands = n_ * M + 1;
+    const std::uint64_t first = slices_[n_].begin[w_.rank];
+    const std::uint64_t chunks = std::min<std::uint64_t>(256, std::max<std::uint64_t>(count, 1));
+    std::vector<std::uint64_t> counts(chunks * std::size_t(bands), 0);
+    auto chunk_range = [&](std::uint64_t c) {
+      return std::pair{count * c / chunks, count * (c + 1) / chunks};
+    };
+    auto walk = [&](std::uint64_t c, auto&& visit) {
+      const auto [lo, hi] = chunk_range(c);
+      if (lo == hi) return;
+      Stones x[2 * kMaxPits];
+      moves_.index().unrank(first + lo, n_, x);
+      for (std::uint64_t i = lo;;) {
+        visit(i, potential(M, x));
+        if (++i == hi) break;
+        moves_.index().next(x);
+      }
+    };
+    tbb::parallel_for(std::uint64_t(0), chunks, [&](std::uint64_t c) {
+      walk(c, [&](std::uint64_t, int p) { ++counts[c * bands + p]; });
+    });
+    band_start_.assign(std::size_t(bands) + 1, 0);
+    for (int p = 0; p < bands; ++p) {
+      std::uint64_t at = band_start_[p];
+      for (std::uint64_t c = 0; c < chunks; ++c) {
+        const std::uint64_t k = counts[c * bands + p];
+        counts[c * bands + p] = at;  // where chunk c's entries of potential p go
+        at += k;
+      }
+      band_start_[p + 1] = at;
+    }
+    order_.resize(count);
+    tbb::parallel_for(std::uint64_t(0), chunks, [&](std::uint64_t c) {
+      walk(c, [&](std::uint64_t i, int p) { order_[counts[c * bands + p]++] = std::uint32_t(i); });
+    });
+  }
+
+  // Entries order_[lo, hi) of one band.
+  void batch(std::uint64_t lo, std::uint64_t hi) {
     const std::size_t size = std::size_t(hi - lo);
-    status_.assign(size, kSolved);
     best_.assign(size, 0);
     remotes_.resize(size * M);
     remote_count_.assign(size, 0);
-    std::int8_t* const values = levels_.bytes(n).data();
-    auto local_of = [&](std::size_t j) { return listed ? listed[lo + j] : lo + j; };
-
-    // Expand each entry: local successors are read now, the others asked for.
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, size, 1 << 12),
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, size, 1 << 10),
                       [&](const tbb::blocked_range<std::size_t>& range) {
-                        Stones x[2 * kMaxPits];
-                        for (std::size_t j = range.begin(); j != range.end(); ++j) {
-                          const std::uint64_t local = local_of(j);
-                          if (listed != nullptr || j == range.begin()) {
-                            moves_.index().unrank(first + local, n, x);
-                          } else {
-                            moves_.index().next(x);
-                          }
-                          expand(n, x, j, values[local]);
-                        }
+                        for (std::size_t j = range.begin(); j != range.end(); ++j)
+                          expand(j, order_[lo + j]);
                       });
-
-    // Requests grouped by owner, each remembering its place.
-    std::vector<std::uint64_t> counts(std::size_t(w_.size), 0);
-    for (std::size_t j = 0; j < size; ++j)
-      if (status_[j] == kAsking)
-        for (int k = 0; k < remote_count_[j]; ++k) ++counts[remotes_[j * M + k].owner];
     std::vector<std::uint64_t> at(std::size_t(w_.size), 0);
-    for (int d = 1; d < w_.size; ++d) at[d] = at[d - 1] + counts[d - 1];
-    send_.resize(std::size_t(at[w_.size - 1] + counts[w_.size - 1]));
+    counts_.assign(std::size_t(w_.size), 0);
     for (std::size_t j = 0; j < size; ++j)
-      if (status_[j] == kAsking)
-        for (int k = 0; k < remote_count_[j]; ++k) {
-          Remote& r = remotes_[j * M + k];
-          const std::uint64_t place = at[r.owner]++;
-          send_[place] = r.key;
-          r.key = place;
-        }
-    exchange_.run(send_, counts, back_,
-                  [&](std::uint64_t key) { return local_value(levels_, n, key); });
-
-    // Finish the entries whose successors are all known.
+      for (int k = 0; k < remote_count_[j]; ++k) ++counts_[remotes_[j * M + k].owner];
+    for (int d = 1; d < w_.size; ++d) at[d] = at[d - 1] + counts_[d - 1];
+    send_.resize(std::size_t(at[w_.size - 1] + counts_[w_.size - 1]));
+    for (std::size_t j = 0; j < size; ++j)
+      for (int k = 0; k < remote_count_[j]; ++k) {
+        Remote& r = remotes_[j * M + k];
+        const std::uint64_t place = at[r.owner]++;
+        send_[place] = r.key;
+        r.place = std::uint32_t(place);
+      }
+    exchange_.run(send_, counts_, back_, [&](std::uint64_t key) {
+      const int v = local_value(levels_, n_, key);
+      if (v == kUnknownValue)
+        throw std::logic_error("distributed build: asked for an unsolved value");
+      return v;
+    });
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, size, 1 << 12),
                       [&](const tbb::blocked_range<std::size_t>& range) {
                         for (std::size_t j = range.begin(); j != range.end(); ++j) {
-                          if (status_[j] != kAsking) continue;
+                          if (remote_count_[j] == 0) continue;
                           int best = best_[j];
-                          bool known = true;
-                          for (int k = 0; k < remote_count_[j] && known; ++k) {
+                          for (int k = 0; k < remote_count_[j]; ++k) {
                             const Remote& r = remotes_[j * M + k];
-                            const int child = back_[r.key];
-                            known = child != kUnknownValue;
+                            const int child = back_[r.place];
                             best = std::max(best, r.gain + (r.again ? child : -child));
                           }
-                          if (known) {
-                            store_value(values[local_of(j)], best);
-                          } else {
-                            status_[j] = kWaiting;
-                          }
+                          store_value(values_[order_[lo + j]], best);
                         }
                       });
-    for (std::size_t j = 0; j < size; ++j)
-      if (status_[j] == kWaiting) left.push_back(local_of(j));
   }
 
-  // Entry j of the batch, arrangement x: solved now (its value stored in `slot`), waiting for a
-  // same-level successor of this slice, or asking for the values of other slices.
-  void expand(int n, const Stones* x, std::size_t j, std::int8_t& slot) {
+  // Entry j of the batch, local index `slot`: solved at once when every successor is in this
+  // process's slices, else the others asked for.
+  void expand(std::size_t j, std::uint64_t slot) {
+    Stones x[2 * kMaxPits];
+    moves_.index().unrank(slices_[n_].begin[w_.rank] + slot, n_, x);
     const Ring base = Moves::board_of(x);
     int over;
     if (Moves::over(base, &over)) {
-      store_value(slot, over);
+      store_value(values_[slot], over);
       return;
     }
     int best = -kMaxTableStones - 1, remote = 0;
     Ring child;
     for (unsigned pits = Moves::movable(base); pits != 0; pits &= pits - 1) {
-      const auto played = Moves::play(base, __builtin_ctz(pits), n, child);
+      const auto played = Moves::play(base, __builtin_ctz(pits), n_, child);
       const int child_n = played.child_n;
       const std::uint64_t r = moves_.rank(child, child_n);
       const Slices& where = slices_[child_n];
       const int owner = where.owner(r);
       const std::uint64_t local = r - where.begin[owner];
       if (owner != w_.rank) {
-        remotes_[j * M + remote++] = {request_key(local, child_n), owner,
+        remotes_[j * M + remote++] = {request_key(local, child_n), 0, std::int16_t(owner),
                                       std::int8_t(played.gain), played.again};
         continue;
       }
-      const int v = local_value(levels_, n, request_key(local, child_n));
-      if (v == kUnknownValue) {
-        status_[j] = kWaiting;
-        return;
-      }
+      const int v = local_value(levels_, n_, request_key(local, child_n));
+      if (v == kUnknownValue) throw std::logic_error("distributed build: an unsolved successor");
       best = std::max(best, played.gain + (played.again ? v : -v));
     }
-    if (remote == 0) {
-      store_value(slot, best);
-      return;
-    }
-    status_[j] = kAsking;
     best_[j] = std::int16_t(best);
     remote_count_[j] = std::uint8_t(remote);
+    if (remote == 0) store_value(values_[slot], best);
   }
 
   World w_;
@@ -349,11 +387,15 @@ class SliceSolver {
   LevelTables& levels_;
   const std::vector<Slices>& slices_;
   Exchange& exchange_;
-  std::vector<std::uint8_t> status_, remote_count_;
+  int n_ = 0;
+  std::int8_t* values_ = nullptr;
+  std::vector<std::uint32_t> order_;
+  std::vector<std::uint64_t> band_start_;
+  std::vector<std::uint8_t> remote_count_;
   std::vector<std::int16_t> best_;  // the best of the successors read locally
   std::vector<std::int8_t> back_;
   std::vector<Remote> remotes_;
-  std::vector<std::uint64_t> send_;
+  std::vector<std::uint64_t> send_, counts_;
 };
 
 // This process's share of level n's stored blocks (storage order, StoreOptions' block size),
@@ -546,7 +588,7 @@ BuildReport build_database_distributed(Store* store, const BuildOptions& o,
             [&](auto pits) {
               SliceSolver<decltype(r), decltype(pits)::value> solver(w, index, levels, slices,
                                                                      exchange);
-              stats.rounds = solver.solve(n, progress);
+              stats.bands = solver.solve(n, progress);
             },
             PitsOneTo<kMaxPits>{});
       });

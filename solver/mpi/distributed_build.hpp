@@ -34,7 +34,7 @@ struct DistributedLevelStats {
   int n = 0;
   std::uint64_t entries = 0;
   double solve_s = 0, store_s = 0;
-  int rounds = 0;                      // exchanges of same-level values (below)
+  int bands = 0;                       // potentials solved one after the other (below)
   std::uint64_t solve_bytes = 0;       // sent between processes while solving, all processes
   std::uint64_t store_bytes = 0;       // sent while gathering and collecting the blocks
   std::uint64_t peak_memory_max = 0;   // the largest peak resident memory of a process, bytes
@@ -51,10 +51,10 @@ struct DistributedEvents {
 // build_database() on every process of MPI_COMM_WORLD, each called with the same options. Level
 // n's LevelIndex ranks are split into one contiguous slice per process; a process solves its
 // slice and keeps its slices of the finished levels (packed), so memory per process falls as
-// 1/P. Successors' values held by other processes are requested and answered in batches
-// (MPI_Alltoallv); an entry whose same-level successor is not yet solved waits for the next
-// round, and rounds repeat until every entry of the level is solved (the same-level moves lower
-// the stones' distance to the kalahs, so some entry is always ready). The stored blocks are then
+// 1/P. All processes solve a level band by band of equal potential (the stones' total distance
+// to their owners' kalahs), in increasing potential: a move that keeps every stone in the pits
+// lowers it, so every successor is solved before it is needed. Successors' values held by other
+// processes are requested and answered in batches (MPI_Alltoallv). The stored blocks are then
 // gathered where the values are, encoded there and sent to process 0, which alone holds the
 // store (the others pass nullptr) and commits each level in one transaction: the table is the
 // one a single process builds, byte for byte. Resuming reads the stored levels on process 0 and

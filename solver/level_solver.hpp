@@ -88,6 +88,18 @@ class LevelMoves {
     return child;
   }
 
+  // The potential of the arrangement x: every stone's distance to its owner's kalah (own pit i,
+  // 0-based, is M - i sowing steps from it; the opponent's pits likewise), at most n * M. A move
+  // that leaves every stone in the pits (child_n == n) sows within the mover's side only (no
+  // stone reaches the kalah, so there is no capture and no relay): it moves s stones nearer,
+  // lowering the potential by s(s+1)/2, and the turn's passing keeps it. So a level solved in
+  // increasing potential finds its same-level successors solved.
+  static int potential(const Stones* x) {
+    int p = 0;
+    for (int i = 0; i < M; ++i) p += (M - i) * (x[i] + x[M + i]);
+    return p;
+  }
+
   // LevelIndex rank of the arrangement of b's pits (n stones).
   std::uint64_t rank(const Ring& b, int n) const {
     if (index_.ranks_by_pairs()) return index_.template rank_board<M>(b.cells(), n);

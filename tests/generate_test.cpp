@@ -5,6 +5,7 @@
 
 #include "build.hpp"
 #include "generate.hpp"
+#include "level_solver.hpp"
 #include "move.hpp"
 #include "reference.hpp"
 
@@ -50,6 +51,50 @@ INSTANTIATE_TEST_SUITE_P(
       return test::rules_test_name(info.param.rules) + "_m" + std::to_string(info.param.m) + "_n" +
              std::to_string(info.param.max_stones);
     });
+
+// The distributed build solves a level in increasing potential (LevelMoves::potential): every
+// move that keeps all stones in the pits must lower it, on every board size and rule set.
+TEST(LevelMoves, SameLevelMovesLowerThePotential) {
+  for (Rules rules : test::registered_rules()) {
+    with_rules(rules, [&](auto r) {
+      with_pits(
+          4,
+          [&](auto pits) {
+            constexpr int M = decltype(pits)::value;
+            using Moves = LevelMoves<decltype(r), M>;
+            const LevelIndex index(M, 10);
+            const Moves moves(index);
+            std::uint64_t same_level = 0;
+            for (int n = 0; n <= 10; ++n) {
+              Stones x[2 * M];
+              index.unrank(0, n, x);
+              do {
+                const auto base = Moves::board_of(x);
+                int over;
+                if (Moves::over(base, &over)) continue;
+                typename Moves::Ring child;
+                for (unsigned p = Moves::movable(base); p != 0; p &= p - 1) {
+                  const auto played = Moves::play(base, __builtin_ctz(p), n, child);
+                  if (played.child_n != n) continue;
+                  ++same_level;
+                  EXPECT_EQ(played.gain, 0);
+                  Stones y[2 * M];
+                  for (int j = 0; j < M; ++j) {
+                    y[j] = Stones(child.cell(j));
+                    y[M + j] = Stones(child.cell(M + 1 + j));
+                  }
+                  ASSERT_LT(Moves::potential(y), Moves::potential(x))
+                      << rules_name(rules) << " " << to_string(index.position(index.rank(x, n), n));
+                  ASSERT_EQ(moves.rank(child, n), index.rank(y, n));
+                }
+              } while (index.next(x));
+            }
+            EXPECT_GT(same_level, 1000u) << rules_name(rules);
+          },
+          std::integer_sequence<int, 4>{});
+    });
+  }
+}
 
 // Levels read packed by the levels above (LevelTables' packing) give every entry the value they
 // get read in bytes, and take less memory.

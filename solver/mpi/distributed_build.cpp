@@ -199,18 +199,6 @@ int local_value(const LevelTables& levels, int solving, std::uint64_t key) {
   return level == solving ? load(levels.bytes(level)[local]) : levels.level(level).future(local);
 }
 
-// The potential of an arrangement of m pits a side: every stone's distance to its owner's kalah
-// (own pit i, 0-based, is m - i sowing steps from the kalah; the opponent's likewise). A move that
-// leaves the stones in the pits sows within the mover's side only (no stone reaches the kalah, so
-// no capture and no relay either): it moves s stones nearer, lowering the potential by
-// s(s+1)/2, and the turn's passing keeps it. So a level solved in increasing potential finds
-// every same-level successor solved.
-int potential(int m, const Stones* x) {
-  int p = 0;
-  for (int i = 0; i < m; ++i) p += (m - i) * (x[i] + x[m + i]);
-  return p;
-}
-
 // Solves this process's slice of level n (levels.bytes(n), opened with kUnknownValue), all
 // processes together band by band of equal potential, in increasing potential: an entry's
 // successors are then all solved, in this process's slices (read at once) or in others' (asked
@@ -279,7 +267,7 @@ class SliceSolver {
       Stones x[2 * kMaxPits];
       moves_.index().unrank(first + lo, n_, x);
       for (std::uint64_t i = lo;;) {
-        visit(i, potential(M, x));
+        visit(i, Moves::potential(x));
         if (++i == hi) break;
         moves_.index().next(x);
       }

@@ -23,6 +23,7 @@
 
 #include "block_codec.hpp"
 #include "level_solver.hpp"
+#include "physical_memory.hpp"
 #include "storage_order.hpp"
 
 namespace kalah {
@@ -528,6 +529,26 @@ BuildReport build_database_distributed(Store* store, const BuildOptions& o,
     return report;
   }
   const int local = processes_on_this_machine();
+  {
+    // A process holds 1/P of the packed levels below the top one and of the top level's bytes and
+    // order (LevelIndex::size(N) * 5 bytes), plus its batches' buffers.
+    const std::uint64_t need =
+        (build_memory_bytes(t.m, o.max_stones, true) + 4 * level_entries(t.m, o.max_stones)) /
+            std::uint64_t(w.size) +
+        (std::uint64_t(256) << 20);
+    const std::uint64_t have = physical_memory_bytes();
+    const std::uint64_t limit =
+        o.memory_limit > 0 ? o.memory_limit : (have - have / 8) / std::uint64_t(local);
+    if (need > limit)
+      throw InputError("levels 0.." + std::to_string(o.max_stones) + " of " + to_string(t) +
+                       " need about " + std::to_string(need >> 20) + " MiB a process on " +
+                       std::to_string(w.size) + " processes; the limit is " +
+                       std::to_string(limit >> 20) + " MiB a process (" +
+                       (o.memory_limit > 0 ? std::string("--memory-limit")
+                                           : "7/8 of this machine's memory shared by its " +
+                                                 std::to_string(local) + " processes") +
+                       "): run more processes or machines");
+  }
   const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
   tbb::task_arena arena(o.threads > 0 ? o.threads : std::max(1, cores / local));
 

@@ -34,11 +34,11 @@ struct DistributedLevelStats {
   int n = 0;
   std::uint64_t entries = 0;
   double solve_s = 0, store_s = 0;
-  int bands = 0;                       // potentials solved one after the other (below)
-  std::uint64_t solve_bytes = 0;       // sent between processes while solving, all processes
-  std::uint64_t store_bytes = 0;       // sent while gathering and collecting the blocks
-  std::uint64_t peak_memory_max = 0;   // the largest peak resident memory of a process, bytes
-  std::uint64_t peak_memory_sum = 0;   // the processes' peaks added up
+  int bands = 0;                      // potentials solved one after the other (below)
+  std::uint64_t solve_bytes = 0;      // sent between processes while solving, all processes
+  std::uint64_t store_bytes = 0;      // sent while gathering and collecting the blocks
+  std::uint64_t peak_memory_max = 0;  // the largest peak resident memory of a process, bytes
+  std::uint64_t peak_memory_sum = 0;  // the processes' peaks added up
 };
 
 // What a distributed build reports, on process 0 only.

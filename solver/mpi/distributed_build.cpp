@@ -173,10 +173,12 @@ class Exchange {
     back.resize(std::size_t(total));
     MPI_Alltoallv(answers_.data(), rcounts_.data(), rdispls_.data(), MPI_INT8_T, back.data(),
                   counts_.data(), displs_.data(), MPI_INT8_T, MPI_COMM_WORLD);
-    bytes += std::uint64_t(total) * sizeof(std::uint64_t) + std::uint64_t(rtotal);
+    for (int d = 0; d < w_.size; ++d)  // what crosses to other processes
+      if (d != w_.rank)
+        bytes += std::uint64_t(counts_[d]) * sizeof(std::uint64_t) + std::uint64_t(rcounts_[d]);
   }
 
-  std::uint64_t bytes = 0;  // sent by this process
+  std::uint64_t bytes = 0;  // sent by this process to the others
 
  private:
   World w_;

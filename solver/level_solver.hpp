@@ -77,8 +77,9 @@ class LevelMoves {
     return pits;
   }
 
-  // The successor board `child` as an arrangement to solve: both kalahs emptied.
-  static Ring without_kalahs(Ring child) {
+  // A successor board as an arrangement to solve: both kalahs emptied.
+  static Ring without_kalahs(const Ring& board) {
+    Ring child = board;
     if constexpr (M <= ByteTables::kMaxM) {
       child.clear_kalahs();
     } else {

@@ -77,15 +77,19 @@ bool build_packs_levels(TableId t, int max_stones, std::uint64_t limit,
                               : "; not even level 0 fits"));
 }
 
-BuildReport build_database(Store& store, const BuildOptions& o, const BuildEvents& events) {
-  const auto start = std::chrono::steady_clock::now();
-  const TableId t = o.table;
-  if (t.m < 1 || t.m > kMaxPits)
+void check_build_options(const BuildOptions& o) {
+  if (o.table.m < 1 || o.table.m > kMaxPits)
     throw InputError("--pits must be 1.." + std::to_string(kMaxPits) + ", got " +
-                     std::to_string(t.m));
+                     std::to_string(o.table.m));
   if (o.max_stones < 0 || o.max_stones > kMaxTableStones)
     throw InputError("--max-stones must be 0.." + std::to_string(kMaxTableStones) + ", got " +
                      std::to_string(o.max_stones));
+}
+
+BuildReport build_database(Store& store, const BuildOptions& o, const BuildEvents& events) {
+  const auto start = std::chrono::steady_clock::now();
+  const TableId t = o.table;
+  check_build_options(o);
   const std::uint64_t have = physical_memory_bytes();
   const bool packing =
       o.memory_limit > 0

@@ -50,6 +50,10 @@ std::uint64_t build_memory_bytes(int m, int max_stones, bool packed);
 bool build_packs_levels(TableId t, int max_stones, std::uint64_t limit,
                         const std::string& limit_is);
 
+// Throws InputError naming --pits or --max-stones when the board size or the top level is out of
+// range.
+void check_build_options(const BuildOptions& options);
+
 // Builds table levels up to options.max_stones into store. Levels already complete are loaded
 // (and verified) instead of solved; each new level is committed in its own transaction, so an
 // interrupted build loses at most the level in progress. Throws InputError for out-of-range

@@ -502,12 +502,7 @@ BuildReport build_database_distributed(Store* store, const BuildOptions& o,
   const auto start = std::chrono::steady_clock::now();
   const World w = world();
   const TableId t = o.table;
-  if (t.m < 1 || t.m > kMaxPits)
-    throw InputError("--pits must be 1.." + std::to_string(kMaxPits) + ", got " +
-                     std::to_string(t.m));
-  if (o.max_stones < 0 || o.max_stones > kMaxTableStones)
-    throw InputError("--max-stones must be 0.." + std::to_string(kMaxTableStones) + ", got " +
-                     std::to_string(o.max_stones));
+  check_build_options(o);
   if (w.rank == 0 && store == nullptr)
     throw std::logic_error("build_database_distributed: process 0 needs the store");
 

@@ -38,33 +38,6 @@ class LevelIndex : public Arrangements {
     return rank_board_pairs<M>(cell, n, std::make_integer_sequence<int, M - 1>{});
   }
 
-  // Rank of an arrangement stored elsewhere: the cell of significance k is v[where[k]] (compose
-  // `where` with significance_cell()). For callers that keep cells in their own layout.
-  template <class T>
-  std::uint64_t rank_gathered(const T* v, const std::uint8_t* where, int n) const {
-    if (!pair_.empty()) {
-      // Two cells of significance 2p, 2p+1 per lookup.
-      std::uint64_t r = 0;
-      const std::uint32_t* plane = pair_.data();
-      for (int k = 0; k < cells_; k += 2) {
-        const int a = v[where[k]], b = v[where[k + 1]];
-        r += plane[(n * stride_ + a) * stride_ + b];
-        n -= a + b;
-        plane += pair_plane_;
-      }
-      return r;
-    }
-    std::uint64_t r = 0;
-    const std::uint64_t* row = below_.data();
-    for (int k = 0; k + 1 < cells_; ++k) {
-      const int x = v[where[k]];
-      r += row[n * stride_ + x];
-      n -= x;
-      row += plane_;
-    }
-    return r;
-  }
-
   // The arrangement r of level n as a position (position_of_cells).
   Position position(std::uint64_t r, int n) const;
 

@@ -69,12 +69,6 @@ class RegisterBoard : public CellEdits<RegisterBoard<M>> {
   explicit RegisterBoard(const Position& p) : v_{} {
     for (int i = 0; i <= 2 * M + 1; ++i) v_[i] = std::uint8_t(p.cell[i]);
   }
-  // The board with every cell empty.
-  static RegisterBoard empty() {
-    RegisterBoard b;
-    b.v_ = Bytes16{};
-    return b;
-  }
 
   static constexpr int m() { return M; }
   int pit(int i) const { return v_[i]; }

@@ -121,7 +121,7 @@ class LevelMoves {
 // Computes entries of level n (levels[n] in bytes) given complete levels below n (packed: pack()),
 // for rule policy R and M pits a side, with LevelMoves. Same-level successors (sowings that stay on
 // the mover's own side) are solved on demand by recursion; that terminates because such a move
-// strictly lowers the total distance of all stones to their owners' kalahs. Entries may be solved
+// lowers the potential (LevelMoves::potential). Entries may be solved
 // concurrently from several threads: a value is written once it is final, and a duplicate
 // computation writes the same value. Tests compare every entry of small tables with a plain minimax
 // over the engine.

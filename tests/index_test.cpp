@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "index.hpp"
+#include "register_board.hpp"
 #include "storage_order.hpp"
 
 namespace kalah {
@@ -52,20 +53,27 @@ TEST(LevelIndex, SignificanceOrderPutsPitsNearTheKalahsFirst) {
   EXPECT_EQ(idx.rank(before_last, 5), idx.size(5) - 2);
 }
 
-// The generator's gathered ranking (pair tables when small, single cells otherwise) equals rank().
-TEST(LevelIndex, GatheredRankEqualsRank) {
-  for (auto [m, n_max] : {std::pair{6, 24}, std::pair{3, 12}, std::pair{12, 60}}) {
-    const LevelIndex idx(m, n_max);
-    std::uint8_t where[2 * kMaxPits];
-    for (int k = 0; k < 2 * m; ++k) where[k] = std::uint8_t(idx.significance_cell(k));
+// The generator's ranking of a board (cells at compile-time offsets, pairs of cells a lookup)
+// equals rank() on every board size it serves, at the first, a middle and the last rank.
+TEST(LevelIndex, BoardRankEqualsRank) {
+  auto check = [](auto pits, int n_max) {
+    constexpr int M = decltype(pits)::value;
+    const LevelIndex idx(M, n_max);
+    ASSERT_TRUE(idx.ranks_by_pairs()) << "m=" << M;
     for (int n : {0, 1, n_max / 2, n_max}) {
-      std::vector<Stones> x(2 * m);
+      std::vector<Stones> x(2 * M);
       for (std::uint64_t r : {std::uint64_t(0), idx.size(n) / 3, idx.size(n) - 1}) {
         idx.unrank(r, n, x.data());
-        EXPECT_EQ(idx.rank_gathered(x.data(), where, n), r) << "m=" << m << " n=" << n;
+        const RegisterBoard<M> board(position_of_cells(M, x.data()));
+        EXPECT_EQ(idx.rank_board<M>(board.cells(), n), r) << "m=" << M << " n=" << n;
       }
     }
-  }
+  };
+  check(std::integral_constant<int, 1>{}, 40);
+  check(std::integral_constant<int, 3>{}, 20);
+  check(std::integral_constant<int, 4>{}, 20);
+  check(std::integral_constant<int, 6>{}, 31);
+  check(std::integral_constant<int, 7>{}, 20);
 }
 
 TEST(LevelIndex, RankOfPositionUsesSideToMoveFirst) {

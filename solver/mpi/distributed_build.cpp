@@ -121,9 +121,13 @@ struct Slices {
           std::uint64_t(static_cast<unsigned __int128>(total) * unsigned(q) / unsigned(processes));
   }
   std::uint64_t count(int q) const { return begin[q + 1] - begin[q]; }
+  // The process holding rank r: the equal split guessed, then corrected by a step or two.
   int owner(std::uint64_t r) const {
     const int processes = int(begin.size()) - 1;
-    int q = int(static_cast<unsigned __int128>(r) * unsigned(processes) / begin[processes]);
+    const std::uint64_t total = begin[processes];
+    int q = total <= UINT64_MAX / unsigned(processes)
+                ? int(r * unsigned(processes) / total)
+                : int(static_cast<unsigned __int128>(r) * unsigned(processes) / total);
     while (r < begin[q]) --q;
     while (r >= begin[q + 1]) ++q;
     return q;
@@ -135,25 +139,42 @@ std::uint64_t request_key(std::uint64_t local, int level) {
   return local << 8 | unsigned(level);
 }
 
-// One exchange of requests for values: every process sends `send` (requests grouped by
-// destination, counts[d] for process d) and gets back, aligned with it, the answers that the
-// receiving processes computed with `answer(key)`. Collective: every process calls it, the same
-// number of times.
+// One value asked of another process (or of this one): its request_key and the process that
+// holds it, in one word (slices hold at most 2^32 entries, jobs at most 2^16 processes).
+struct Request {
+  std::uint64_t key : 48;
+  std::uint64_t owner : 16;
+};
+static_assert(sizeof(Request) == 8);
+constexpr int kMaxProcesses = 1 << 16;
+
+// Exchanges of requests for values: every process sends its requests to their owners, which
+// answer each with `answer(key)`; back[i] answers requests[i]. Collective: every process calls
+// run() the same number of times. Requests to this process never leave it.
 class Exchange {
  public:
   explicit Exchange(World w)
       : w_(w), counts_(w.size), displs_(w.size), rcounts_(w.size), rdispls_(w.size) {}
 
   template <class Answer>
-  void run(const std::vector<std::uint64_t>& send, const std::vector<std::uint64_t>& counts,
-           std::vector<std::int8_t>& back, const Answer& answer) {
+  void run(const std::vector<Request>& requests, std::vector<std::int8_t>& back,
+           const Answer& answer) {
+    // Grouped by owner: request i goes to place_[i] of the send buffer.
+    std::fill(counts_.begin(), counts_.end(), 0);
+    for (const Request& r : requests) ++counts_[int(r.owner)];
     int total = 0;
     for (int d = 0; d < w_.size; ++d) {
-      if (counts[d] > std::uint64_t(INT_MAX - total))
-        throw std::runtime_error("distributed build: an exchange exceeds 2^31 values");
-      counts_[d] = int(counts[d]);
       displs_[d] = total;
       total += counts_[d];
+    }
+    if (requests.size() > std::size_t(INT_MAX))
+      throw std::runtime_error("distributed build: an exchange exceeds 2^31 values");
+    place_.resize(requests.size());
+    send_.resize(requests.size());
+    std::vector<int> at(displs_);
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      place_[i] = std::uint32_t(at[int(requests[i].owner)]++);
+      send_[place_[i]] = requests[i].key;
     }
     MPI_Alltoall(counts_.data(), 1, MPI_INT, rcounts_.data(), 1, MPI_INT, MPI_COMM_WORLD);
     int rtotal = 0;
@@ -162,7 +183,7 @@ class Exchange {
       rtotal += rcounts_[d];
     }
     received_.resize(std::size_t(rtotal));
-    MPI_Alltoallv(send.data(), counts_.data(), displs_.data(), MPI_UINT64_T, received_.data(),
+    MPI_Alltoallv(send_.data(), counts_.data(), displs_.data(), MPI_UINT64_T, received_.data(),
                   rcounts_.data(), rdispls_.data(), MPI_UINT64_T, MPI_COMM_WORLD);
     answers_.resize(std::size_t(rtotal));
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, received_.size(), 1 << 14),
@@ -170,9 +191,11 @@ class Exchange {
                         for (std::size_t i = r.begin(); i != r.end(); ++i)
                           answers_[i] = std::int8_t(answer(received_[i]));
                       });
-    back.resize(std::size_t(total));
-    MPI_Alltoallv(answers_.data(), rcounts_.data(), rdispls_.data(), MPI_INT8_T, back.data(),
+    grouped_.resize(std::size_t(total));
+    MPI_Alltoallv(answers_.data(), rcounts_.data(), rdispls_.data(), MPI_INT8_T, grouped_.data(),
                   counts_.data(), displs_.data(), MPI_INT8_T, MPI_COMM_WORLD);
+    back.resize(requests.size());
+    for (std::size_t i = 0; i < requests.size(); ++i) back[i] = grouped_[place_[i]];
     for (int d = 0; d < w_.size; ++d)  // what crosses to other processes
       if (d != w_.rank)
         bytes += std::uint64_t(counts_[d]) * sizeof(std::uint64_t) + std::uint64_t(rcounts_[d]);
@@ -183,8 +206,9 @@ class Exchange {
  private:
   World w_;
   std::vector<int> counts_, displs_, rcounts_, rdispls_;
-  std::vector<std::uint64_t> received_;
-  std::vector<std::int8_t> answers_;
+  std::vector<std::uint32_t> place_;
+  std::vector<std::uint64_t> send_, received_;
+  std::vector<std::int8_t> answers_, grouped_;
 };
 
 std::int8_t load(const std::int8_t& slot) {
@@ -247,9 +271,8 @@ class SliceSolver {
   using Ring = typename Moves::Ring;
 
   struct Remote {
-    std::uint64_t key;    // request_key: the owner's local index and the level
-    std::uint32_t place;  // where the answer is in the exchange
-    std::int16_t owner;
+    Request request;
+    std::uint32_t place;  // the request's index in the exchange
     std::int8_t gain;
     bool again;
   };
@@ -305,20 +328,14 @@ class SliceSolver {
                         for (std::size_t j = range.begin(); j != range.end(); ++j)
                           expand(j, order_[lo + j]);
                       });
-    std::vector<std::uint64_t> at(std::size_t(w_.size), 0);
-    counts_.assign(std::size_t(w_.size), 0);
-    for (std::size_t j = 0; j < size; ++j)
-      for (int k = 0; k < remote_count_[j]; ++k) ++counts_[remotes_[j * M + k].owner];
-    for (int d = 1; d < w_.size; ++d) at[d] = at[d - 1] + counts_[d - 1];
-    send_.resize(std::size_t(at[w_.size - 1] + counts_[w_.size - 1]));
+    requests_.clear();
     for (std::size_t j = 0; j < size; ++j)
       for (int k = 0; k < remote_count_[j]; ++k) {
         Remote& r = remotes_[j * M + k];
-        const std::uint64_t place = at[r.owner]++;
-        send_[place] = r.key;
-        r.place = std::uint32_t(place);
+        r.place = std::uint32_t(requests_.size());
+        requests_.push_back(r.request);
       }
-    exchange_.run(send_, counts_, back_, [&](std::uint64_t key) {
+    exchange_.run(requests_, back_, [&](std::uint64_t key) {
       const int v = local_value(levels_, n_, key);
       if (v == kUnknownValue)
         throw std::logic_error("distributed build: asked for an unsolved value");
@@ -360,8 +377,10 @@ class SliceSolver {
       const int owner = where.owner(r);
       const std::uint64_t local = r - where.begin[owner];
       if (owner != w_.rank) {
-        remotes_[j * M + remote++] = {request_key(local, child_n), 0, std::int16_t(owner),
-                                      std::int8_t(played.gain), played.again};
+        remotes_[j * M + remote++] = {{request_key(local, child_n), std::uint64_t(owner)},
+                                      0,
+                                      std::int8_t(played.gain),
+                                      played.again};
         continue;
       }
       const int v = local_value(levels_, n_, request_key(local, child_n));
@@ -386,7 +405,7 @@ class SliceSolver {
   std::vector<std::int16_t> best_;  // the best of the successors read locally
   std::vector<std::int8_t> back_;
   std::vector<Remote> remotes_;
-  std::vector<std::uint64_t> send_, counts_;
+  std::vector<Request> requests_;
 };
 
 // This process's share of level n's stored blocks (storage order, StoreOptions' block size),
@@ -403,9 +422,9 @@ std::vector<std::string> encode_share(World w, const LevelIndex& index, const St
   const std::uint64_t per_batch = std::max<std::uint64_t>(1, kBatch / block_entries);
   const std::uint64_t batches = max_over_processes((hi - lo + per_batch - 1) / per_batch);
   std::vector<std::string> out;
-  std::vector<std::uint64_t> ranks, send, counts(std::size_t(w.size));
-  std::vector<std::int8_t> values, back;
-  std::vector<int> owner;
+  std::vector<std::uint64_t> ranks;
+  std::vector<Request> requests;
+  std::vector<std::int8_t> values;
   for (std::uint64_t b = 0; b < batches; ++b) {
     const std::uint64_t b0 = std::min(hi, lo + b * per_batch), b1 = std::min(hi, b0 + per_batch);
     const std::uint64_t s0 = b0 * block_entries, s1 = std::min(entries, b1 * block_entries);
@@ -417,23 +436,12 @@ std::vector<std::string> encode_share(World w, const LevelIndex& index, const St
       index_ranks_of_storage(index, order, n, f,
                              std::span<std::uint64_t>(ranks.data() + (f - s0), std::size_t(c)));
     });
-    values.assign(size, 0);
-    owner.resize(size);
-    std::fill(counts.begin(), counts.end(), 0);
-    for (std::size_t j = 0; j < size; ++j) ++counts[owner[j] = slices.owner(ranks[j])];
-    std::vector<std::uint64_t> at(std::size_t(w.size), 0);
-    for (int d = 1; d < w.size; ++d) at[d] = at[d - 1] + counts[d - 1];
-    send.resize(size);
+    requests.resize(size);
     for (std::size_t j = 0; j < size; ++j) {
-      const std::uint64_t place = at[owner[j]]++;
-      send[place] = request_key(ranks[j] - slices.begin[owner[j]], n);
-      ranks[j] = place;
+      const int owner = slices.owner(ranks[j]);
+      requests[j] = {request_key(ranks[j] - slices.begin[owner], n), std::uint64_t(owner)};
     }
-    // Values this process holds are looked up through the exchange too: its own share of the
-    // requests never leaves the process.
-    exchange.run(send, counts, back,
-                 [&](std::uint64_t key) { return local_value(levels, -1, key); });
-    for (std::size_t j = 0; j < size; ++j) values[j] = back[ranks[j]];
+    exchange.run(requests, values, [&](std::uint64_t key) { return local_value(levels, -1, key); });
     const std::size_t before = out.size();
     out.resize(before + std::size_t(b1 - b0));
     tbb::parallel_for(b0, b1, [&](std::uint64_t block) {
@@ -495,6 +503,30 @@ void maybe_killed(World w, int n) {
     std::raise(SIGKILL);
 }
 
+// Throws InputError when a process's share of levels 0..N does not fit its memory: 1/P of the
+// packed levels below the top one and of the top level's bytes and potential order (5 bytes an
+// entry), plus its batches' buffers; the limit is --memory-limit, else 7/8 of the machine shared
+// by its `local` processes.
+void check_share_fits(const BuildOptions& o, World w, int local) {
+  const TableId t = o.table;
+  const std::uint64_t need =
+      (build_memory_bytes(t.m, o.max_stones, true) + 4 * level_entries(t.m, o.max_stones)) /
+          std::uint64_t(w.size) +
+      (std::uint64_t(256) << 20);
+  const std::uint64_t have = physical_memory_bytes();
+  const std::uint64_t limit =
+      o.memory_limit > 0 ? o.memory_limit : (have - have / 8) / std::uint64_t(local);
+  if (need <= limit) return;
+  const std::string limit_is = o.memory_limit > 0 ? std::string("--memory-limit")
+                                                  : "7/8 of this machine's memory shared by its " +
+                                                        std::to_string(local) + " processes";
+  throw InputError("levels 0.." + std::to_string(o.max_stones) + " of " + to_string(t) +
+                   " need about " + std::to_string(need >> 20) + " MiB a process on " +
+                   std::to_string(w.size) + " processes; the limit is " +
+                   std::to_string(limit >> 20) + " MiB a process (" + limit_is +
+                   "): run more processes or machines");
+}
+
 }  // namespace
 
 BuildReport build_database_distributed(Store* store, const BuildOptions& o,
@@ -503,17 +535,20 @@ BuildReport build_database_distributed(Store* store, const BuildOptions& o,
   const World w = world();
   const TableId t = o.table;
   check_build_options(o);
+  if (w.size > kMaxProcesses)
+    throw InputError("at most " + std::to_string(kMaxProcesses) + " processes, got " +
+                     std::to_string(w.size));
   if (w.rank == 0 && store == nullptr)
     throw std::logic_error("build_database_distributed: process 0 needs the store");
 
   // Process 0 knows the stored levels and the block format; the others learn them.
-  std::int64_t shared[4] = {-1, 0, 0, 0};
+  std::int64_t shared[3] = {-1, 0, 0};
   if (w.rank == 0) {
     shared[0] = store->complete_through(t);
     shared[1] = store->options().block_entries;
     shared[2] = store->options().zstd_level;
   }
-  MPI_Bcast(shared, 4, MPI_INT64_T, 0, MPI_COMM_WORLD);
+  MPI_Bcast(shared, 3, MPI_INT64_T, 0, MPI_COMM_WORLD);
   const int stored = int(shared[0]);
   const auto block_entries = std::uint32_t(shared[1]);
   const int zstd_level = int(shared[2]);
@@ -526,26 +561,7 @@ BuildReport build_database_distributed(Store* store, const BuildOptions& o,
     return report;
   }
   const int local = processes_on_this_machine();
-  {
-    // A process holds 1/P of the packed levels below the top one and of the top level's bytes and
-    // order (LevelIndex::size(N) * 5 bytes), plus its batches' buffers.
-    const std::uint64_t need =
-        (build_memory_bytes(t.m, o.max_stones, true) + 4 * level_entries(t.m, o.max_stones)) /
-            std::uint64_t(w.size) +
-        (std::uint64_t(256) << 20);
-    const std::uint64_t have = physical_memory_bytes();
-    const std::uint64_t limit =
-        o.memory_limit > 0 ? o.memory_limit : (have - have / 8) / std::uint64_t(local);
-    if (need > limit)
-      throw InputError("levels 0.." + std::to_string(o.max_stones) + " of " + to_string(t) +
-                       " need about " + std::to_string(need >> 20) + " MiB a process on " +
-                       std::to_string(w.size) + " processes; the limit is " +
-                       std::to_string(limit >> 20) + " MiB a process (" +
-                       (o.memory_limit > 0 ? std::string("--memory-limit")
-                                           : "7/8 of this machine's memory shared by its " +
-                                                 std::to_string(local) + " processes") +
-                       "): run more processes or machines");
-  }
+  check_share_fits(o, w, local);
   const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
   tbb::task_arena arena(o.threads > 0 ? o.threads : std::max(1, cores / local));
 
@@ -618,8 +634,9 @@ BuildReport build_database_distributed(Store* store, const BuildOptions& o,
     const std::uint64_t store_bytes = exchange.bytes - bytes_before - solve_bytes + collect_bytes;
     stats.solve_bytes = sum_over_processes(solve_bytes);
     stats.store_bytes = sum_over_processes(store_bytes);
-    stats.peak_memory_max = max_over_processes(peak_memory_bytes());
-    stats.peak_memory_sum = sum_over_processes(peak_memory_bytes());
+    const std::uint64_t peak = peak_memory_bytes();
+    stats.peak_memory_max = max_over_processes(peak);
+    stats.peak_memory_sum = sum_over_processes(peak);
     report.complete_through = n;
     report.entries_built += stats.entries;
     if (w.rank == 0 && events.level_done) events.level_done(stats);

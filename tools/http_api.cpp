@@ -1,0 +1,39 @@
+// Checking the HTTP API's query parameters.
+#include "http_api.hpp"
+
+#include <string>
+
+namespace kalah::cli {
+namespace {
+
+std::string printable(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s.substr(0, 40)) out += c >= 0x20 && c < 0x7f ? char(c) : '?';
+  return s.size() > 40 ? out + "..." : out;
+}
+
+}  // namespace
+
+ApiQuery parse_api_query(const std::multimap<std::string, std::string>& params) {
+  for (const auto& [key, value] : params) {
+    if (key != "rules" && key != "position")
+      throw InputError("unknown parameter '" + printable(key) + "' (rules, position)");
+    if (params.count(key) > 1) throw InputError("parameter '" + key + "' given more than once");
+    if (value.size() > kMaxParameterBytes)
+      throw InputError("parameter '" + key + "' is longer than " +
+                       std::to_string(kMaxParameterBytes) + " bytes");
+  }
+  ApiQuery q;
+  if (auto it = params.find("rules"); it != params.end()) {
+    const auto r = parse_rules(it->second);
+    if (!r)
+      throw InputError("unknown rule set '" + printable(it->second) + "' (" + rules_names() + ")");
+    q.rules = *r;
+  }
+  const auto it = params.find("position");
+  if (it == params.end()) throw InputError("parameter 'position' is required");
+  q.position = parse_position(it->second);
+  return q;
+}
+
+}  // namespace kalah::cli

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `cmake --install` into a fresh prefix: the binary runs from there, the manual page and the
-# documents are in place, and the manual page names exactly the commands `kalah --help` lists.
+# documents are in place, the manual page names exactly the commands `kalah --help` lists, and
+# examples/probe.cpp builds against the installed library (find_package(kalah)) and answers as
+# `kalah query` does.
 # Usage: install_test.sh BUILD_DIR
 set -euo pipefail
 build=$1
@@ -32,4 +34,25 @@ listed=$("$kalah" --help | awk '/^commands:/ {on = 1; next} on && NF {print $1}'
 documented=$(sed -n '/^\.SH COMMANDS/,/^\.SH /p' "$man" | awk '$1 == ".B" && prev == ".TP" {print $2} {prev = $1}' | sort)
 [[ $listed == "$documented" ]] ||
   fail "commands in kalah --help ($(echo $listed)) differ from the manual page's ($(echo $documented))"
-echo "install test: bin/kalah, share/man/man1/kalah.1 and share/doc/kalah in place; $(echo "$listed" | wc -l) commands documented"
+# The probe library: header, shared library and package config, used by a program built outside.
+for f in include/kalah/kalah.hpp lib/libkalah.so lib/cmake/kalah/kalahConfig.cmake; do
+  [[ -e $prefix/$f ]] || fail "no $f"
+done
+src=$(cd "$(dirname "$0")/.." && pwd)
+cmake -S "$src/examples" -B "$prefix/example-build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null ||
+  fail "examples/ does not configure against the installed package"
+cmake --build "$prefix/example-build" >/dev/null || fail "examples/probe.cpp does not build"
+db=$prefix/probe.db
+"$kalah" gen --rules kalah --pits 4 --max-stones 8 --db "$db" --quiet >/dev/null
+position="1,0,2,1,4/0,1,0,2,3 S"  # 7 stones in pits: inside the table
+probed=$("$prefix/example-build/probe" "$db" kalah "$position") || fail "probe failed: $probed"
+want=$("$kalah" query --rules kalah --db "$db" --json "$position" | python3 -c '
+import json, sys
+a = json.load(sys.stdin)
+print("value:", a["margin"])
+for m in a["moves"]:
+    print("pit %d: %d%s" % (m["pit"], m["margin"], " best" if m["best"] else ""))')
+[[ $probed == "$want" ]] || fail "probe printed '$probed', kalah query says '$want'"
+"$prefix/example-build/probe" "$db" kalah "not a position" 2>/dev/null && fail "probe accepted a bad position"
+
+echo "install test: bin/kalah, share/man/man1/kalah.1 and share/doc/kalah in place; $(echo "$listed" | wc -l) commands documented; examples/probe built against lib/libkalah.so agrees with kalah query"

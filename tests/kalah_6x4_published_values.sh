@@ -15,18 +15,26 @@ trap 'rm -rf "$db"' EXIT
 
 failures=0
 check() {  # check RULES MARGIN
-  local rules=$1 margin=$2 out want
+  local rules=$1 margin=$2 out
   "$kalah" gen --rules "$rules" --pits 6 --max-stones "$max_stones" --db "$db" --quiet >/dev/null
   out=$("$kalah" solve --pits 6 --stones 4 --rules "$rules" --db "$db" --json --quiet)
   echo "$rules: $out"
-  for want in '"position": "4,4,4,4,4,4,0/4,4,4,4,4,4,0 S"' "\"rules\": \"$rules\"" \
-    '"complete": true' '"outcome": "win"' "\"margin\": $margin," "\"lower\": $margin," \
-    "\"upper\": $margin," '"best_moves": [3],' '"pv": [3,' "\"db_stones\": $max_stones,"; do
-    if ! grep -qF -- "$want" <<<"$out"; then
-      echo "FAILED: $rules Kalah(6,4): expected $want" >&2
-      failures=$((failures + 1))
-    fi
-  done
+  if ! python3 - "$rules" "$margin" "$max_stones" "$out" <<'PY'; then
+import json, sys
+rules, margin, max_stones, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+j = json.loads(out)
+want = {"position": "4,4,4,4,4,4,0/4,4,4,4,4,4,0 S", "rules": rules, "complete": True,
+        "outcome": "win", "margin": margin, "lower": margin, "upper": margin, "best_moves": [3],
+        "db_stones": max_stones}
+bad = [f"{k}: {j.get(k)!r}, expected {v!r}" for k, v in want.items() if j.get(k) != v]
+if (j.get("pv") or [None])[0] != 3:
+    bad.append(f"pv: {j.get('pv')!r}, expected to start with 3")
+for b in bad:
+    print(f"FAILED: {rules} Kalah(6,4): {b}", file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+    failures=$((failures + 1))
+  fi
 }
 
 check kalah 8

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cli_run.hpp"
 
 namespace kalah::test {
@@ -45,10 +47,7 @@ int solved_margin(const std::string& rules, int pits, int stones) {
       run_cli("KALAH solve --no-db --json --threads 1 --rules " + rules + " --pits " +
               std::to_string(pits) + " --stones " + std::to_string(stones));
   EXPECT_EQ(r.status, 0) << r.err;
-  const std::string key = "\"margin\": ";
-  const std::size_t at = r.out.find(key);
-  EXPECT_NE(at, std::string::npos) << r.out;
-  return at == std::string::npos ? 1000 : std::stoi(r.out.substr(at + key.size()));
+  return nlohmann::json::parse(r.out).at("margin").get<int>();
 }
 
 TEST(PlayExact, EverySelfPlayedMoveIsValuedAndTheGameEndsAsProven) {

@@ -3,6 +3,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +12,8 @@
 #include <random>
 #include <sstream>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "build.hpp"
 #include "db_test_util.hpp"
@@ -654,8 +657,16 @@ TEST(SolveCli, PrintsValueMovesAndPv) {
   EXPECT_NE(r.out.find("pv:         "), std::string::npos) << r.out;
   const CliResult j = kalah_solve("--no-db --json --pits 2 --stones 3");
   ASSERT_EQ(j.status, 0) << j.err;
-  EXPECT_NE(j.out.find("\"complete\": true"), std::string::npos) << j.out;
-  EXPECT_NE(j.out.find("\"outcome\": \"win\", \"margin\": 6"), std::string::npos) << j.out;
+  const auto parsed = nlohmann::json::parse(j.out);
+  EXPECT_EQ(parsed.at("complete"), true);
+  EXPECT_EQ(parsed.at("outcome"), "win");
+  EXPECT_EQ(parsed.at("margin"), 6);
+  EXPECT_EQ(parsed.at("lower"), 6);
+  EXPECT_EQ(parsed.at("upper"), 6);
+  ASSERT_TRUE(parsed.at("best_moves").is_array());
+  EXPECT_FALSE(parsed.at("best_moves").empty());
+  const auto best = parsed.at("best_moves").get<std::vector<int>>();
+  EXPECT_NE(std::find(best.begin(), best.end(), parsed.at("pv").at(0).get<int>()), best.end());
 }
 
 TEST(SolveCli, GameOverPositionAndTimeLimit) {
@@ -665,8 +676,11 @@ TEST(SolveCli, GameOverPositionAndTimeLimit) {
   EXPECT_NE(over.out.find("none (game over)"), std::string::npos) << over.out;
   const CliResult limited = kalah_solve("--no-db --pits 6 --stones 3 --max-time 0.05 --json");
   ASSERT_EQ(limited.status, 0) << limited.err;
-  EXPECT_NE(limited.out.find("\"complete\": false"), std::string::npos) << limited.out;
-  EXPECT_NE(limited.out.find("\"margin\": null"), std::string::npos) << limited.out;
+  const auto bounded = nlohmann::json::parse(limited.out);
+  EXPECT_EQ(bounded.at("complete"), false);
+  EXPECT_TRUE(bounded.at("margin").is_null());
+  EXPECT_TRUE(bounded.at("best_moves").is_null());
+  EXPECT_LT(bounded.at("lower").get<int>(), bounded.at("upper").get<int>());
 }
 
 // The database in memory, through the block cache, or not at all: the same answer.

@@ -1,54 +1,36 @@
 // `kalah query`: exact outcome and margin of a position and of each legal move.
-#include <algorithm>
+#include <filesystem>
 #include <iostream>
-#include <map>
 #include <set>
-#include <sstream>
 #include <string>
 
 #include "command.hpp"
+#include "db_error.hpp"
 #include "db_open.hpp"
+#include "kalah/kalah.hpp"
 #include "options.hpp"
 #include "progress.hpp"
-#include "query.hpp"
 
 namespace kalah::cli {
 namespace {
 
-std::string margin_text(const MarginBound& b) {
-  if (!b.exact()) return "between " + std::to_string(b.lower) + " and " + std::to_string(b.upper);
-  const int v = b.lower;
-  if (v == 0) return "draw";
-  return std::string(outcome_name(outcome_of(v))) + " by " + std::to_string(v > 0 ? v : -v);
+std::string margin_text(const api::Value& v) {
+  if (!v.exact()) return "between " + std::to_string(v.lower) + " and " + std::to_string(v.upper);
+  if (v.lower == 0) return "draw";
+  return v.outcome() + " by " + std::to_string(v.lower > 0 ? v.lower : -v.lower);
 }
 
-std::string json_margin(const MarginBound& b) {
-  std::ostringstream o;
-  if (b.exact()) {
-    o << "\"margin\":" << b.lower << ",\"outcome\":\"" << outcome_name(outcome_of(b.lower)) << "\"";
-  } else {
-    o << "\"margin\":null,\"outcome\":"
-      << (b.lower > 0                    ? "\"win\""
-          : b.upper < 0                  ? "\"loss\""
-          : b.lower == 0 && b.upper == 0 ? "\"draw\""
-                                         : "null")
-      << ",\"lower\":" << b.lower << ",\"upper\":" << b.upper;
-  }
-  return o.str();
-}
-
-void print_text(std::ostream& out, const Position& p, Rules rules, const QueryAnswer& a,
-                bool have_db) {
-  out << to_string(p) << "  (" << rules_name(rules) << ")\n";
-  const char* source = a.used_solver ? (have_db ? "database + search" : "search") : "database";
+void print_text(std::ostream& out, const api::Answer& a) {
+  const char mover = a.position.back();
+  out << a.position << "  (" << a.rules << ")\n";
   if (a.over) {
-    out << side_letter(p.mover) << " to move, game over: " << margin_text(a.value)
-        << " (final margin " << a.value.lower << ")\n";
+    out << mover << " to move, game over: " << margin_text(a.value) << " (final margin "
+        << a.value.lower << ")\n";
     return;
   }
-  out << side_letter(p.mover) << " to move: " << margin_text(a.value);
+  out << mover << " to move: " << margin_text(a.value);
   if (a.value.exact())
-    out << " (margin " << a.value.lower << ", exact, " << source << ")\n";
+    out << " (margin " << a.value.lower << ", exact, " << a.source << ")\n";
   else
     out << " (time ran out: NOT exact, proven bounds only)\n";
   for (const auto& m : a.moves) {
@@ -59,23 +41,6 @@ void print_text(std::ostream& out, const Position& p, Rules rules, const QueryAn
     out << "\n";
   }
 }
-
-void print_json(std::ostream& out, const Position& p, Rules rules, const QueryAnswer& a) {
-  out << "{\"position\":\"" << to_string(p) << "\",\"rules\":\"" << rules_name(rules) << "\","
-      << json_margin(a.value) << ",\"exact\":" << (a.value.exact() ? "true" : "false")
-      << ",\"over\":" << (a.over ? "true" : "false") << ",\"moves\":[";
-  for (std::size_t i = 0; i < a.moves.size(); ++i) {
-    const auto& m = a.moves[i];
-    out << (i ? "," : "") << "{\"pit\":" << m.pit << "," << json_margin(m.value)
-        << ",\"exact\":" << (m.value.exact() ? "true" : "false")
-        << ",\"best\":" << (m.best ? "true" : "false")
-        << ",\"again\":" << (m.again ? "true" : "false") << "}";
-  }
-  out << "]}\n";
-}
-
-// --db-load auto: positions this many stones in pits beyond the table get it resident.
-constexpr int kResidentBeyond = 8;
 
 int run_query(int argc, char** argv) {
   std::string rules_text = "wetherell", db = kDefaultDbPath;
@@ -114,8 +79,9 @@ int run_query(int argc, char** argv) {
               "POSITION may be given as one argument or as two (board, side). With -, reads one\n"
               "position per line; a bad line is reported on stderr, the others are answered,\n"
               "and the exit code is 2.\n"
-              "JSON keys: position, rules, margin, outcome, exact, over, moves[{pit, margin,\n"
-              "outcome, exact, best, again}]; a bounded margin is null with lower and upper.",
+              "JSON keys: position, rules, margin, outcome, exact, over, source, moves[{pit,\n"
+              "margin, outcome, exact, best, again, position, explain}]; a bounded margin is\n"
+              "null with lower and upper (libkalah's Answer::to_json, kalah/kalah.hpp).",
           desc, pos, vm))
     return 0;
   const Rules rules = parse_rules_option(rules_text);
@@ -139,8 +105,17 @@ int run_query(int argc, char** argv) {
                      " arguments");
   }
 
-  std::map<int, OpenedDb> dbs;  // per board size
-  std::set<int> told;           // board sizes whose table's loading the user was told of
+  api::Options options;
+  options.cache_bytes = cache_bytes;
+  options.load = load == DbLoad::kMemory  ? api::Options::Load::kMemory
+                 : load == DbLoad::kCache ? api::Options::Load::kCache
+                                          : api::Options::Load::kAuto;
+  options.max_stones = db_load.levels;
+  options.note = [&](const std::string& line) { progress.note(line); };
+  const api::Database database = explicit_db || std::filesystem::exists(db)
+                                     ? api::Database(db, std::move(options))
+                                     : api::Database();
+  std::set<int> told;  // board sizes without a table, the user told so
   int status = 0;
   for (const std::string& line : lines) {
     Position p;
@@ -152,38 +127,25 @@ int run_query(int argc, char** argv) {
       status = 2;
       continue;
     }
-    auto it = dbs.find(p.m);
-    if (it == dbs.end())
-      it = dbs.emplace(p.m,
-                       open_db_for(db, explicit_db, {rules, p.m}, cache_bytes,
-                                   load == DbLoad::kMemory ? load : DbLoad::kCache, db_load.levels))
-               .first;
-    OpenedDb& opened = it->second;
-    // A search far beyond the table reads most of its blocks (a 6x4 start: 18,697 of 19,114):
-    // decoding them all once is faster than reading them one by one through the cache.
-    if (load == DbLoad::kAuto && opened.probe && !opened.probe->resident() && !told.count(p.m) &&
-        p.pit_stones() >= opened.probe->max_stones() + kResidentBeyond) {
-      const std::uint64_t need = Probe::resident_bytes(*opened.store, {rules, p.m}, db_load.levels);
+    const std::string rules_text(rules_name(rules));
+    if (!database.path().empty() && !database.table(rules_text, p.m) && !told.count(p.m)) {
+      std::string held;
+      for (const api::Table& t : database.tables())
+        held += (held.empty() ? "" : ", ") + t.rules + " m=" + std::to_string(t.pits);
+      const std::string msg = "database " + db + " has no table for " +
+                              to_string(TableId{rules, p.m}) +
+                              " (it holds: " + (held.empty() ? "nothing" : held) + ")";
+      if (explicit_db) throw DbError(msg);
+      progress.note(msg + "; solving by search alone");
       told.insert(p.m);
-      if (need <= cache_bytes) {
-        progress.status("loading the database at " + db + " into memory");
-        opened.probe = std::make_unique<Probe>(*opened.store, TableId{rules, p.m}, 0,
-                                               ProbeLoad::kResident, 0, db_load.levels);
-      }
-      progress.note("the " + std::to_string(p.m) + "-pit table is " +
-                    (need <= cache_bytes ? "loaded into memory ("
-                                         : "read through a block cache (decoded it needs ") +
-                    std::to_string(need >> 20) + " MiB; --cache-mb " +
-                    std::to_string(cache_bytes >> 20) + ")");
     }
-    ExactOracle* oracle = opened.probe.get();
-    const QueryAnswer a =
-        query_position(rules, p, oracle, max_time, threads_or_all_cores(0), progress.status_sink());
+    const api::Answer a = database.query(rules_text, to_string(p), max_time,
+                                         threads_or_all_cores(0), progress.status_sink());
     progress.clear_line();
     if (json)
-      print_json(std::cout, p, rules, a);
+      std::cout << a.to_json() << "\n";
     else
-      print_text(std::cout, p, rules, a, oracle != nullptr);
+      print_text(std::cout, a);
     std::cout.flush();
   }
   return status;

@@ -2,12 +2,15 @@
 // search.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "book.hpp"
 #include "command.hpp"
@@ -70,15 +73,6 @@ std::string outcome(const SolveResult& r) {
   return "";
 }
 
-std::string json_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 // The database as the solve used it.
 struct DbUse {
   int stones;      // coverage: positions with up to that many stones in pits; -1 none
@@ -87,26 +81,28 @@ struct DbUse {
 };
 
 void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUse& db) {
-  const bool exact = r.lower == r.upper;
   const std::string out = outcome(r);
-  std::ostringstream o;
-  o << "{\"position\": \"" << json_escape(to_string(p)) << "\", \"rules\": \"" << rules_name(rules)
-    << "\", \"complete\": " << (r.complete ? "true" : "false")
-    << ", \"outcome\": " << (out.empty() ? "null" : "\"" + out + "\"")
-    << ", \"margin\": " << (exact ? std::to_string(r.lower) : "null") << ", \"lower\": " << r.lower
-    << ", \"upper\": " << r.upper << ", \"best_moves\": ";
-  if (r.complete)
-    o << "[" << join(r.best_moves, ", ") << "], \"pv\": [" << join(r.pv, ", ") << "]";
-  else
-    o << "null, \"pv\": null";
-  char rate[64];
-  std::snprintf(rate, sizeof rate, "%.0f", r.seconds > 0 ? r.nodes / r.seconds : 0.0);
-  o << ", \"nodes\": " << r.nodes << ", \"db_stones\": " << db.stones
-    << ", \"db_in_memory\": " << (db.in_memory ? "true" : "false")
-    << ", \"db_open_seconds\": " << db.open_s << ", \"db_hits\": " << r.oracle_hits
-    << ", \"expanded_nodes\": " << r.expanded << ", \"seconds\": " << r.seconds
-    << ", \"nodes_per_second\": " << rate << "}\n";
-  std::cout << o.str();
+  nlohmann::ordered_json j;
+  j["position"] = to_string(p);
+  j["rules"] = rules_name(rules);
+  j["complete"] = r.complete;
+  j["outcome"] = out.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(out);
+  j["margin"] =
+      r.lower == r.upper ? nlohmann::ordered_json(r.lower) : nlohmann::ordered_json(nullptr);
+  j["lower"] = r.lower;
+  j["upper"] = r.upper;
+  j["best_moves"] =
+      r.complete ? nlohmann::ordered_json(r.best_moves) : nlohmann::ordered_json(nullptr);
+  j["pv"] = r.complete ? nlohmann::ordered_json(r.pv) : nlohmann::ordered_json(nullptr);
+  j["nodes"] = r.nodes;
+  j["db_stones"] = db.stones;
+  j["db_in_memory"] = db.in_memory;
+  j["db_open_seconds"] = db.open_s;
+  j["db_hits"] = r.oracle_hits;
+  j["expanded_nodes"] = r.expanded;
+  j["seconds"] = r.seconds;
+  j["nodes_per_second"] = std::llround(r.seconds > 0 ? r.nodes / r.seconds : 0.0);
+  std::cout << j.dump() << "\n";
 }
 
 void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUse& db) {
@@ -295,17 +291,23 @@ int run_solve(int argc, char** argv) {
       tt_text.append(" MiB");
     }
     if (vm.count("json")) {
-      std::ostringstream o;
-      o << "{\"position\": \"" << json_escape(to_string(p)) << "\", \"rules\": \""
-        << rules_name(rules) << "\", \"db\": \"" << json_escape(db_path)
-        << "\", \"book_plies\": " << plies << ", \"positions\": " << b.positions
-        << ", \"stored\": " << b.stored << ", \"unsolved\": " << b.unsolved
-        << ", \"threads\": " << threads << ", \"tt_mb_min\": " << (tt_min >> 20)
-        << ", \"tt_mb_max\": " << (tt_max >> 20) << ", \"db_stones\": " << probe.max_stones()
-        << ", \"db_in_memory\": " << (probe.resident() ? "true" : "false")
-        << ", \"db_open_seconds\": " << open_s << ", \"nodes\": " << b.nodes
-        << ", \"seconds\": " << b.seconds << "}\n";
-      std::cout << o.str();
+      nlohmann::ordered_json j;
+      j["position"] = to_string(p);
+      j["rules"] = rules_name(rules);
+      j["db"] = db_path;
+      j["book_plies"] = plies;
+      j["positions"] = b.positions;
+      j["stored"] = b.stored;
+      j["unsolved"] = b.unsolved;
+      j["threads"] = threads;
+      j["tt_mb_min"] = tt_min >> 20;
+      j["tt_mb_max"] = tt_max >> 20;
+      j["db_stones"] = probe.max_stones();
+      j["db_in_memory"] = probe.resident();
+      j["db_open_seconds"] = open_s;
+      j["nodes"] = b.nodes;
+      j["seconds"] = b.seconds;
+      std::cout << j.dump() << "\n";
     } else {
       char buf[256];
       std::snprintf(buf, sizeof buf,

@@ -7,6 +7,7 @@
 #include <boost/program_options/errors.hpp>
 
 #include "command.hpp"
+#include "kalah/kalah.hpp"
 #include "position.hpp"
 
 namespace kalah::cli {
@@ -48,6 +49,9 @@ int main(int argc, char** argv) {
     if (c.name != name) continue;
     try {
       return c.run(argc - 1, argv + 1);
+    } catch (const kalah::api::Error& e) {
+      std::cerr << "kalah " << name << ": error: " << e.what() << "\n";
+      return e.kind() == kalah::api::Error::Kind::kInput ? 2 : 1;
     } catch (const kalah::InputError& e) {
       std::cerr << "kalah " << name << ": error: " << e.what() << "\n";
       return 2;

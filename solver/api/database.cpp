@@ -1,0 +1,203 @@
+// libkalah's Database: the public probe API over the store, the probe and query_position.
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "db_error.hpp"
+#include "describe.hpp"
+#include "kalah/kalah.hpp"
+#include "move.hpp"
+#include "probe.hpp"
+#include "query.hpp"
+#include "store.hpp"
+
+namespace kalah::api {
+namespace {
+
+// Positions this many stones in pits beyond a table make Load::kAuto decode it into memory.
+constexpr int kResidentBeyond = 8;
+
+// Runs f, turning the layers' errors into Error.
+template <class F>
+decltype(auto) translated(F&& f) {
+  try {
+    return f();
+  } catch (const InputError& e) {
+    throw Error(Error::Kind::kInput, e.what());
+  } catch (const DbError& e) {
+    throw Error(Error::Kind::kDatabase, e.what());
+  }
+}
+
+Rules rules_of(std::string_view name) {
+  if (auto r = parse_rules(name)) return *r;
+  throw InputError("unknown rule set '" + std::string(name) + "' (" + rules_names() + ")");
+}
+
+}  // namespace
+
+std::string Value::outcome() const {
+  if (lower > 0) return "win";
+  if (upper < 0) return "loss";
+  if (lower == 0 && upper == 0) return "draw";
+  return "";
+}
+
+struct Database::Impl {
+  std::string path;
+  Options options;
+  std::unique_ptr<Store> store;
+  std::vector<std::pair<TableId, int>> tables;  // with the levels used
+
+  std::mutex mutex;                                              // guards probes and auto_done
+  std::map<std::pair<int, int>, std::shared_ptr<Probe>> probes;  // by (rules code, m)
+  std::map<std::pair<int, int>, bool> auto_done;                 // kAuto has decided for the table
+
+  // The probe of table (r, m), made on first use; nullptr when the database has none.
+  // pit_stones: of the position about to be searched (Load::kAuto).
+  std::shared_ptr<Probe> probe(Rules r, int m, int pit_stones) {
+    const auto t = std::find_if(tables.begin(), tables.end(), [&](const auto& x) {
+      return x.first == TableId{r, m};
+    });
+    if (t == tables.end()) return nullptr;
+    const std::pair<int, int> key{int(r), m};
+    std::lock_guard lock(mutex);
+    auto& p = probes[key];
+    const auto load = options.load;
+    if (!p) {
+      const bool whole = load == Options::Load::kMemory;
+      if (whole && options.note)
+        options.note("decoding the " + to_string(t->first) + " table into memory");
+      p = std::make_shared<Probe>(*store, t->first, options.cache_bytes,
+                                  whole ? ProbeLoad::kResident : ProbeLoad::kOnDemand, 0,
+                                  t->second);
+    }
+    if (load == Options::Load::kAuto && !p->resident() && !auto_done[key] &&
+        pit_stones >= t->second + kResidentBeyond) {
+      auto_done[key] = true;
+      const std::uint64_t need = Probe::resident_bytes(*store, t->first, t->second);
+      if (need <= options.cache_bytes)
+        p = std::make_shared<Probe>(*store, t->first, 0, ProbeLoad::kResident, 0, t->second);
+      if (options.note)
+        options.note("the " + to_string(t->first) + " table is " +
+                     (need <= options.cache_bytes
+                          ? "decoded into memory ("
+                          : "read through a block cache (decoded it needs ") +
+                     std::to_string(need >> 20) + " MiB; the limit is " +
+                     std::to_string(options.cache_bytes >> 20) + " MiB)");
+    }
+    return p;
+  }
+};
+
+Database::Database() : impl_(std::make_unique<Impl>()) {}
+
+Database::Database(const std::string& path, Options options) : Database() {
+  translated([&] {
+    if (options.max_stones < -1) throw InputError("max_stones must be >= -1");
+    impl_->path = path;
+    impl_->options = std::move(options);
+    impl_->store = std::make_unique<Store>(path, false);
+    for (const TableId& t : impl_->store->tables()) {
+      int n = impl_->store->complete_through(t);
+      if (impl_->options.max_stones >= 0) n = std::min(n, impl_->options.max_stones);
+      impl_->tables.emplace_back(t, n);
+    }
+    return 0;
+  });
+}
+
+Database::~Database() = default;
+Database::Database(Database&&) noexcept = default;
+Database& Database::operator=(Database&&) noexcept = default;
+
+const std::string& Database::path() const {
+  return impl_->path;
+}
+
+std::vector<Table> Database::tables() const {
+  std::vector<Table> out;
+  for (const auto& [t, n] : impl_->tables)
+    out.push_back({std::string(rules_name(t.rules)), t.m, n});
+  return out;
+}
+
+std::optional<Table> Database::table(std::string_view rules, int pits) const {
+  for (const Table& t : tables())
+    if (t.rules == rules && t.pits == pits) return t;
+  return std::nullopt;
+}
+
+std::optional<int> Database::value(std::string_view rules, std::string_view position) const {
+  return translated([&]() -> std::optional<int> {
+    const Rules r = rules_of(rules);
+    const Position p = parse_position(position);
+    if (is_over(r, p)) return final_margin(p);
+    const auto probe = impl_->probe(r, p.m, 0);
+    return probe ? probe->margin(p) : std::nullopt;
+  });
+}
+
+Answer Database::query(std::string_view rules, std::string_view position, double max_seconds,
+                       int threads, const std::function<void(const std::string&)>& progress) const {
+  return translated([&] {
+    const Rules r = rules_of(rules);
+    const Position p = parse_position(position);
+    if (!(max_seconds >= 0)) throw InputError("max_seconds must be >= 0");
+    if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
+    const auto probe = impl_->probe(r, p.m, p.pit_stones());
+    const QueryAnswer q = query_position(r, p, probe.get(), max_seconds, threads, progress);
+    Answer a;
+    a.position = to_string(p);
+    a.rules = std::string(rules_name(r));
+    a.value = {q.value.lower, q.value.upper};
+    a.over = q.over;
+    a.source = q.used_solver ? (probe ? "database + search" : "search")
+               : q.over      ? "rules"
+                             : "database";
+    for (const MoveAnswer& m : q.moves) {
+      Position c = p;
+      const MoveStory story = play_and_describe(r, c, m.pit);
+      a.moves.push_back({m.pit,
+                         {m.value.lower, m.value.upper},
+                         m.best,
+                         m.again,
+                         to_string(c),
+                         describe(story, p.m)});
+    }
+    return a;
+  });
+}
+
+std::vector<int> Database::best_moves(std::string_view rules, std::string_view position,
+                                      double max_seconds) const {
+  std::vector<int> out;
+  for (const MoveValue& m : query(rules, position, max_seconds).moves)
+    if (m.best) out.push_back(m.pit);
+  return out;
+}
+
+std::string play(std::string_view rules, std::string_view position, int pit) {
+  return translated([&] {
+    Position p = parse_position(position);
+    play_move(rules_of(rules), p, pit);
+    return to_string(p);
+  });
+}
+
+std::string start_position(int pits, int stones) {
+  return translated([&] { return to_string(kalah::start_position(pits, stones)); });
+}
+
+std::string version() {
+  return KALAH_VERSION;
+}
+
+std::vector<std::string> rule_sets() {
+  std::vector<std::string> out;
+  for_each_rules([&](Rules r) { out.emplace_back(rules_name(r)); });
+  return out;
+}
+
+}  // namespace kalah::api

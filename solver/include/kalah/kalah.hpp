@@ -1,0 +1,144 @@
+// libkalah: exact values of Kalah positions from a solved database, for engines and tools.
+//
+// Positions are written in the notation of docs/RULES.md ("s1,..,sm,SK/n1,..,nm,NK X": South's
+// pits and kalah, North's pits and kalah, X the side to move); rule sets by name ("wetherell",
+// "kalah", "kalah-empty-capture"). A margin is the final score of the side to move minus the
+// opponent's under perfect play by both, counting the stones already in the kalahs. Every
+// function reports failure by throwing kalah::api::Error; none returns a guessed value.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// Symbols of the shared library (libkalah.so) that callers may use; the rest stays inside.
+#define KALAH_API __attribute__((visibility("default")))
+
+namespace kalah::api {
+
+// What went wrong, in one line (what()). kInput: a malformed position, an unknown rule set, an
+// illegal move or a bad option. kDatabase: a missing, unreadable or corrupted database.
+class KALAH_API Error : public std::runtime_error {
+ public:
+  enum class Kind { kInput, kDatabase };
+  Error(Kind kind, const std::string& what) : std::runtime_error(what), kind_(kind) {}
+  Kind kind() const { return kind_; }
+
+ private:
+  Kind kind_;
+};
+
+// A margin for the side to move: exact when lower == upper, else only proven bounds
+// (lower <= margin <= upper; a search ran out of time).
+struct KALAH_API Value {
+  int lower = 0, upper = 0;
+  bool exact() const { return lower == upper; }
+  // "win", "draw" or "loss" when the bounds decide it, else "" (undecided).
+  std::string outcome() const;
+};
+
+// One legal move of the queried position.
+struct MoveValue {
+  int pit = 0;           // 1..m, of the side to move
+  Value value;           // for the side to move in the queried position
+  bool best = false;     // exact and equal to the position's exact value
+  bool again = false;    // the mover moves again after it
+  std::string position;  // the position after the move
+  std::string explain;   // what the move did: relays, captures, extra turn (one line)
+};
+
+// A position's value and the value of each of its legal moves.
+struct KALAH_API Answer {
+  std::string position;          // the queried position, normalised
+  std::string rules;             // the rule set's name
+  Value value;                   // over: the final margin, exact
+  bool over = false;             // the game is over: no moves
+  std::string source;            // "database", "database + search" or "search"
+  std::vector<MoveValue> moves;  // legal moves, ascending pit
+  // The answer as one JSON object (no newline): what `kalah query --json` prints, keys position,
+  // rules, margin, outcome, exact, over, source, moves[{pit, margin, outcome, exact, best, again,
+  // position, explain}]; a margin that is only bounded is null, with lower and upper.
+  std::string to_json() const;
+};
+
+// One table of a database: exact values of every position of `pits` pits a side with at most
+// max_stones stones in pits, under `rules`.
+struct Table {
+  std::string rules;
+  int pits = 0;
+  int max_stones = -1;
+};
+
+struct Options {
+  // Memory for decoded values of each table, in bytes: the LRU cache of decompressed blocks, or
+  // the limit on decoding a whole table into memory.
+  std::size_t cache_bytes = std::size_t(256) << 20;
+  // How tables are held. kCache: blocks decoded on demand through the LRU cache. kMemory: a table
+  // is decoded whole into memory when first used, whatever cache_bytes says. kAuto: the cache,
+  // switched to memory (when it fits cache_bytes) at the first query that searches 8 or more stones
+  // beyond the table.
+  enum class Load { kAuto, kCache, kMemory } load = Load::kAuto;
+  // >= 0: use only levels 0..max_stones of each table (what a smaller table would answer).
+  int max_stones = -1;
+  // Called with a one-line note when a table is decoded into memory (kAuto, kMemory).
+  std::function<void(const std::string&)> note;
+};
+
+// A read-only database. Thread-safe: any number of threads may call its const members at once.
+class KALAH_API Database {
+ public:
+  // No database: every value comes from search.
+  Database();
+  // Opens the database directory at `path` read-only. Throws Error(kDatabase) when it is missing
+  // or is not a kalah database.
+  explicit Database(const std::string& path, Options options = {});
+  ~Database();
+  Database(Database&&) noexcept;
+  Database& operator=(Database&&) noexcept;
+
+  const std::string& path() const;  // "" without a database
+  std::vector<Table> tables() const;
+  // The table for (rules, pits), if the database holds one.
+  std::optional<Table> table(std::string_view rules, int pits) const;
+
+  // The exact margin of `position` from the database alone; nullopt when the database does not
+  // cover it (no table for its rule set and board size, or more stones in pits than the table).
+  // A game that is over has its final margin.
+  std::optional<int> value(std::string_view rules, std::string_view position) const;
+
+  // The position's value and every move's: from the database where it covers them, else by
+  // exhaustive search with the database at the leaves, on `threads` threads (0: all cores), for
+  // at most max_seconds in all (0: no limit); what the time did not settle is reported as bounds.
+  // `progress`, when set, gets the search's one-line status now and then.
+  Answer query(std::string_view rules, std::string_view position, double max_seconds = 10,
+               int threads = 1, const std::function<void(const std::string&)>& progress = {}) const;
+
+  // The pits (1..m) of the moves that keep the position's exact value: query()'s best moves.
+  // Empty when the game is over or the value could not be settled within max_seconds.
+  std::vector<int> best_moves(std::string_view rules, std::string_view position,
+                              double max_seconds = 10) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The position after playing `pit` (1..m) of the side to move. Throws Error(kInput) when the
+// position is malformed, over, or the pit is empty or out of range.
+KALAH_API std::string play(std::string_view rules, std::string_view position, int pit);
+
+// The start position of `pits` pits a side with `stones` each, South to move.
+KALAH_API std::string start_position(int pits, int stones);
+
+// The rule sets' names, in the order `kalah --help` lists them.
+KALAH_API std::vector<std::string> rule_sets();
+
+// This library's version, "MAJOR.MINOR".
+KALAH_API std::string version();
+
+}  // namespace kalah::api

@@ -1,0 +1,204 @@
+// libkalah's public API (kalah/kalah.hpp): values against the vectors, the database against search,
+// `kalah query --json` against Answer::to_json, errors, many threads on one database.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "build.hpp"
+#include "cli_run.hpp"
+#include "db_test_util.hpp"
+#include "kalah/kalah.hpp"
+#include "vectors.hpp"
+
+namespace kalah {
+namespace {
+
+struct Vector {
+  std::string rules, position;
+  int value;
+};
+
+// The first `per_file` vectors of each rule set with at most max_pits pits a side.
+std::vector<Vector> value_vectors(int max_pits, int per_file) {
+  std::vector<Vector> out;
+  for (const std::string& rules : api::rule_sets()) {
+    int taken = 0;
+    for (const auto& row : test::read_vector_file("values-" + rules + ".txt")) {
+      const std::string position = row[0] + " " + row[1];
+      if (parse_position(position).m > max_pits || taken == per_file) continue;
+      out.push_back({rules, position, std::stoi(row[2])});
+      ++taken;
+    }
+  }
+  return out;
+}
+
+// The checks every answer must pass: moves ascending with their resulting positions, the value
+// the best of the moves' values, best marking exactly the moves that keep an exact value.
+void expect_consistent(const api::Answer& a) {
+  int best = -1000;
+  for (std::size_t i = 0; i < a.moves.size(); ++i) {
+    const api::MoveValue& m = a.moves[i];
+    if (i) EXPECT_LT(a.moves[i - 1].pit, m.pit);
+    EXPECT_EQ(m.position, api::play(a.rules, a.position, m.pit)) << a.position << " pit " << m.pit;
+    EXPECT_FALSE(m.explain.empty());
+    best = std::max(best, m.value.lower);
+    EXPECT_EQ(m.best, a.value.exact() && m.value.exact() && m.value.lower == a.value.lower);
+  }
+  if (!a.over && a.value.exact()) EXPECT_EQ(best, a.value.lower) << a.position;
+  EXPECT_EQ(a.over, a.moves.empty());
+}
+
+TEST(Api, WithoutADatabaseSearchAnswersTheValueVectors) {
+  const api::Database none;
+  EXPECT_TRUE(none.tables().empty());
+  for (const Vector& v : value_vectors(4, 30)) {
+    const api::Answer a = none.query(v.rules, v.position, 0);
+    ASSERT_TRUE(a.value.exact()) << v.position;
+    EXPECT_EQ(a.value.lower, v.value) << v.rules << " " << v.position;
+    EXPECT_EQ(a.source, a.over ? "rules" : "search");
+    expect_consistent(a);
+    if (!a.over) EXPECT_FALSE(none.value(v.rules, v.position)) << v.position;
+    EXPECT_EQ(none.best_moves(v.rules, v.position, 0).empty(), a.over);
+  }
+}
+
+class ApiWithTable : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new testing::TempDir("api_table");
+    Store store(dir_->str(), true, testing::fast_store());
+    build_database(store, {{Rules::kKalah, 4}, kTop, 2});
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+  static constexpr int kTop = 10;
+  static testing::TempDir* dir_;
+};
+testing::TempDir* ApiWithTable::dir_ = nullptr;
+
+TEST_F(ApiWithTable, TheTableAnswersInsideAndLeadsTheSearchBeyond) {
+  const api::Database db(dir_->str());
+  ASSERT_EQ(db.tables().size(), 1u);
+  EXPECT_EQ(db.tables()[0].rules, "kalah");
+  EXPECT_EQ(db.tables()[0].pits, 4);
+  EXPECT_EQ(db.tables()[0].max_stones, kTop);
+  EXPECT_FALSE(db.table("wetherell", 4));
+  const api::Database none;
+  int inside = 0, beyond = 0;
+  for (const Vector& v : value_vectors(4, 1000)) {
+    if (v.rules != "kalah" || parse_position(v.position).m != 4) continue;
+    const Position p = parse_position(v.position);
+    const api::Answer a = db.query(v.rules, v.position, 0);
+    ASSERT_TRUE(a.value.exact());
+    EXPECT_EQ(a.value.lower, v.value) << v.position;
+    expect_consistent(a);
+    auto with = nlohmann::json::parse(a.to_json());
+    auto without = nlohmann::json::parse(none.query(v.rules, v.position, 0).to_json());
+    with.erase("source");
+    without.erase("source");
+    EXPECT_EQ(with, without) << "the same values with and without the table: " << v.position;
+    if (p.pit_stones() <= kTop) {
+      ++inside;
+      EXPECT_EQ(db.value(v.rules, v.position), v.value) << v.position;
+    } else {
+      ++beyond;
+      EXPECT_FALSE(db.value(v.rules, v.position));
+    }
+  }
+  EXPECT_GT(inside, 0);
+  EXPECT_GT(beyond, 0);
+}
+
+TEST_F(ApiWithTable, QueryJsonIsTheLibrarysAnswer) {
+  std::string positions;
+  std::vector<std::string> asked;
+  for (const Vector& v : value_vectors(4, 1000))
+    if (v.rules == "kalah") {
+      positions += v.position + "\n";
+      asked.push_back(v.position);
+    }
+  const std::string input = test::temp_path("api_positions");
+  { std::ofstream(input) << positions; }
+  const test::CliResult r = test::run_cli("KALAH query --rules kalah --json --quiet --db " +
+                                          dir_->str() + " - < " + input);
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::istringstream lines(r.out);
+  const api::Database db(dir_->str());
+  std::string line;
+  std::size_t i = 0;
+  for (; std::getline(lines, line); ++i) {
+    ASSERT_LT(i, asked.size());
+    const auto printed = nlohmann::json::parse(line);
+    const api::Answer a = db.query("kalah", asked[i], 0);
+    EXPECT_EQ(printed, nlohmann::json::parse(a.to_json())) << asked[i];
+    EXPECT_EQ(printed.at("margin"), a.value.lower);
+    EXPECT_EQ(printed.at("moves").size(), a.moves.size());
+  }
+  EXPECT_EQ(i, asked.size());
+}
+
+TEST_F(ApiWithTable, ManyThreadsShareOneDatabase) {
+  const api::Database db(dir_->str());
+  std::vector<Vector> vectors;  // the table's rule set and board size
+  for (const Vector& v : value_vectors(4, 1000))
+    if (v.rules == "kalah") vectors.push_back(v);
+  std::vector<std::string> want;
+  for (const Vector& v : vectors) want.push_back(db.query(v.rules, v.position, 0).to_json());
+  std::vector<std::thread> threads;
+  std::vector<int> wrong(4, 0);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (std::size_t i = t % 2; i < vectors.size(); i += 2)
+        wrong[t] += db.query(vectors[i].rules, vectors[i].position, 0).to_json() != want[i];
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wrong, std::vector<int>(4, 0));
+}
+
+TEST(Api, TimeRunOutGivesLabelledBounds) {
+  const api::Answer a = api::Database().query("kalah", api::start_position(6, 6), 0.05);
+  EXPECT_FALSE(a.value.exact());
+  const auto j = nlohmann::json::parse(a.to_json());
+  EXPECT_TRUE(j.at("margin").is_null());
+  EXPECT_EQ(j.at("exact"), false);
+  EXPECT_LT(j.at("lower").get<int>(), j.at("upper").get<int>());
+  EXPECT_TRUE(api::Database().best_moves("kalah", api::start_position(6, 6), 0.05).empty());
+}
+
+TEST(Api, ErrorsSayWhatIsWrong) {
+  auto kind_of = [](auto&& f) {
+    try {
+      f();
+    } catch (const api::Error& e) {
+      EXPECT_FALSE(std::string(e.what()).empty());
+      return int(e.kind());
+    }
+    return -1;
+  };
+  const int input = int(api::Error::Kind::kInput), database = int(api::Error::Kind::kDatabase);
+  const api::Database none;
+  const std::string start = api::start_position(4, 3);
+  EXPECT_EQ(kind_of([&] { none.query("chess", start); }), input);
+  EXPECT_EQ(kind_of([&] { none.query("kalah", "1,2,3 S"); }), input);
+  EXPECT_EQ(kind_of([&] { none.query("kalah", start, -1); }), input);
+  EXPECT_EQ(kind_of([&] { none.value("kalah", "garbage"); }), input);
+  EXPECT_EQ(kind_of([&] { api::play("kalah", start, 5); }), input);
+  EXPECT_EQ(kind_of([&] { api::play("kalah", "0,3,3,3,0/3,3,3,3,0 S", 1); }), input);
+  EXPECT_EQ(kind_of([&] { api::start_position(13, 1); }), input);
+  EXPECT_EQ(kind_of([&] { api::Database("/nonexistent/kalah.db"); }), database);
+  const testing::TempDir empty("api_not_a_db");
+  EXPECT_EQ(kind_of([&] { api::Database(empty.str()); }), database);
+  EXPECT_EQ(api::start_position(4, 3), "3,3,3,3,0/3,3,3,3,0 S");
+  EXPECT_EQ(api::version(), "0.1");
+}
+
+}  // namespace
+}  // namespace kalah

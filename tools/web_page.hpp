@@ -1,0 +1,10 @@
+// The page `kalah serve` answers at GET / (tools/web/index.html, embedded at build time).
+#pragma once
+
+#include <string_view>
+
+namespace kalah::cli {
+
+extern const std::string_view kWebPage;  // HTML with its CSS and JavaScript inline
+
+}  // namespace kalah::cli

@@ -1,6 +1,7 @@
 // query_position: per-move exact values through the oracle, the exhaustive solver beyond it.
 #include "query.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "move.hpp"
@@ -19,6 +20,18 @@ const char* outcome_name(Outcome o) {
   }
   return "?";
 }
+
+namespace {
+
+// The transposition table of one move's solve: 1 MiB for a child at most 8 stones in pits beyond
+// the oracle's levels, doubling every 2 stones up to SolveOptions' 64 MiB at 20. Small searches
+// fit a small table, and each solve allocates its table whole.
+std::size_t query_tt_bytes(const Position& child, const ExactOracle* oracle) {
+  const int beyond = child.pit_stones() - (oracle ? std::max(oracle->max_stones(), 0) : 0);
+  return std::size_t(1) << (20 + std::clamp((beyond - 7) / 2, 0, 6));
+}
+
+}  // namespace
 
 QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle, double max_seconds,
                            int threads,
@@ -49,6 +62,7 @@ QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle, 
       opt.oracle = oracle;
       opt.max_seconds = left();
       opt.find_moves = false;  // only the value is needed
+      opt.tt_bytes = query_tt_bytes(c, oracle);
       opt.threads = threads;
       if (progress)
         opt.progress = [&](const std::string& line) {

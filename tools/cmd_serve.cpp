@@ -23,7 +23,10 @@ constexpr const char* kJson = "application/json";
 
 void send_error(httplib::Response& res, int status, const std::string& message) {
   res.status = status;
-  res.set_content(nlohmann::json{{"error", message}}.dump(), kJson);
+  // Messages quote the request, which may hold any bytes: invalid UTF-8 becomes U+FFFD.
+  res.set_content(nlohmann::json{{"error", message}}.dump(-1, ' ', false,
+                                                          nlohmann::json::error_handler_t::replace),
+                  kJson);
 }
 
 // What GET /api/v1/tables answers: the database, the rule sets and the tables it holds.

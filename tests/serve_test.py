@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""kalah serve for real: the API against kalah query --json on the value vectors, 400s on bad input,
+a burst of concurrent requests all answered correctly, a slow search not holding up the others.
+
+Usage: serve_test.py KALAH_BINARY VECTORS_DIR WORK_DIR
+"""
+import http.client
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+
+KALAH, VECTORS, WORK = (os.path.abspath(a) for a in sys.argv[1:4])
+TABLES = [("kalah", 4, 10), ("wetherell", 4, 10)]  # rules, pits, max stones
+BURST_REQUESTS, BURST_CONNECTIONS = 2000, 32
+failures = []
+
+
+def fail(message):
+    failures.append(message)
+    print("FAILED: " + message, file=sys.stderr)
+
+
+def start_server(db, *args):
+    """Starts kalah serve on a free loopback port; returns (process, port)."""
+    proc = subprocess.Popen([KALAH, "serve", "--db", db, "--port", "0", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = proc.stdout.readline()
+    if "listening on http://127.0.0.1:" not in line:
+        proc.kill()
+        sys.exit("serve test: kalah serve did not start: " + repr(line))
+    return proc, int(line.split("127.0.0.1:")[1].split("/")[0])
+
+
+def stop_server(proc):
+    proc.terminate()
+    try:
+        if proc.wait(timeout=30) != 0:
+            fail("kalah serve exited with status %d on SIGTERM" % proc.returncode)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        fail("kalah serve did not stop on SIGTERM")
+
+
+def get(conn, target):
+    conn.request("GET", target)
+    res = conn.getresponse()
+    return res.status, res.read().decode("utf-8", "replace")
+
+
+def query_target(rules, position):
+    return "/api/v1/query?" + urllib.parse.urlencode({"rules": rules, "position": position})
+
+
+def cli_answers(rules, positions, db):
+    """kalah query --json of each position (with --db when given, else search alone)."""
+    args = [KALAH, "query", "--rules", rules, "--json", "--quiet", "-"]
+    if db:
+        args += ["--db", db]
+    out = subprocess.run(args, input="".join(p + "\n" for p in positions), capture_output=True,
+                         text=True, cwd=WORK, timeout=600)
+    if out.returncode != 0:
+        sys.exit("serve test: kalah query failed: " + out.stderr.strip())
+    return [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def main():
+    shutil.rmtree(WORK, ignore_errors=True)
+    os.makedirs(WORK)
+    db = os.path.join(WORK, "serve.db")
+    for rules, pits, top in TABLES:
+        subprocess.run([KALAH, "gen", "--rules", rules, "--pits", str(pits), "--max-stones",
+                        str(top), "--db", db, "--quiet"], check=True, timeout=600)
+
+    # What kalah query --json says of every value vector: with the database where it has the
+    # table, by search alone elsewhere (as the server does).
+    expected = {}  # (rules, position) -> parsed answer
+    for rules in ("wetherell", "kalah", "kalah-empty-capture"):
+        rows = [line.split() for line in open(os.path.join(VECTORS, "values-%s.txt" % rules))
+                if line.strip() and not line.startswith("#")]
+        inside, outside = [], []
+        for board, side, value in rows:
+            position = board + " " + side
+            pits = board.count(",") // 2
+            (inside if (rules, pits) in [(r, m) for r, m, _ in TABLES] else outside).append(
+                (position, int(value)))
+        for group, use_db in ((inside, db), (outside, None)):
+            answers = cli_answers(rules, [p for p, _ in group], use_db)
+            for (position, value), answer in zip(group, answers):
+                if answer["margin"] != value:
+                    fail("kalah query %s %s: margin %s, vector says %d"
+                         % (rules, position, answer["margin"], value))
+                expected[(rules, position)] = answer
+    sources = {a["source"] for a in expected.values()}
+    if not {"database", "search"} <= sources:
+        fail("the vectors reach only %s; want both the database and search" % sorted(sources))
+
+    server, port = start_server(db, "--max-time", "600", "--connections", "64")
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+        # 1. The API answers exactly what kalah query --json prints.
+        for (rules, position), want in expected.items():
+            status, body = get(conn, query_target(rules, position))
+            if status != 200 or json.loads(body) != want:
+                fail("GET query %s %s: %d %s, kalah query says %s"
+                     % (rules, position, status, body[:200], json.dumps(want)[:200]))
+        status, body = get(conn, "/api/v1/tables")
+        tables = json.loads(body)["tables"]
+        if status != 200 or sorted((t["rules"], t["pits"], t["max_stones"]) for t in tables) != \
+                sorted(TABLES):
+            fail("GET tables: %d %s" % (status, body))
+        status, body = get(conn, "/")
+        if status != 200 or "<html" not in body:
+            fail("GET /: %d, no page" % status)
+
+        # 2. Bad input: status 400 (404 for no such page) and a one-line JSON error.
+        bad = [
+            "/api/v1/query", "/api/v1/query?rules=kalah", "/api/v1/query?position=",
+            "/api/v1/query?position=garbage", "/api/v1/query?rules=chess&position=3,3,0/3,3,0+S",
+            "/api/v1/query?position=3,3,0/3,3,0+S&position=3,3,0/3,3,0+N",
+            "/api/v1/query?position=3,3,0/3,3,0+S&depth=3", "/api/v1/query?position=3,3,0/3,3+S",
+            "/api/v1/query?position=99999,3,0/3,3,0+S", "/api/v1/query?position=-1,3,0/3,3,0+S",
+            "/api/v1/query?position=" + "1," * 300 + "0/0,0+S",
+            "/api/v1/query?position=%ff%fe%00,3,0/3,3,0+S", "/api/v1/query?position=%zz",
+            "/api/v1/query?position=3,3,0/3,3,0+X", "/api/v1/query?position=3,3,0/3,3,0+S+S",
+        ]
+        for target in bad:
+            status, body = get(conn, target)
+            try:
+                error = json.loads(body)["error"]
+            except (ValueError, KeyError):
+                error = None
+            if status != 400 or not error or "\n" in error:
+                fail("GET %s: %d %s, want 400 and an error" % (target[:80], status, body[:200]))
+        status, body = get(conn, "/api/v2/query")
+        if status != 404 or "error" not in json.loads(body):
+            fail("GET /api/v2/query: %d %s, want 404 and an error" % (status, body[:200]))
+        # Not HTTP at all, then a request line too long: refused, and the server still answers.
+        for garbage in (b"\x16\x03\x01\x02\x00garbage\r\n\r\n",
+                        b"GET /" + b"a" * 20000 + b" HTTP/1.1\r\n\r\n"):
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+                s.sendall(garbage)
+                s.shutdown(socket.SHUT_WR)
+                reply = s.recv(100)
+                if reply and not reply.startswith(b"HTTP/1.1 4"):
+                    fail("raw %r...: answered %r" % (garbage[:20], reply[:40]))
+        status, _ = get(http.client.HTTPConnection("127.0.0.1", port, timeout=60),
+                        "/api/v1/tables")
+        if status != 200:
+            fail("after malformed requests: GET tables %d" % status)
+
+        # 3. A burst: BURST_REQUESTS requests over BURST_CONNECTIONS connections at once.
+        items = list(expected.items())
+        wrong, done = [], [0]
+        lock = threading.Lock()
+
+        def client(k):
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+            for i in range(k, BURST_REQUESTS, BURST_CONNECTIONS):
+                (rules, position), want = items[(i * 7919) % len(items)]
+                try:
+                    status, body = get(c, query_target(rules, position))
+                    ok = status == 200 and json.loads(body) == want
+                except (OSError, http.client.HTTPException, ValueError) as e:
+                    ok, status, body = False, -1, repr(e)
+                    c = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+                with lock:
+                    done[0] += 1
+                    if not ok:
+                        wrong.append("%s %s: %s %s" % (rules, position, status, body[:100]))
+
+        start = time.monotonic()
+        threads = [threading.Thread(target=client, args=(k,)) for k in range(BURST_CONNECTIONS)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        seconds = time.monotonic() - start
+        if done[0] != BURST_REQUESTS or wrong:
+            fail("burst: %d of %d answered, %d wrong, e.g. %s"
+                 % (done[0], BURST_REQUESTS, len(wrong), wrong[:3]))
+        print("serve test: burst of %d requests on %d connections: all correct, %.1f s"
+              % (BURST_REQUESTS, BURST_CONNECTIONS, seconds))
+    finally:
+        stop_server(server)
+
+    # 4. A search that runs to its time bound does not hold up other connections, and its
+    # answer says it is not exact.
+    server, port = start_server(db, "--max-time", "4")
+    try:
+        slow = {}
+
+        def slow_query():
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+            slow["answer"] = get(c, query_target("wetherell", "6,6,6,6,6,6,0/6,6,6,6,6,6,0 S"))
+            slow["at"] = time.monotonic()
+
+        t = threading.Thread(target=slow_query)
+        t.start()
+        time.sleep(0.5)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        (rules, position), want = next((k, v) for k, v in expected.items() if v["source"] ==
+                                       "database")
+        status, body = get(conn, query_target(rules, position))
+        fast_at = time.monotonic()
+        t.join()
+        if status != 200 or json.loads(body) != want:
+            fail("query beside a slow search: %d %s" % (status, body[:200]))
+        if "at" not in slow or fast_at >= slow["at"]:
+            fail("a query inside the database waited for a search beyond it")
+        status, body = slow.get("answer", (-1, "{}"))
+        answer = json.loads(body)
+        if status != 200 or answer.get("exact") is not False or answer.get("margin") is not None \
+                or not answer.get("lower", 1) < answer.get("upper", 0):
+            fail("time-bounded search: %d %s, want bounds marked not exact" % (status, body[:300]))
+    finally:
+        stop_server(server)
+
+    if failures:
+        sys.exit("serve test: %d failure(s)" % len(failures))
+    print("serve test: %d vectors answered as kalah query does, %d bad requests refused"
+          % (len(expected), len(bad)))
+
+
+main()

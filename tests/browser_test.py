@@ -215,7 +215,7 @@ class Browser:
     return r["result"].get("value")
 
   def wait_for(self, expr, what, timeout=60):
-    end = min(time.monotonic() + timeout, self.deadline)
+    end = min(time.monotonic() + timeout, self.deadline - 5)  # time left to say what it waited for
     guarded = "(() => { try { return (%s); } catch (e) { return false; } })()" % expr  # the page may still be loading
     while True:
       v = self.eval(guarded)

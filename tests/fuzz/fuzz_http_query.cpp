@@ -1,0 +1,40 @@
+// libFuzzer target: any bytes as a URL query string, split by cpp-httplib, then parse_api_query:
+// InputError, or a query that keeps its documented contract and whose position round-trips.
+#include <httplib.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "fuzz_check.hpp"
+#include "http_api.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using kalah::fuzz::check;
+  httplib::Params params;
+  httplib::detail::parse_query_text(std::string(reinterpret_cast<const char*>(data), size), params);
+  kalah::cli::ApiQuery q;
+  try {
+    q = kalah::cli::parse_api_query(params);
+  } catch (const kalah::InputError&) {
+    return 0;
+  } catch (...) {
+    kalah::fuzz::unexpected_exception("parse_api_query");
+  }
+  // Accepted: position once, rules at most once, nothing else, every value within the bound.
+  check(params.count("position") == 1, "an accepted query has exactly one position");
+  check(params.count("rules") <= 1, "an accepted query has at most one rules");
+  check(params.size() == params.count("position") + params.count("rules"),
+        "an accepted query has no other parameter");
+  for (const auto& [key, value] : params)
+    check(value.size() <= kalah::cli::kMaxParameterBytes, "accepted value '" + key + "' too long");
+  const auto rules = params.find("rules");
+  const auto named =
+      rules == params.end() ? kalah::Rules::kWetherell : kalah::parse_rules(rules->second);
+  check(named.has_value(), "an accepted rules parameter names a registered rule set");
+  check(q.rules == *named, "q.rules is the rules parameter, wetherell without one");
+  check(q.position == kalah::parse_position(params.find("position")->second),
+        "q.position is parse_position of the position parameter");
+  kalah::fuzz::check_round_trip(q.position);
+  return 0;
+}

@@ -64,7 +64,7 @@ decltype(auto) dispatch(Rules r, F&& f, RuleList<First, Rest...>) {
 template <class... Rs>
 constexpr std::optional<Rules> find_rules(RuleList<Rs...>, auto matches) {
   std::optional<Rules> found;
-  ((matches(Rs::kName, Rs::kCode) && !found ? (found = rules_id<Rs>, true) : false) || ...);
+  (void)((matches(Rs::kName, Rs::kCode) && !found ? (found = rules_id<Rs>, true) : false) || ...);
   return found;
 }
 

@@ -44,13 +44,17 @@ void expect_consistent(const api::Answer& a) {
   int best = -1000;
   for (std::size_t i = 0; i < a.moves.size(); ++i) {
     const api::MoveValue& m = a.moves[i];
-    if (i) EXPECT_LT(a.moves[i - 1].pit, m.pit);
+    if (i) {
+      EXPECT_LT(a.moves[i - 1].pit, m.pit);
+    }
     EXPECT_EQ(m.position, api::play(a.rules, a.position, m.pit)) << a.position << " pit " << m.pit;
     EXPECT_FALSE(m.explain.empty());
     best = std::max(best, m.value.lower);
     EXPECT_EQ(m.best, a.value.exact() && m.value.exact() && m.value.lower == a.value.lower);
   }
-  if (!a.over && a.value.exact()) EXPECT_EQ(best, a.value.lower) << a.position;
+  if (!a.over && a.value.exact()) {
+    EXPECT_EQ(best, a.value.lower) << a.position;
+  }
   EXPECT_EQ(a.over, a.moves.empty());
 }
 
@@ -63,7 +67,9 @@ TEST(Api, WithoutADatabaseSearchAnswersTheValueVectors) {
     EXPECT_EQ(a.value.lower, v.value) << v.rules << " " << v.position;
     EXPECT_EQ(a.source, a.over ? "rules" : "search");
     expect_consistent(a);
-    if (!a.over) EXPECT_FALSE(none.value(v.rules, v.position)) << v.position;
+    if (!a.over) {
+      EXPECT_FALSE(none.value(v.rules, v.position)) << v.position;
+    }
     EXPECT_EQ(none.best_moves(v.rules, v.position, 0).empty(), a.over);
   }
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs the whole test suite: a release build, then the same
 # tests under AddressSanitizer + UndefinedBehaviorSanitizer, except those labelled `slow` (solves
-# that take a minute in release and many under the sanitizers; tests/CMakeLists.txt).
+# that take a minute in release and many under the sanitizers; tests/CMakeLists.txt), then the
+# libFuzzer targets (tests/fuzz/: position parser, HTTP query, block decoder) 20 s each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -12,3 +13,5 @@ tools/setup.sh build
 tools/setup.sh build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKALAH_SANITIZE=ON
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
    ctest --output-on-failure --parallel "$jobs" --label-exclude slow)
+
+tests/fuzz/run.sh 20

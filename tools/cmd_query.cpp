@@ -1,5 +1,4 @@
 // `kalah query`: exact outcome and margin of a position and of each legal move.
-#include <filesystem>
 #include <iostream>
 #include <set>
 #include <string>
@@ -86,8 +85,7 @@ int run_query(int argc, char** argv) {
     return 0;
   const Rules rules = parse_rules_option(rules_text);
   if (!(max_time >= 0)) throw InputError("--max-time must be >= 0");
-  const DbLoad load = db_load.parsed();
-  const std::size_t cache_bytes = db_load.cache_bytes();
+  db_load.parsed();  // bad options are refused before stdin is read
   const bool explicit_db = !vm["db"].defaulted();
   if (words.empty()) throw InputError("a POSITION (or - for stdin) is required");
   Progress progress(progress_wanted(vm));
@@ -105,16 +103,8 @@ int run_query(int argc, char** argv) {
                      " arguments");
   }
 
-  api::Options options;
-  options.cache_bytes = cache_bytes;
-  options.load = load == DbLoad::kMemory  ? api::Options::Load::kMemory
-                 : load == DbLoad::kCache ? api::Options::Load::kCache
-                                          : api::Options::Load::kAuto;
-  options.max_stones = db_load.levels;
-  options.note = [&](const std::string& line) { progress.note(line); };
-  const api::Database database = explicit_db || std::filesystem::exists(db)
-                                     ? api::Database(db, std::move(options))
-                                     : api::Database();
+  const api::Database database = open_api_database(
+      db, explicit_db, db_load, [&](const std::string& line) { progress.note(line); });
   std::set<int> told;  // board sizes without a table, the user told so
   int status = 0;
   for (const std::string& line : lines) {

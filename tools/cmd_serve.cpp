@@ -3,7 +3,6 @@
 #include <signal.h>
 
 #include <atomic>
-#include <filesystem>
 #include <iostream>
 #include <thread>
 
@@ -124,19 +123,9 @@ int run_serve(int argc, char** argv) {
   check_range("port", port, 0, 65535);
   check_range("connections", connections, 1, 1024);
   if (!(max_time > 0 && max_time <= 3600)) throw InputError("--max-time must be in (0, 3600]");
-  const DbLoad load = db_load.parsed();
-
-  api::Options options;
-  options.cache_bytes = db_load.cache_bytes();
-  options.load = load == DbLoad::kMemory  ? api::Options::Load::kMemory
-                 : load == DbLoad::kCache ? api::Options::Load::kCache
-                                          : api::Options::Load::kAuto;
-  options.max_stones = db_load.levels;
-  options.note = [](const std::string& line) { std::cerr << "kalah serve: " << line << "\n"; };
-  const bool explicit_db = !vm["db"].defaulted();
-  const api::Database db = explicit_db || std::filesystem::exists(db_path)
-                               ? api::Database(db_path, std::move(options))
-                               : api::Database();
+  const api::Database db = open_api_database(
+      db_path, !vm["db"].defaulted(), db_load,
+      [](const std::string& line) { std::cerr << "kalah serve: " << line << "\n"; });
 
   // SIGINT and SIGTERM stop the server from a thread of their own, not inside a handler.
   sigset_t stop_signals;

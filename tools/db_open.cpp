@@ -66,4 +66,19 @@ DbLoad DbLoadOptions::parsed() const {
   throw InputError("--db-load must be auto, memory or cache, not '" + load + "'");
 }
 
+api::Database open_api_database(const std::string& path, bool explicit_path,
+                                const DbLoadOptions& load,
+                                std::function<void(const std::string&)> note) {
+  const DbLoad how = load.parsed();
+  api::Options options;
+  options.cache_bytes = load.cache_bytes();
+  options.load = how == DbLoad::kMemory  ? api::Options::Load::kMemory
+                 : how == DbLoad::kCache ? api::Options::Load::kCache
+                                         : api::Options::Load::kAuto;
+  options.max_stones = load.levels;
+  options.note = std::move(note);
+  if (!explicit_path && !std::filesystem::exists(path)) return api::Database();
+  return api::Database(path, std::move(options));
+}
+
 }  // namespace kalah::cli

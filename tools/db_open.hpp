@@ -1,9 +1,11 @@
 // Opening the database named by --db for reading, with the errors and notes users expect.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
+#include "kalah/kalah.hpp"
 #include "options.hpp"
 #include "probe.hpp"
 #include "store.hpp"
@@ -46,5 +48,12 @@ struct DbLoadOptions {
     return cache_mb > 0 ? std::size_t(cache_mb) << 20 : default_db_memory_bytes();
   }
 };
+
+// The database at `path` through the public API, held as `load` says (checked: InputError for a
+// bad option), notes to `note`. No database (search only) when the path is the default one
+// (explicit_path false) and nothing is there; api::Error(kDatabase) when it is given and missing.
+api::Database open_api_database(const std::string& path, bool explicit_path,
+                                const DbLoadOptions& load,
+                                std::function<void(const std::string&)> note);
 
 }  // namespace kalah::cli

@@ -39,7 +39,14 @@ for f in include/kalah/kalah.hpp lib/libkalah.so lib/cmake/kalah/kalahConfig.cma
   [[ -e $prefix/$f ]] || fail "no $f"
 done
 src=$(cd "$(dirname "$0")/.." && pwd)
-cmake -S "$src/examples" -B "$prefix/example-build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null ||
+# A sanitizer build's library needs its runtime in the program too.
+example_flags=()
+if grep -q '^KALAH_SANITIZE:BOOL=ON$' "$build/CMakeCache.txt"; then
+  example_flags=(-DCMAKE_CXX_FLAGS=-fsanitize=address,undefined
+                 -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined)
+fi
+cmake -S "$src/examples" -B "$prefix/example-build" -DCMAKE_PREFIX_PATH="$prefix" \
+  "${example_flags[@]}" >/dev/null ||
   fail "examples/ does not configure against the installed package"
 cmake --build "$prefix/example-build" >/dev/null || fail "examples/probe.cpp does not build"
 db=$prefix/probe.db

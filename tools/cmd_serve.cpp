@@ -136,6 +136,9 @@ int run_serve(int argc, char** argv) {
 
   httplib::Server server;
   server.new_task_queue = [connections] { return new httplib::ThreadPool(connections); };
+  // An answer's header and body go out at once, not held back for the client's delayed ACK.
+  server.set_tcp_nodelay(true);
+  server.set_keep_alive_max_count(1000);  // requests a connection may carry before it is closed
   route(server, db, max_time);
   const int bound = port == 0                         ? server.bind_to_any_port(host)
                     : server.bind_to_port(host, port) ? port

@@ -221,6 +221,13 @@ def main():
     finally:
         stop_server(server)
 
+    # 5. kalah bench serve: the same server in one process, its answers checked by the library.
+    bench = subprocess.run([KALAH, "bench", "serve", "--db", db, "--rules", "kalah", "--requests",
+                            "500", "--connections", "8", "--positions", "100"],
+                           capture_output=True, text=True, timeout=600)
+    if bench.returncode != 0 or " 0 wrong" not in bench.stdout:
+        fail("kalah bench serve: exit %d: %s%s" % (bench.returncode, bench.stdout, bench.stderr))
+
     if failures:
         sys.exit("serve test: %d failure(s)" % len(failures))
     print("serve test: %d vectors answered as kalah query does, %d bad requests refused"

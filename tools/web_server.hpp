@@ -1,0 +1,29 @@
+// The HTTP server of `kalah serve`: its routes over one open database, on a pool of threads.
+#pragma once
+
+#include <httplib.h>
+
+#include <string>
+
+#include "kalah/kalah.hpp"
+
+namespace kalah::cli {
+
+// GET / (the explorer page), /api/v1/query and /api/v1/tables answered from `db`, searches beyond
+// it bounded by max_time seconds on one thread each, up to `connections` connections served at
+// once. `db` must outlive the server.
+class WebServer {
+ public:
+  WebServer(const api::Database& db, double max_time, int connections);
+  // Binds host:port (0: any free port) and returns the port, listening from then on (connections
+  // wait until listen()); throws InputError when it cannot.
+  int bind(const std::string& host, int port);
+  // Serves until stop() (from another thread); false when it stopped on an error.
+  bool listen() { return server_.listen_after_bind(); }
+  void stop() { server_.stop(); }
+
+ private:
+  httplib::Server server_;
+};
+
+}  // namespace kalah::cli

@@ -152,21 +152,30 @@ TEST_F(ApiWithTable, QueryJsonIsTheLibrarysAnswer) {
 }
 
 TEST_F(ApiWithTable, ManyThreadsShareOneDatabase) {
-  const api::Database db(dir_->str());
   std::vector<Vector> vectors;  // the table's rule set and board size
   for (const Vector& v : value_vectors(4, 1000))
     if (v.rules == "kalah") vectors.push_back(v);
   std::vector<std::string> want;
-  for (const Vector& v : vectors) want.push_back(db.query(v.rules, v.position, 0).to_json());
+  {
+    const api::Database db(dir_->str());
+    for (const Vector& v : vectors) want.push_back(db.query(v.rules, v.position, 0).to_json());
+  }
+  // A fresh database: Load::kAuto swaps in the decoded table while the other threads query.
+  std::vector<std::string> notes;  // written under the database's lock
+  api::Options options;
+  options.note = [&](const std::string& line) { notes.push_back(line); };
+  const api::Database shared(dir_->str(), options);
   std::vector<std::thread> threads;
   std::vector<int> wrong(4, 0);
   for (int t = 0; t < 4; ++t)
     threads.emplace_back([&, t] {
       for (std::size_t i = t % 2; i < vectors.size(); i += 2)
-        wrong[t] += db.query(vectors[i].rules, vectors[i].position, 0).to_json() != want[i];
+        wrong[t] += shared.query(vectors[i].rules, vectors[i].position, 0).to_json() != want[i];
     });
   for (auto& t : threads) t.join();
   EXPECT_EQ(wrong, std::vector<int>(4, 0));
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("decoded into memory"), std::string::npos) << notes[0];
 }
 
 TEST(Api, TimeRunOutGivesLabelledBounds) {

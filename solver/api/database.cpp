@@ -62,32 +62,42 @@ struct Database::Impl {
     });
     if (t == tables.end()) return nullptr;
     const std::pair<int, int> key{int(r), m};
-    std::lock_guard lock(mutex);
-    auto& p = probes[key];
     const auto load = options.load;
-    if (!p) {
-      const bool whole = load == Options::Load::kMemory;
-      if (whole && options.note)
-        options.note("decoding the " + to_string(t->first) + " table into memory");
-      p = std::make_shared<Probe>(*store, t->first, options.cache_bytes,
-                                  whole ? ProbeLoad::kResident : ProbeLoad::kOnDemand, 0,
-                                  t->second);
+    std::shared_ptr<Probe> current;
+    bool decode = false;  // kAuto: decode the table into memory now
+    {
+      std::lock_guard lock(mutex);
+      auto& p = probes[key];
+      if (!p) {
+        // kMemory decodes under the lock: every query of the table waits for it anyway.
+        const bool whole = load == Options::Load::kMemory;
+        if (whole && options.note)
+          options.note("decoding the " + to_string(t->first) + " table into memory");
+        p = std::make_shared<Probe>(*store, t->first, options.cache_bytes,
+                                    whole ? ProbeLoad::kResident : ProbeLoad::kOnDemand, 0,
+                                    t->second);
+      }
+      current = p;
+      if (load == Options::Load::kAuto && !p->resident() && !auto_done[key] &&
+          pit_stones >= t->second + kResidentBeyond) {
+        auto_done[key] = true;
+        const std::uint64_t need = Probe::resident_bytes(*store, t->first, t->second);
+        decode = need <= options.cache_bytes;
+        if (options.note)
+          options.note(
+              "the " + to_string(t->first) + " table is " +
+              (decode ? "decoded into memory (" : "read through a block cache (decoded it needs ") +
+              std::to_string(need >> 20) + " MiB; the limit is " +
+              std::to_string(options.cache_bytes >> 20) + " MiB)");
+      }
     }
-    if (load == Options::Load::kAuto && !p->resident() && !auto_done[key] &&
-        pit_stones >= t->second + kResidentBeyond) {
-      auto_done[key] = true;
-      const std::uint64_t need = Probe::resident_bytes(*store, t->first, t->second);
-      if (need <= options.cache_bytes)
-        p = std::make_shared<Probe>(*store, t->first, 0, ProbeLoad::kResident, 0, t->second);
-      if (options.note)
-        options.note("the " + to_string(t->first) + " table is " +
-                     (need <= options.cache_bytes
-                          ? "decoded into memory ("
-                          : "read through a block cache (decoded it needs ") +
-                     std::to_string(need >> 20) + " MiB; the limit is " +
-                     std::to_string(options.cache_bytes >> 20) + " MiB)");
-    }
-    return p;
+    if (!decode) return current;
+    // Outside the lock: other queries go on reading through the cache meanwhile.
+    auto resident =
+        std::make_shared<Probe>(*store, t->first, 0, ProbeLoad::kResident, 0, t->second);
+    std::lock_guard lock(mutex);
+    probes[key] = resident;
+    return resident;
   }
 };
 

@@ -18,6 +18,11 @@ Position start_position(int m, int k, Side first) {
   return p;
 }
 
+Rules parse_rules_name(std::string_view name) {
+  if (auto r = parse_rules(name)) return *r;
+  throw InputError("unknown rule set '" + std::string(name) + "' (" + rules_names() + ")");
+}
+
 namespace {
 
 std::vector<long> parse_side(std::string_view text, const char* who) {

@@ -78,6 +78,9 @@ struct Position {
 // The start position: m pits of k stones each side, `first` to move.
 Position start_position(int m, int k, Side first = Side::kSouth);
 
+// The registered rule set named `name` (rules_names()). Throws InputError listing the names.
+Rules parse_rules_name(std::string_view name);
+
 // Parses "s1,..,sm,SK/n1,..,nm,NK X". Throws InputError naming the problem.
 Position parse_position(std::string_view text);
 std::string to_string(const Position& p);

@@ -24,8 +24,8 @@ const char* outcome_name(Outcome o) {
 namespace {
 
 // The transposition table of one move's solve: 1 MiB for a child at most 8 stones in pits beyond
-// the oracle's levels, doubling every 2 stones up to SolveOptions' 64 MiB at 20. Small searches
-// fit a small table, and each solve allocates its table whole.
+// the oracle's levels, doubling every 2 stones from 9 (2 MiB) to SolveOptions' 64 MiB from 19 on.
+// Small searches fit a small table, and each solve allocates its table whole.
 std::size_t query_tt_bytes(const Position& child, const ExactOracle* oracle) {
   const int beyond = child.pit_stones() - (oracle ? std::max(oracle->max_stones(), 0) : 0);
   return std::size_t(1) << (20 + std::clamp((beyond - 7) / 2, 0, 6));

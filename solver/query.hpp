@@ -18,6 +18,14 @@ inline Outcome outcome_of(int margin) {
   return margin > 0 ? Outcome::kWin : margin < 0 ? Outcome::kLoss : Outcome::kDraw;
 }
 
+// The outcome that bounds lower <= margin <= upper decide, if they decide one.
+inline std::optional<Outcome> decided_outcome(int lower, int upper) {
+  if (lower > 0) return Outcome::kWin;
+  if (upper < 0) return Outcome::kLoss;
+  if (lower == 0 && upper == 0) return Outcome::kDraw;
+  return std::nullopt;
+}
+
 // A margin for the side to move that is either exact or only bounded: lower <= margin <= upper.
 struct MarginBound {
   int lower = 0, upper = 0;

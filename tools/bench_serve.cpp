@@ -49,7 +49,8 @@ int bench_serve(int argc, char** argv) {
       "distinct positions asked, cycled through (1..10^6)");
   po::variables_map vm;
   if (!parse_command(
-          argc, argv, "bench serve [--db PATH] [--rules R] [--requests N] [--connections C]",
+          argc, argv,
+          "bench serve [--db PATH] [--rules R] [--requests N] [--connections C] [--positions N]",
           "Starts kalah serve's server in this process on a free loopback port, asks\n"
           "GET /api/v1/query for positions inside one table (fixed seed, kalahs empty) over C\n"
           "keep-alive connections at once, and checks every answer against the library's\n"

@@ -21,8 +21,7 @@ int run_move(int argc, char** argv) {
   po::options_description desc("options");
   std::string rules = "wetherell";
   std::vector<std::string> args;
-  desc.add_options()("rules", po::value(&rules)->default_value(rules),
-                     rules_option_help().c_str())(
+  desc.add_options()("rules", po::value(&rules)->default_value(rules), rules_option_help().c_str())(
       "explain", "also print what the move did (relays, captures, extra turn) on a second line")(
       "args", po::value(&args)->multitoken(), "POSITION and PIT");
   po::positional_options_description pos;
@@ -39,7 +38,7 @@ int run_move(int argc, char** argv) {
                      "position that is over.",
                      desc, pos, vm))
     return 0;
-  const Rules r = parse_rules_option(rules);
+  const Rules r = parse_rules_name(rules);
   std::string position_text;
   std::string pit_text;
   if (args.size() == 2) {

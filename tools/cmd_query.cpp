@@ -83,7 +83,7 @@ int run_query(int argc, char** argv) {
               "null with lower and upper (libkalah's Answer::to_json, kalah/kalah.hpp).",
           desc, pos, vm))
     return 0;
-  const Rules rules = parse_rules_option(rules_text);
+  const Rules rules = parse_rules_name(rules_text);
   if (!(max_time >= 0)) throw InputError("--max-time must be >= 0");
   db_load.parsed();  // bad options are refused before stdin is read
   const bool explicit_db = !vm["db"].defaulted();
@@ -117,14 +117,11 @@ int run_query(int argc, char** argv) {
       status = 2;
       continue;
     }
-    const std::string rules_text(rules_name(rules));
     if (!database.path().empty() && !database.table(rules_text, p.m) && !told.count(p.m)) {
-      std::string held;
+      std::vector<TableId> held;
       for (const api::Table& t : database.tables())
-        held += (held.empty() ? "" : ", ") + t.rules + " m=" + std::to_string(t.pits);
-      const std::string msg = "database " + db + " has no table for " +
-                              to_string(TableId{rules, p.m}) +
-                              " (it holds: " + (held.empty() ? "nothing" : held) + ")";
+        held.push_back({parse_rules_name(t.rules), t.pits});
+      const std::string msg = no_table_message(db, {rules, p.m}, held);
       if (explicit_db) throw DbError(msg);
       progress.note(msg + "; solving by search alone");
       told.insert(p.m);

@@ -18,6 +18,7 @@
 #include "options.hpp"
 #include "physical_memory.hpp"
 #include "progress.hpp"
+#include "query.hpp"
 #include "solve.hpp"
 
 namespace kalah::cli {
@@ -67,10 +68,8 @@ std::string join(const std::vector<int>& v, const char* sep) {
 
 // "win" / "draw" / "loss" when the proven bounds decide the outcome, else "".
 std::string outcome(const SolveResult& r) {
-  if (r.lower > 0) return "win";
-  if (r.upper < 0) return "loss";
-  if (r.lower == 0 && r.upper == 0) return "draw";
-  return "";
+  const auto o = decided_outcome(r.lower, r.upper);
+  return o ? outcome_name(*o) : "";
 }
 
 // The database as the solve used it.

@@ -79,7 +79,7 @@ int run_stats(int argc, char** argv) {
     return 0;
   std::optional<Rules> rules;
   if (vm.count("rules")) {
-    rules = parse_rules_option(rules_text);
+    rules = parse_rules_name(rules_text);
   }
   if (vm.count("pits")) check_range("pits", pits, 1, kMaxPits);
 

@@ -14,21 +14,21 @@ std::size_t default_db_memory_bytes() {
   return std::max<std::size_t>(physical_memory_bytes() / 2, std::size_t(256) << 20);
 }
 
+std::string no_table_message(const std::string& path, TableId t, const std::vector<TableId>& held) {
+  std::string list;
+  for (const TableId& x : held) list += (list.empty() ? "" : ", ") + to_string(x);
+  return "database " + path + " has no table for " + to_string(t) +
+         " (it holds: " + (list.empty() ? "nothing" : list) + ")";
+}
+
 OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t,
                      std::size_t cache_bytes, DbLoad load, int levels) {
   OpenedDb db;
   if (!explicit_path && !std::filesystem::exists(path)) return db;
   db.store = std::make_unique<Store>(path, false);
   const auto tables = db.store->tables();
-  bool found = false;
-  std::string held;
-  for (const TableId& x : tables) {
-    found = found || x == t;
-    held += (held.empty() ? "" : ", ") + to_string(x);
-  }
-  if (!found) {
-    const std::string msg = "database " + path + " has no table for " + to_string(t) +
-                            " (it holds: " + (held.empty() ? "nothing" : held) + ")";
+  if (std::find(tables.begin(), tables.end(), t) == tables.end()) {
+    const std::string msg = no_table_message(path, t, tables);
     if (explicit_path) throw DbError(msg);
     std::cerr << "note: " << msg << "; solving by search alone\n";
     db.store.reset();

@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "kalah/kalah.hpp"
 #include "options.hpp"
@@ -17,6 +18,9 @@ struct OpenedDb {
   std::unique_ptr<Store> store;
   std::unique_ptr<Probe> probe;
 };
+
+// "database PATH has no table for T (it holds: ...)".
+std::string no_table_message(const std::string& path, TableId t, const std::vector<TableId>& held);
 
 // Opens `path` for table t. When `explicit_path` (the user gave --db), a missing database or a
 // missing table is an error (DbError naming the path and the tables it holds). Otherwise it is a

@@ -24,12 +24,7 @@ ApiQuery parse_api_query(const std::multimap<std::string, std::string>& params) 
                        std::to_string(kMaxParameterBytes) + " bytes");
   }
   ApiQuery q;
-  if (auto it = params.find("rules"); it != params.end()) {
-    const auto r = parse_rules(it->second);
-    if (!r)
-      throw InputError("unknown rule set '" + printable(it->second) + "' (" + rules_names() + ")");
-    q.rules = *r;
-  }
+  if (auto it = params.find("rules"); it != params.end()) q.rules = parse_rules_name(it->second);
   const auto it = params.find("position");
   if (it == params.end()) throw InputError("parameter 'position' is required");
   q.position = parse_position(it->second);

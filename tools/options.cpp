@@ -11,17 +11,12 @@
 
 namespace kalah::cli {
 
-Rules parse_rules_option(const std::string& text) {
-  if (auto r = parse_rules(text)) return *r;
-  throw InputError("unknown rule set '" + text + "' (" + rules_names() + ")");
-}
-
 std::string rules_option_help() {
   return "rule set: " + rules_names(" or ");
 }
 
 Rules GameOptions::parsed_rules() const {
-  return parse_rules_option(rules);
+  return parse_rules_name(rules);
 }
 
 void GameOptions::check() const {

@@ -12,8 +12,6 @@ namespace kalah::cli {
 
 namespace po = boost::program_options;
 
-// The rule set named by a --rules value; throws InputError listing the registered names.
-Rules parse_rules_option(const std::string& text);
 // --rules' help line: the registered rule sets.
 std::string rules_option_help();
 

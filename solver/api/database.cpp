@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "db_error.hpp"
@@ -30,18 +31,11 @@ decltype(auto) translated(F&& f) {
   }
 }
 
-Rules rules_of(std::string_view name) {
-  if (auto r = parse_rules(name)) return *r;
-  throw InputError("unknown rule set '" + std::string(name) + "' (" + rules_names() + ")");
-}
-
 }  // namespace
 
 std::string Value::outcome() const {
-  if (lower > 0) return "win";
-  if (upper < 0) return "loss";
-  if (lower == 0 && upper == 0) return "draw";
-  return "";
+  const auto o = decided_outcome(lower, upper);
+  return o ? outcome_name(*o) : "";
 }
 
 struct Database::Impl {
@@ -52,7 +46,7 @@ struct Database::Impl {
 
   std::mutex mutex;                                              // guards probes and auto_done
   std::map<std::pair<int, int>, std::shared_ptr<Probe>> probes;  // by (rules code, m)
-  std::map<std::pair<int, int>, bool> auto_done;                 // kAuto has decided for the table
+  std::set<std::pair<int, int>> auto_done;                       // tables kAuto has decided for
 
   // The probe of table (r, m), made on first use; nullptr when the database has none.
   // pit_stones: of the position about to be searched (Load::kAuto).
@@ -78,9 +72,9 @@ struct Database::Impl {
                                     t->second);
       }
       current = p;
-      if (load == Options::Load::kAuto && !p->resident() && !auto_done[key] &&
+      if (load == Options::Load::kAuto && !p->resident() && !auto_done.count(key) &&
           pit_stones >= t->second + kResidentBeyond) {
-        auto_done[key] = true;
+        auto_done.insert(key);
         const std::uint64_t need = Probe::resident_bytes(*store, t->first, t->second);
         decode = need <= options.cache_bytes;
         if (options.note)
@@ -114,7 +108,6 @@ Database::Database(const std::string& path, Options options) : Database() {
       if (impl_->options.max_stones >= 0) n = std::min(n, impl_->options.max_stones);
       impl_->tables.emplace_back(t, n);
     }
-    return 0;
   });
 }
 
@@ -141,7 +134,7 @@ std::optional<Table> Database::table(std::string_view rules, int pits) const {
 
 std::optional<int> Database::value(std::string_view rules, std::string_view position) const {
   return translated([&]() -> std::optional<int> {
-    const Rules r = rules_of(rules);
+    const Rules r = parse_rules_name(rules);
     const Position p = parse_position(position);
     if (is_over(r, p)) return final_margin(p);
     const auto probe = impl_->probe(r, p.m, 0);
@@ -152,7 +145,7 @@ std::optional<int> Database::value(std::string_view rules, std::string_view posi
 Answer Database::query(std::string_view rules, std::string_view position, double max_seconds,
                        int threads, const std::function<void(const std::string&)>& progress) const {
   return translated([&] {
-    const Rules r = rules_of(rules);
+    const Rules r = parse_rules_name(rules);
     const Position p = parse_position(position);
     if (!(max_seconds >= 0)) throw InputError("max_seconds must be >= 0");
     if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
@@ -191,7 +184,7 @@ std::vector<int> Database::best_moves(std::string_view rules, std::string_view p
 std::string play(std::string_view rules, std::string_view position, int pit) {
   return translated([&] {
     Position p = parse_position(position);
-    play_move(rules_of(rules), p, pit);
+    play_move(parse_rules_name(rules), p, pit);
     return to_string(p);
   });
 }

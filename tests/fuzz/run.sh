@@ -3,8 +3,8 @@
 # SECONDS_PER_TARGET (default 20) on a copy of its seed corpus. Exits non-zero on any crash, leak,
 # timeout or broken contract; the input that did it is kept in build-fuzz/artifacts/TARGET/.
 # Usage: tests/fuzz/run.sh [SECONDS_PER_TARGET]
-# Needs (Debian): clang, libclang-rt-14-dev, cmake, pkg-config, libzstd-dev, libcpp-httplib-dev
-# (libxxhash-dev where db/ uses it), ninja-build optional.
+# Needs (Debian): clang, libclang-rt-14-dev, cmake, pkg-config, libzstd-dev, libcpp-httplib-dev,
+# libxxhash-dev; ninja-build if present.
 set -euo pipefail
 
 seconds=${1:-20}

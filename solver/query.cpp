@@ -1,11 +1,11 @@
-// query_position: per-move exact values through the oracle, the exhaustive solver beyond it.
+// query_position: a position's value and every move's, from the oracle or one analysis by the solver.
 #include "query.hpp"
 
 #include <algorithm>
-#include <chrono>
+#include <mutex>
 
 #include "move.hpp"
-#include "solve.hpp"
+#include "probe.hpp"
 
 namespace kalah {
 
@@ -23,63 +23,82 @@ const char* outcome_name(Outcome o) {
 
 namespace {
 
-// The transposition table of one move's solve: 1 MiB for a child at most 8 stones in pits beyond
-// the oracle's levels, doubling every 2 stones from 9 (2 MiB) to SolveOptions' 64 MiB from 19 on.
-// Small searches fit a small table, and each solve allocates its table whole.
-std::size_t query_tt_bytes(const Position& child, const ExactOracle* oracle) {
-  const int beyond = child.pit_stones() - (oracle ? std::max(oracle->max_stones(), 0) : 0);
-  return std::size_t(1) << (20 + std::clamp((beyond - 7) / 2, 0, 6));
-}
-
-}  // namespace
-
-QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle, double max_seconds,
-                           int threads,
-                           const std::function<void(const std::string& line)>& progress) {
+// The answer when the oracle values every move; nullopt when it misses one.
+std::optional<QueryAnswer> from_oracle(Rules rules, const Position& p, ExactOracle* oracle) {
+  if (oracle == nullptr) return std::nullopt;
   QueryAnswer a;
-  if (is_over(rules, p)) {
-    a.over = true;
-    a.value = {final_margin(p), final_margin(p)};
-    return a;
-  }
-  const auto start = std::chrono::steady_clock::now();
-  auto left = [&] {
-    if (max_seconds <= 0) return 0.0;
-    const double used =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return std::max(1e-3, max_seconds - used);
-  };
   a.value = {-1 << 20, -1 << 20};
   for (int pit = 1; pit <= p.m; ++pit) {
     if (p.own_pit(pit - 1) == 0) continue;
     Position c = p;
     const bool again = play_move(rules, c, pit);
-    MarginBound child;
-    if (auto v = oracle ? oracle->margin(c) : std::nullopt) {
-      child = {*v, *v};
-    } else {
-      SolveOptions opt;
-      opt.oracle = oracle;
-      opt.max_seconds = left();
-      opt.find_moves = false;  // only the value is needed
-      opt.tt_bytes = query_tt_bytes(c, oracle);
-      opt.threads = threads;
-      if (progress)
-        opt.progress = [&](const std::string& line) {
-          progress("move " + std::to_string(pit) + ": " + line);
-        };
-      const SolveResult r = solve(rules, c, opt);
-      a.used_solver = true;
-      child = MarginBound{r.lower, r.upper};
-      if (r.lower != r.upper) a.timed_out = true;
-    }
-    const MarginBound mine = again ? child : MarginBound{-child.upper, -child.lower};
-    a.moves.push_back({pit, mine, again});
-    a.value.lower = std::max(a.value.lower, mine.lower);
-    a.value.upper = std::max(a.value.upper, mine.upper);
+    const std::optional<int> v = oracle->margin(c);
+    if (!v) return std::nullopt;
+    const int mine = again ? *v : -*v;
+    a.moves.push_back({pit, {mine, mine}, again});
+    a.value.lower = a.value.upper = std::max(a.value.lower, mine);
   }
+  return a;
+}
+
+// The answer of a (possibly partial) solve with every_move.
+QueryAnswer from_solve(Rules rules, const Position& p, const SolveResult& r) {
+  QueryAnswer a;
+  a.used_solver = true;
+  a.value = {r.lower, r.upper};
+  a.timed_out = !r.complete;
+  a.seconds = r.seconds;
+  a.nodes = r.nodes;
+  for (const MoveBound& m : r.moves) {
+    Position c = p;
+    const bool again = play_move(rules, c, m.pit);
+    a.moves.push_back({m.pit, {m.lower, m.upper}, again});
+  }
+  return a;
+}
+
+void mark_best(QueryAnswer& a) {
   for (auto& m : a.moves)
     m.best = a.value.exact() && m.value.exact() && m.value.lower == a.value.lower;
+}
+
+}  // namespace
+
+QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle,
+                           const QueryOptions& options) {
+  if (is_over(rules, p)) {
+    QueryAnswer a;
+    a.over = true;
+    a.value = {final_margin(p), final_margin(p)};
+    return a;
+  }
+  if (std::optional<QueryAnswer> a = from_oracle(rules, p, oracle)) {
+    mark_best(*a);
+    return *a;
+  }
+  SolveOptions so;
+  so.oracle = oracle;
+  so.table = options.table;
+  if (so.table == nullptr) {
+    const auto* probe = dynamic_cast<const Probe*>(oracle);
+    const bool untabled = probe != nullptr && probe->resident() &&
+                          with_rules(rules, [](auto r) { return decltype(r)::kUntabledAboveResident; });
+    so.tt_bytes = auto_tt_bytes(p, oracle != nullptr ? oracle->max_stones() : -1, untabled);
+  }
+  so.max_seconds = options.max_seconds;
+  so.threads = options.threads;
+  so.every_move = true;
+  so.find_pv = false;
+  so.progress = options.progress;
+  so.cancel = options.cancel;
+  if (options.on_proven)
+    so.on_proven = [&](const SolveResult& r) {
+      QueryAnswer a = from_solve(rules, p, r);
+      mark_best(a);
+      options.on_proven(a);
+    };
+  QueryAnswer a = from_solve(rules, p, solve(rules, p, so));
+  mark_best(a);
   return a;
 }
 

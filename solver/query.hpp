@@ -1,6 +1,8 @@
 // Exact value of a position and of each of its moves, from the database or, beyond it, the solver.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -9,6 +11,7 @@
 #include "oracle.hpp"
 #include "position.hpp"
 #include "rules.hpp"
+#include "solve.hpp"
 
 namespace kalah {
 
@@ -43,16 +46,34 @@ struct QueryAnswer {
   MarginBound value;
   bool over = false;              // the game is over: the value is the final margin, no moves
   bool used_solver = false;       // some value came from search rather than the oracle alone
-  bool timed_out = false;         // the time ran out: some values are only bounds
+  bool timed_out = false;         // the search stopped early: some values are only bounds
   std::vector<MoveAnswer> moves;  // legal moves, ascending pit
+  double seconds = 0;             // of search
+  std::uint64_t nodes = 0;        // searched
 };
 
-// Values p and its moves. Children inside the oracle are answered from it; others are solved
-// with the oracle at the leaves, sharing max_seconds (0: unlimited). Never reports a bound as
-// exact. `threads`: search threads of each solve (SolveOptions::threads). `progress`, when set,
-// gets each solve's status line (SolveOptions::progress) after the move it is for.
-QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle, double max_seconds,
-                           int threads = 1,
-                           const std::function<void(const std::string& line)>& progress = {});
+struct QueryOptions {
+  double max_seconds = 0;  // of search in all; 0: unlimited
+  int threads = 1;         // search threads (SolveOptions::threads)
+  // The transposition table kept between queries (SolveOptions::table); null: one sized to the
+  // position (auto_tt_bytes) is allocated for the query.
+  SolveTable* table = nullptr;
+  // Gets the search's status line about once a second (SolveOptions::progress).
+  std::function<void(const std::string& line)> progress;
+  // The search stops (bounds answered) once *cancel is true.
+  const std::atomic<bool>* cancel = nullptr;
+  // Gets the answer so far each time the search proves more of it: once the value and the best
+  // moves are exact, then each time another move's value is. One call at a time, from the
+  // search's threads; not called for answers that need no search.
+  std::function<void(const QueryAnswer& so_far)> on_proven;
+};
+
+// Values p and its moves. When the oracle answers every move (or the game is over) no search is
+// made. Otherwise one analysis (SolveOptions::every_move): the position's value and best moves
+// first, as `kalah solve` proves them, then every other move's exact value, the oracle at the
+// leaves. Never reports a bound as exact: what the time did not settle is answered as the bounds
+// proven so far.
+QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle,
+                           const QueryOptions& options = {});
 
 }  // namespace kalah

@@ -1,6 +1,7 @@
 // Exhaustive solver: the exact margin of a position, its best moves and a principal variation.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -10,8 +11,14 @@
 #include "oracle.hpp"
 #include "position.hpp"
 #include "rules.hpp"
+#include "solve_tt.hpp"
 
 namespace kalah {
+
+// Proven bounds kept between solves (SolveOptions::table).
+using SolveTable = solve_detail::SolveTable;
+
+struct SolveResult;
 
 // SolveOptions::untabled_above_db when the table is in memory, under the extra-turn rule sets
 // (docs/SOLVER.md, "The database at the leaves").
@@ -23,8 +30,14 @@ struct SolveOptions {
   // exact. Must answer for the same rule set and board size as the solved position.
   ExactOracle* oracle = nullptr;
   // Transposition table size; rounded down to a power of two of 64-byte buckets (at least one),
-  // allocated whole when the solve starts.
+  // allocated whole when the solve starts. Unused when `table` is given.
   std::size_t tt_bytes = std::size_t(64) << 20;
+  // A transposition table kept by the caller instead of one allocated for this solve: what earlier
+  // solves proved in it is reused, and what this one proves stays for later ones. Any number of
+  // solves, of any rule sets and board sizes, may share it at once: an entry is a bound proven for
+  // one arrangement of pits under one rule set, true whatever position it is reached from, and the
+  // keys of different rule sets and board sizes are salted apart (docs/SOLVER.md).
+  SolveTable* table = nullptr;
   // Boards with at most this many stones in pits are solved once each by plain minimax and kept
   // in a dense table of C(n + 2m - 1, 2m - 1) bytes per level n (filled lazily; at most 126).
   // -1: chosen from the rules and the position's stones in pits, within min(tt_bytes / 4, 64 MiB)
@@ -33,6 +46,12 @@ struct SolveOptions {
   double max_seconds = 0;  // 0: unlimited; otherwise the solve stops with complete = false
   // false: stop as soon as the margin is proven (complete, best_moves and pv left empty).
   bool find_moves = true;
+  // With find_moves: after the best moves, the exact margin of every other move (SolveResult::
+  // moves), the threads sharing the moves out, each move's proof starting from the bounds the
+  // root's proof left it.
+  bool every_move = false;
+  // With find_moves: false leaves the principal variation out.
+  bool find_pv = true;
   // MTD(f)'s first guess: when the root has at least 20 stones in pits beyond the oracle's
   // levels, the play-time engine (heuristic alpha-beta, the oracle at its leaves) searches this
   // many plies and its value is the guess; otherwise, or with 0, the guess is 0. A guess only
@@ -51,11 +70,25 @@ struct SolveOptions {
   // When set, gets a status line (time, nodes, rate, the proven bounds, what the solve is testing)
   // about once a second.
   std::function<void(const std::string& line)> progress;
+  // When set, the solve stops as at its deadline (complete = false) once *cancel is true.
+  const std::atomic<bool>* cancel = nullptr;
+  // When set, gets the result so far each time the proof settles more of it: once the margin and
+  // the best moves are exact, then (every_move) each time another move's margin is. Called from
+  // the solve's threads, one call at a time; lower, upper and moves hold what is proven.
+  std::function<void(const SolveResult& so_far)> on_proven;
+};
+
+// A move's margin for the side to move at the root: lower <= margin <= upper, proven.
+struct MoveBound {
+  int pit = 0;  // 1-based
+  int lower = 0, upper = 0;
+  bool exact() const { return lower == upper; }
 };
 
 struct SolveResult {
-  // True when margin, best_moves and pv (unless not asked for) are all proven. When false, only
-  // lower/upper hold (the time ran out); lower == upper means the margin is known, the moves not.
+  // True when margin, best_moves, pv and every move's margin (unless not asked for) are all
+  // proven. When false, only lower/upper and moves hold (the time ran out, or the solve was
+  // cancelled); lower == upper means the margin is known, the moves not.
   bool complete = false;
   int margin = 0;  // RULES.md margin for the side to move; meaningful only when complete
   int lower = 0;   // proven: lower <= margin <= upper (equal when complete)
@@ -64,6 +97,9 @@ struct SolveResult {
   // 1-based pits from the position to the end of the game; after an extra turn (kalah rules) the
   // same side moves again. Starts with one of best_moves; every move in it is optimal.
   std::vector<int> pv;
+  // With find_moves, every legal move, ascending pit, with the bounds proven on its margin: exact
+  // for the best moves once they are known and, with every_move, for all when complete.
+  std::vector<MoveBound> moves;
   std::uint64_t nodes = 0;        // search nodes, verification of best moves and pv included
   std::uint64_t oracle_hits = 0;  // nodes answered by the oracle
   // Nodes whose moves were searched: not answered by the game's end, the bounds, the oracle, the
@@ -71,6 +107,14 @@ struct SolveResult {
   std::uint64_t expanded = 0;
   double seconds = 0;
 };
+
+// The transposition table a solve of p needs (`kalah solve --tt-mb 0`): sized from the stones in
+// pits beyond the oracle's levels (oracle_stones; -1: no oracle), doubled for every 2 more: 64 MiB
+// up to 24, or 16 MiB up to 28 when the levels just above a table in memory skip the TT
+// (untabled_levels: it then holds far fewer positions); at most 2 GiB and a quarter of the memory.
+// The tree grows with the stones beyond the database, and a table larger than the solve needs
+// costs its first touch and longer memory latency (docs/PERFORMANCE.md, solver).
+std::size_t auto_tt_bytes(const Position& p, int oracle_stones, bool untabled_levels);
 
 // Solves p under `rules` by MTD(f) null-window searches over future margins (see solve_search.hpp).
 // With the same options, one thread and no time limit, node counts are deterministic.

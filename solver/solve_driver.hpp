@@ -5,12 +5,16 @@
 #include <atomic>
 #include <cstdio>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <tuple>
+#include <utility>
 #include <vector>
 
+#include "move.hpp"
 #include "search.hpp"
 #include "solve.hpp"
 #include "solve_search.hpp"
@@ -40,9 +44,20 @@ inline int round_down(int v, int parity) {
   return ((v - parity) & 1) ? v - 1 : v;
 }
 
+// The salt of a shared table's keys for boards of m pits under rule set r (TableView): a
+// splitmix64 finaliser of both.
+inline std::uint64_t table_salt(Rules r, int m) {
+  std::uint64_t z = (std::uint64_t(r) << 8 | std::uint64_t(m)) + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
 // Solves one root position on board type B (whose rules are B::Rules) in named steps: mtdf() finds
-// the root's future margin, settle_moves() which moves achieve it, principal_variation() a game of
-// optimal moves. Margins at the root are future margins plus the root's kalah difference.
+// the root's future margin, settle_moves() which moves achieve it, value_every_move() the other
+// moves' margins, principal_variation() a game of optimal moves. Margins at the root are future
+// margins plus the root's kalah difference. Every test on a root move narrows that move's proven
+// bounds (narrow()), which the result reports whenever the solve stops.
 template <class B>
 class RootSolver {
  public:
@@ -56,7 +71,9 @@ class RootSolver {
         n_(p.pit_stones()),
         kd_(p.kalah_difference()),
         parity_(n_ & 1),
-        tt_(opt.tt_bytes) {}
+        own_tt_(opt.table != nullptr ? nullptr : std::make_unique<SolveTable>(opt.tt_bytes)),
+        tt_(opt.table != nullptr ? *opt.table : *own_tt_,
+            opt.table != nullptr ? table_salt(rules_id<typename B::Rules>, p.m) : 0) {}
 
   SolveResult run() {
     if (int over; game_over(root_, n_, &over)) {
@@ -65,6 +82,7 @@ class RootSolver {
       res_.seconds = seconds();
       return res_;
     }
+    open_moves();
     start_searches();
     if (!mtdf()) return finish();
     if (!opt_.find_moves) {
@@ -72,11 +90,10 @@ class RootSolver {
       res_.margin = kd_ + lo_;
       return finish();
     }
-    if (!settle_moves()) {
-      res_.lower = kd_ + std::max(lo_, top_);
-      return finish();
-    }
-    if (!principal_variation()) return finish();
+    if (!settle_moves()) return finish();
+    announce();
+    if (opt_.every_move && !value_every_move()) return finish();
+    if (opt_.find_pv && !principal_variation()) return finish();
     res_.complete = true;
     res_.margin = kd_ + top_;
     return finish();
@@ -87,14 +104,33 @@ class RootSolver {
   // the deadline passed (or the search was stopped) first.
   using Test = std::optional<int>;
 
+  // A legal root move (0-based pit i) and the bounds proven on its future margin v.
+  struct MoveState {
+    int i, lower, upper;
+  };
+
+  // Each legal move's bounds before any test: v >= 2 gain - n (every stone left in the pits ends
+  // in the opponent's kalah), v <= n.
+  void open_moves() {
+    for (int i = 0; i < root_.m(); ++i) {
+      if (root_.pit(i) == 0) continue;
+      B c = root_;
+      bool again;
+      const int gain = c.play(i, again);
+      moves_.push_back({i, 2 * gain - n_, n_});
+    }
+  }
+
   // The memo, the resident table, the main search and opt.threads - 1 helper searches, the
-  // progress report and the deadline.
+  // progress report and the deadline. The memo is left out where the oracle answers its levels.
   void start_searches() {
     const int threads = std::max(1, opt_.threads);
+    const std::size_t tt_bytes = opt_.table != nullptr ? opt_.table->bytes() : opt_.tt_bytes;
     const int memo_stones = opt_.memo_stones >= 0
                                 ? std::min(opt_.memo_stones, ExactMemo<B>::kMaxValue)
-                                : auto_memo_stones<B>(p_.m, n_, opt_.tt_bytes);
-    if (memo_stones > 0) {
+                                : auto_memo_stones<B>(p_.m, n_, tt_bytes);
+    const int oracle_max = opt_.oracle != nullptr ? opt_.oracle->max_stones() : -1;
+    if (memo_stones > 0 && memo_stones > oracle_max) {
       memo_ = std::make_unique<ExactMemo<B>>(p_.m, memo_stones);
       memo_->set_oracle(opt_.oracle);
     }
@@ -122,8 +158,8 @@ class RootSolver {
     if (opt_.max_seconds > 0)
       deadline = start_ + std::chrono::duration_cast<Clock::duration>(
                               std::chrono::duration<double>(opt_.max_seconds));
-    search_->set_limits(deadline, report);
-    for (const auto& h : helpers_) h->set_limits(deadline, nullptr);
+    search_->set_limits(deadline, opt_.cancel, report);
+    for (const auto& h : helpers_) h->set_limits(deadline, opt_.cancel, nullptr);
   }
 
   // MTD(f): null-window tests f >= beta, each moving one bound, until the bounds meet. Both bounds
@@ -135,10 +171,7 @@ class RootSolver {
     while (lo_ < hi_) {
       beta_ = round_up(std::clamp(guess, lo_ + 1, hi_), parity_);
       const Test r = test(root_, n_, beta_);
-      if (!r) {
-        record_bounds();
-        return false;
-      }
+      if (!r) return false;
       if (*r >= beta_) {
         lo_ = round_up(*r, parity_);
       } else {
@@ -147,27 +180,32 @@ class RootSolver {
       guess = *r;
       if (*r >= beta_ && opt_.find_moves) break;
     }
-    record_bounds();
     return true;
-  }
-  void record_bounds() {
-    res_.lower = kd_ + lo_;
-    res_.upper = kd_ + hi_;
   }
 
   // MTD(f)'s first guess: the play-time engine's value at opt.guess_depth plies when the root has
   // kGuessMinStones or more stones in pits beyond the database, else 0.
   int first_guess() const {
+    const std::optional<int> margin = engine_guess(p_);
+    return margin ? *margin - kd_ : 0;
+  }
+
+  // The play-time engine's margin for q's mover at opt.guess_depth plies, when q has
+  // kGuessMinStones or more stones in pits beyond the database.
+  std::optional<int> engine_guess(const Position& q) const {
     const int covered = opt_.oracle != nullptr ? std::max(opt_.oracle->max_stones(), 0) : 0;
-    if (opt_.guess_depth <= 0 || n_ - covered < kGuessMinStones) return 0;
+    if (opt_.guess_depth <= 0 || q.pit_stones() - covered < kGuessMinStones) return std::nullopt;
     SearchOptions eo;
     eo.oracle = opt_.oracle;
     eo.randomize = false;
     eo.tt_bytes = std::size_t(32) << 20;
     SearchLimits limits;
     limits.depth = opt_.guess_depth;
-    if (opt_.max_seconds > 0) limits.seconds = opt_.max_seconds / 4;
-    return Searcher(rules_id<typename B::Rules>, eo).search(p_, limits).value - kd_;
+    if (opt_.max_seconds > 0) {
+      limits.seconds = (opt_.max_seconds - seconds()) / 4;
+      if (limits.seconds <= 0) return std::nullopt;
+    }
+    return Searcher(rules_id<typename B::Rules>, eo).search(q, limits).value;
   }
 
   // Each move's future margin v (for the side to move at the root) is settled against the best
@@ -200,7 +238,6 @@ class RootSolver {
       throw std::logic_error("solve: no move achieves the proven bound (TT collision?)");
     std::sort(res_.best_moves.begin(), res_.best_moves.end());
     lo_ = hi_ = top_;
-    res_.lower = res_.upper = kd_ + top_;
     return true;
   }
 
@@ -208,8 +245,8 @@ class RootSolver {
   // them only prove v < level, and those proofs share no root.
   bool settle_one_per_thread(const std::vector<int>& order) {
     const int level = std::max(lo_, top_);
-    phase_ = "the other " + std::to_string(order.size() - 1) +
-             " moves, one per thread: test margin >= " + std::to_string(kd_ + level);
+    set_phase("the other " + std::to_string(order.size() - 1) +
+              " moves, one per thread: test margin >= " + std::to_string(kd_ + level));
     std::vector<Test> got(order.size());
     std::atomic<std::size_t> next{1};
     std::atomic<bool> failed{false};
@@ -241,6 +278,7 @@ class RootSolver {
       show(level);
       const Test r = move_test(i, level, run);
       if (!r) return std::nullopt;
+      narrow(i, level, *r);
       if (*r < level) return v;
       v = std::min(round_up(*r, parity_), hi_);
       if (v == hi_) return v;  // no move does better
@@ -272,10 +310,55 @@ class RootSolver {
     res_.best_moves.push_back(i + 1);
   }
 
+  // The margins of the moves that settle_moves() left bounded: each move's MTD(f) from its bounds,
+  // one move after the other, each test on every thread. False when stopped.
+  bool value_every_move() {
+    const auto on_every_thread = [this](const B& b, int nb, int beta) { return test(b, nb, beta); };
+    for (const MoveState& m : std::vector<MoveState>(moves_)) {
+      if (bounds_of(m.i).first == bounds_of(m.i).second) continue;
+      if (!prove_move(m.i, on_every_thread)) return false;
+      announce();
+    }
+    return true;
+  }
+
+  // Move i's margin v by MTD(f) from its proven bounds. The first guess is the engine's value of
+  // the move (engine_guess), else the upper bound (a move that settle_moves() refuted was refuted
+  // near its value); a guess that keeps failing moves down by growing steps. False when stopped.
+  template <class Run>
+  bool prove_move(int i, const Run& run) {
+    int lower, upper;
+    std::tie(lower, upper) = bounds_of(i);
+    int guess = upper;
+    {
+      Position c = p_;
+      const bool again = play_move(rules_id<typename B::Rules>, c, i + 1);
+      if (const std::optional<int> g = engine_guess(c)) guess = (again ? *g : -*g) - kd_;
+    }
+    int step = 2;
+    while (lower < upper) {
+      const int level = round_up(std::clamp(guess, lower + 1, upper), parity_);
+      set_phase("pit " + std::to_string(i + 1) + " (every move): test margin >= " +
+                std::to_string(kd_ + level));
+      const Test r = move_test(i, level, run);
+      if (!r) return false;
+      narrow(i, level, *r);
+      std::tie(lower, upper) = bounds_of(i);
+      if (*r < level) {
+        guess = std::min(*r, level - step);
+        step *= 2;
+      } else {
+        guess = *r;
+        step = 2;
+      }
+    }
+    return true;
+  }
+
   std::function<void(int)> move_phase(const std::vector<int>& order, std::size_t k) {
     return [this, &order, k](int level) {
-      phase_ = "move " + std::to_string(order[k] + 1) + " (" + std::to_string(k + 1) + " of " +
-               std::to_string(order.size()) + "): test margin >= " + std::to_string(kd_ + level);
+      set_phase("move " + std::to_string(order[k] + 1) + " (" + std::to_string(k + 1) + " of " +
+                std::to_string(order.size()) + "): test margin >= " + std::to_string(kd_ + level));
     };
   }
 
@@ -284,7 +367,7 @@ class RootSolver {
   bool principal_variation() {
     search_->set_parallel(nullptr, nullptr);
     search_->restart();
-    phase_ = "principal variation";
+    set_phase("principal variation");
     B cur = root_;
     int cn = n_, cf = top_, dummy;
     while (!game_over(cur, cn, &dummy)) {
@@ -369,8 +452,62 @@ class RootSolver {
     char line[160];
     std::snprintf(line, sizeof line, "solve: %.0f s, %.3g nodes (%.3g/s), margin in [%d, %d], ", s,
                   double(nodes), nodes / std::max(s, 1e-9), kd_ + lo_, kd_ + hi_);
-    opt_.progress(
-        line + (phase_.empty() ? "MTD(f) test margin >= " + std::to_string(kd_ + beta_) : phase_));
+    std::string phase;
+    {
+      std::lock_guard lock(moves_mutex_);
+      phase = phase_;
+    }
+    opt_.progress(line +
+                  (phase.empty() ? "MTD(f) test margin >= " + std::to_string(kd_ + beta_) : phase));
+  }
+  void set_phase(std::string phase) {
+    std::lock_guard lock(moves_mutex_);
+    phase_ = std::move(phase);
+  }
+
+  // What a test of root move i against `level` proved: r >= level proves v >= r, else v <= r.
+  void narrow(int i, int level, int r) {
+    std::lock_guard lock(moves_mutex_);
+    MoveState& m = move_state(i);
+    if (r >= level)
+      m.lower = std::max(m.lower, round_up(r, parity_));
+    else
+      m.upper = std::min(m.upper, round_down(r, parity_));
+  }
+  // Move i's proven bounds on v, the root's upper bound included (no move does better).
+  std::pair<int, int> bounds_of(int i) {
+    std::lock_guard lock(moves_mutex_);
+    const MoveState& m = move_state(i);
+    return {m.lower, std::min(m.upper, hi_)};
+  }
+  MoveState& move_state(int i) {
+    return *std::find_if(moves_.begin(), moves_.end(), [i](const MoveState& m) { return m.i == i; });
+  }
+
+  // Passes what is proven so far to opt.on_proven.
+  void announce() {
+    if (!opt_.on_proven) return;
+    std::lock_guard lock(moves_mutex_);
+    SolveResult so_far = res_;
+    fill_bounds(so_far);
+    so_far.seconds = seconds();
+    opt_.on_proven(so_far);
+  }
+  // r's lower, upper and moves from what the root's tests and every move's tests proved (moves_mutex_
+  // held): a root margin is at least its lower bound and every move's, at most its upper bound and
+  // the best of the moves' upper bounds.
+  void fill_bounds(SolveResult& r) const {
+    int lower = lo_, upper = -n_;
+    r.moves.clear();
+    for (const MoveState& m : moves_) {
+      const int up = std::min(m.upper, hi_);
+      lower = std::max(lower, m.lower);
+      upper = std::max(upper, up);
+      r.moves.push_back({m.i + 1, kd_ + m.lower, kd_ + up});
+    }
+    if (moves_.empty()) upper = hi_;
+    r.lower = kd_ + lower;
+    r.upper = kd_ + std::min(upper, hi_);
   }
 
   // The result with every thread's counts.
@@ -382,6 +519,10 @@ class RootSolver {
       res_.nodes += h->nodes();
       res_.oracle_hits += h->oracle_hits();
       res_.expanded += h->expanded();
+    }
+    {
+      std::lock_guard lock(moves_mutex_);
+      fill_bounds(res_);
     }
     res_.seconds = seconds();
     return res_;
@@ -397,8 +538,11 @@ class RootSolver {
   int lo_ = -n_, hi_ = n_;     // proven lo_ <= future <= hi_
   int beta_ = 0;               // the MTD(f) test under way: future >= beta_
   int top_ = -n_ - 1;          // the highest move value settled, achieved by res_.best_moves
-  std::string phase_;          // empty: root MTD(f) tests; else what the solve is doing
-  SolveTable tt_;
+  std::vector<MoveState> moves_;  // ascending pit
+  std::mutex moves_mutex_;        // guards moves_, phase_ and the calls of opt.on_proven
+  std::string phase_;             // empty: root MTD(f) tests; else what the solve is doing
+  std::unique_ptr<SolveTable> own_tt_;  // null when opt.table is given
+  TableView tt_;
   std::unique_ptr<ExactMemo<B>> memo_;
   std::unique_ptr<Search<B>> search_;
   std::vector<std::unique_ptr<Search<B>>> helpers_;

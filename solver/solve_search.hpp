@@ -42,7 +42,7 @@ class Search {
   // above the oracle's levels by more than `untabled` stones (SolveOptions::untabled_above_db).
   // resident (null, or the oracle itself as a Probe with its table in memory): boards of its
   // levels are ranked here and read from its memory directly.
-  Search(SolveTable& tt, ExactOracle* oracle, ExactMemo<B>* memo, const Probe* resident,
+  Search(TableView tt, ExactOracle* oracle, ExactMemo<B>* memo, const Probe* resident,
          int untabled)
       : tt_(tt), oracle_(oracle), memo_(memo) {
     if (oracle_ != nullptr) oracle_max_ = oracle_->max_stones();
@@ -61,11 +61,12 @@ class Search {
   // Boards with at least this many stones in pits use the TT.
   int table_min_stones() const { return table_min_; }
 
-  // Stops when the clock passes `deadline` (checked every few thousand nodes); calls `report`
-  // about every `every` seconds when set.
-  void set_limits(std::optional<Clock::time_point> deadline, std::function<void()> report,
-                  double every = 1.0) {
+  // Stops when the clock passes `deadline` or *cancel (when given) becomes true (both checked every
+  // few thousand nodes); calls `report` about every `every` seconds when set.
+  void set_limits(std::optional<Clock::time_point> deadline, const std::atomic<bool>* cancel,
+                  std::function<void()> report, double every = 1.0) {
     deadline_ = deadline;
+    cancel_ = cancel;
     report_ = std::move(report);
     report_every_ =
         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(every));
@@ -381,6 +382,7 @@ class Search {
 
   void poll() {
     if (stop_ != nullptr && stop_->load(std::memory_order_relaxed)) aborted_ = true;
+    if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) aborted_ = true;
     const Clock::time_point now = Clock::now();
     if (deadline_ && now >= *deadline_) aborted_ = true;
     if (report_ && now - last_report_ >= report_every_) {
@@ -389,7 +391,7 @@ class Search {
     }
   }
 
-  SolveTable& tt_;
+  TableView tt_;
   ExactOracle* oracle_;
   ExactMemo<B>* memo_;
   int oracle_max_ = -1;
@@ -399,6 +401,7 @@ class Search {
   const StorageOrder* order_ = nullptr;
   ResidentLevel level_[256] = {};  // resident_'s levels
   const std::atomic<bool>* stop_ = nullptr;
+  const std::atomic<bool>* cancel_ = nullptr;
   std::uint64_t* busy_ = nullptr;
   int busy_min_ = 0;
   int ply_ = 0;  // moves from the node search() was called on

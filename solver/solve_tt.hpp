@@ -166,4 +166,23 @@ class SolveTable {
   std::size_t mask_ = 0;
 };
 
+// A SolveTable as one solve sees it: keys XORed with a salt of the solve's rule set and board size,
+// so that solves of different games may share one table (a key's meaning is a position's pits,
+// and the same pits have other values under other rules). Salt 0: the keys as they are.
+class TableView {
+ public:
+  TableView(SolveTable& table, std::uint64_t salt) : table_(&table), salt_(salt) {}
+
+  [[gnu::always_inline]] bool probe(std::uint64_t key, SolveEntry& out) const {
+    return table_->probe(key ^ salt_, out);
+  }
+  void store(std::uint64_t key, int lower, int upper, int move, int work) {
+    table_->store(key ^ salt_, lower, upper, move, work);
+  }
+
+ private:
+  SolveTable* table_;
+  std::uint64_t salt_;
+};
+
 }  // namespace kalah::solve_detail

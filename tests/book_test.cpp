@@ -32,7 +32,7 @@ TEST(Book, StartPositionsAnsweredFromTheBookMatchTheSolver) {
     ASSERT_TRUE(plain.complete);
     EXPECT_EQ(probe.margin(start), plain.margin) << rules_name(rules);
     // Every move of the start leads into the book or the levels: no search needed.
-    const QueryAnswer a = query_position(rules, start, &probe, 0);
+    const QueryAnswer a = query_position(rules, start, &probe);
     EXPECT_FALSE(a.used_solver);
     EXPECT_EQ(a.value.lower, plain.margin);
 

@@ -173,7 +173,7 @@ TEST(Build, SixPitValueVectorsFromTheDatabase) {
     Probe probe(store, {rules, 6}, 16 << 20);
     for (const auto& [p, want] : six) {
       EXPECT_EQ(probe.margin(p), want) << file << ": " << to_string(p);
-      const QueryAnswer a = query_position(rules, p, &probe, 0);
+      const QueryAnswer a = query_position(rules, p, &probe);
       EXPECT_FALSE(a.used_solver);
       EXPECT_TRUE(a.value.exact());
       EXPECT_EQ(a.value.lower, want) << to_string(p);
@@ -271,7 +271,9 @@ TEST(Query, BeyondTheDatabaseUsesTheSolverAndSaysSo) {
   const Position p = parse_position("1,6,1,5/0,0,0,5 S");  // 13 stones in pits; margin 8 (vectors)
   test::ReferenceSolver reference(Rules::kWetherell);
   for (auto [probe, threads] : {std::pair{&cached, 1}, std::pair{&resident, 2}}) {
-    const QueryAnswer a = query_position(Rules::kWetherell, p, probe, 0, threads);
+    QueryOptions options;
+    options.threads = threads;
+    const QueryAnswer a = query_position(Rules::kWetherell, p, probe, options);
     EXPECT_TRUE(a.used_solver);
     ASSERT_TRUE(a.value.exact());
     EXPECT_EQ(a.value.lower, 8);

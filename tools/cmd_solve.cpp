@@ -136,20 +136,6 @@ void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUs
   std::cout << line;
 }
 
-// --tt-mb 0: sized from the stones in pits beyond the database, doubled for every 2 more: 64 MiB
-// up to 24, or 16 MiB up to 28 when the levels just above a table in memory skip the TT (it then
-// holds far fewer positions); at most 2 GiB and a quarter of the memory. The tree grows with the
-// stones beyond the database, and a table larger than the solve needs costs its first touch and
-// longer memory latency (docs/PERFORMANCE.md, solver).
-long long auto_tt_mb(const Position& p, const Probe* db, bool untabled_levels) {
-  const int beyond = p.pit_stones() - (db != nullptr ? std::max(db->max_stones(), 0) : 0);
-  const int from = untabled_levels ? 28 : 24;
-  const long long base = untabled_levels ? 16 : 64;
-  const int doublings = std::clamp((beyond - from + 1) / 2, 0, untabled_levels ? 7 : 5);
-  const long long quarter_ram_mb = (long long)(physical_memory_bytes() / 4 >> 20);
-  return std::max(1LL, std::min(base << doublings, quarter_ram_mb));
-}
-
 int run_solve(int argc, char** argv) {
   GameOptions game;
   std::vector<std::string> position_words;
@@ -234,14 +220,15 @@ int run_solve(int argc, char** argv) {
     p = game.start();
   }
   Progress progress(progress_wanted(vm));
-  // The TT of a solve of q: --tt-mb, or with 0 the size auto_tt_mb gives q. The levels above the
+  // The TT of a solve of q: --tt-mb, or with 0 the size auto_tt_bytes gives q. The levels above the
   // table skip the TT as SolveOptions::untabled_above_db decides.
   const bool rules_untabled =
       with_rules(rules, [](auto r) { return decltype(r)::kUntabledAboveResident; });
   const auto tt_bytes = [&](const Position& q, const Probe* probe) {
     const bool untabled_levels =
         probe != nullptr && probe->resident() && (untabled > 0 || (untabled < 0 && rules_untabled));
-    return std::size_t(tt_mb > 0 ? tt_mb : auto_tt_mb(q, probe, untabled_levels)) << 20;
+    return tt_mb > 0 ? std::size_t(tt_mb) << 20
+                     : auto_tt_bytes(q, probe != nullptr ? probe->max_stones() : -1, untabled_levels);
   };
   if (store_book) {
     // The book is written into the database, so it must exist already (opening it for writing

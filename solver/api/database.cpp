@@ -150,7 +150,11 @@ Answer Database::query(std::string_view rules, std::string_view position, double
     if (!(max_seconds >= 0)) throw InputError("max_seconds must be >= 0");
     if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
     const auto probe = impl_->probe(r, p.m, p.pit_stones());
-    const QueryAnswer q = query_position(r, p, probe.get(), max_seconds, threads, progress);
+    QueryOptions qo;
+    qo.max_seconds = max_seconds;
+    qo.threads = threads;
+    qo.progress = progress;
+    const QueryAnswer q = query_position(r, p, probe.get(), qo);
     Answer a;
     a.position = to_string(p);
     a.rules = std::string(rules_name(r));

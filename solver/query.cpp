@@ -78,7 +78,7 @@ QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle,
   }
   SolveOptions so;
   so.oracle = oracle;
-  so.table = options.table;
+  if (options.table) so.table = options.table();
   if (so.table == nullptr) {
     const auto* probe = dynamic_cast<const Probe*>(oracle);
     const bool untabled = probe != nullptr && probe->resident() &&

@@ -55,9 +55,10 @@ struct QueryAnswer {
 struct QueryOptions {
   double max_seconds = 0;  // of search in all; 0: unlimited
   int threads = 1;         // search threads (SolveOptions::threads)
-  // The transposition table kept between queries (SolveOptions::table); null: one sized to the
-  // position (auto_tt_bytes) is allocated for the query.
-  SolveTable* table = nullptr;
+  // When set, called once a search is needed: the transposition table kept between queries
+  // (SolveOptions::table). Unset: one sized to the position (auto_tt_bytes) is allocated for the
+  // query.
+  std::function<SolveTable*()> table;
   // Gets the search's status line about once a second (SolveOptions::progress).
   std::function<void(const std::string& line)> progress;
   // The search stops (bounds answered) once *cancel is true.

@@ -72,9 +72,10 @@ struct SolveOptions {
   std::function<void(const std::string& line)> progress;
   // When set, the solve stops as at its deadline (complete = false) once *cancel is true.
   const std::atomic<bool>* cancel = nullptr;
-  // When set, gets the result so far each time the proof settles more of it: once the margin and
-  // the best moves are exact, then (every_move) each time another move's margin is. Called from
-  // the solve's threads, one call at a time; lower, upper and moves hold what is proven.
+  // When set, gets the result so far after every test at the root (each narrows the margin's or a
+  // move's bounds): while the margin is sought, once it and the best moves are exact (best_moves
+  // set), then (every_move) as the other moves' bounds close. Called from the solve's threads, one
+  // call at a time; lower, upper and moves hold what is proven.
   std::function<void(const SolveResult& so_far)> on_proven;
 };
 

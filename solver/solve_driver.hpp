@@ -91,7 +91,6 @@ class RootSolver {
       return finish();
     }
     if (!settle_moves()) return finish();
-    announce();
     if (opt_.every_move && !value_every_move()) return finish();
     if (opt_.find_pv && !principal_variation()) return finish();
     res_.complete = true;
@@ -172,11 +171,14 @@ class RootSolver {
       beta_ = round_up(std::clamp(guess, lo_ + 1, hi_), parity_);
       const Test r = test(root_, n_, beta_);
       if (!r) return false;
-      if (*r >= beta_) {
-        lo_ = round_up(*r, parity_);
-      } else {
-        hi_ = round_down(*r, parity_);
+      {
+        std::lock_guard lock(moves_mutex_);
+        if (*r >= beta_)
+          lo_ = round_up(*r, parity_);
+        else
+          hi_ = round_down(*r, parity_);
       }
+      announce();
       guess = *r;
       if (*r >= beta_ && opt_.find_moves) break;
     }
@@ -237,7 +239,12 @@ class RootSolver {
     if (top_ < lo_)
       throw std::logic_error("solve: no move achieves the proven bound (TT collision?)");
     std::sort(res_.best_moves.begin(), res_.best_moves.end());
-    lo_ = hi_ = top_;
+    {
+      std::lock_guard lock(moves_mutex_);
+      lo_ = hi_ = top_;
+      settled_ = true;
+    }
+    announce();
     return true;
   }
 
@@ -279,6 +286,7 @@ class RootSolver {
       const Test r = move_test(i, level, run);
       if (!r) return std::nullopt;
       narrow(i, level, *r);
+      announce();
       if (*r < level) return v;
       v = std::min(round_up(*r, parity_), hi_);
       if (v == hi_) return v;  // no move does better
@@ -317,7 +325,6 @@ class RootSolver {
     for (const MoveState& m : std::vector<MoveState>(moves_)) {
       if (bounds_of(m.i).first == bounds_of(m.i).second) continue;
       if (!prove_move(m.i, on_every_thread)) return false;
-      announce();
     }
     return true;
   }
@@ -343,6 +350,7 @@ class RootSolver {
       const Test r = move_test(i, level, run);
       if (!r) return false;
       narrow(i, level, *r);
+      announce();
       std::tie(lower, upper) = bounds_of(i);
       if (*r < level) {
         guess = std::min(*r, level - step);
@@ -489,6 +497,7 @@ class RootSolver {
     if (!opt_.on_proven) return;
     std::lock_guard lock(moves_mutex_);
     SolveResult so_far = res_;
+    if (!settled_) so_far.best_moves.clear();  // the moves recorded so far may not be best
     fill_bounds(so_far);
     so_far.seconds = seconds();
     opt_.on_proven(so_far);
@@ -541,6 +550,7 @@ class RootSolver {
   std::vector<MoveState> moves_;  // ascending pit
   std::mutex moves_mutex_;        // guards moves_, phase_ and the calls of opt.on_proven
   std::string phase_;             // empty: root MTD(f) tests; else what the solve is doing
+  bool settled_ = false;          // res_.best_moves are proven
   std::unique_ptr<SolveTable> own_tt_;  // null when opt.table is given
   TableView tt_;
   std::unique_ptr<ExactMemo<B>> memo_;

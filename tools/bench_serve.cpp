@@ -61,7 +61,7 @@ int bench_serve(int argc, char** argv) {
   check_range("requests", requests, 1, 100'000'000);
   check_range("connections", connections, 1, 1024);
   check_range("positions", distinct, 1, 1'000'000);
-  const api::Database db = open_api_database(db_path, true, DbLoadOptions{}, {});
+  const api::Database db = open_api_database(db_path, true, DbLoadOptions{}, 0, {});
   std::optional<api::Table> table;
   for (const api::Table& t : db.tables())
     if (!table && (rules.empty() || t.rules == rules)) table = t;
@@ -79,7 +79,7 @@ int bench_serve(int argc, char** argv) {
     signature.update(expected.back().data(), expected.back().size());
   }
 
-  WebServer server(db, 10, connections);
+  WebServer server(db, 10, 1, connections);
   const int port = server.bind("127.0.0.1", 0);
   std::thread serving([&] { server.listen(); });
   std::atomic<long long> wrong = 0;

@@ -46,6 +46,8 @@ int run_query(int argc, char** argv) {
   std::vector<std::string> words;
   bool json = false;
   double max_time = 30;
+  int threads = 0;
+  long long tt_mb = 0;
   DbLoadOptions db_load;
   po::options_description desc("options");
   desc.add_options()("rules", po::value(&rules_text)->default_value(rules_text),
@@ -54,6 +56,11 @@ int run_query(int argc, char** argv) {
   desc.add_options()("json", po::bool_switch(&json), "one JSON object per position")(
       "max-time", po::value(&max_time)->default_value(max_time),
       "seconds of search allowed per position beyond the database; 0: no limit")(
+      "threads", po::value(&threads)->default_value(threads), "search threads, 0: all cores")(
+      "tt-mb", po::value(&tt_mb)->default_value(tt_mb),
+      "the transposition table in MiB, kept from one position to the next (a later position "
+      "reuses what earlier ones proved); 0: sized to the first position searched, as kalah solve "
+      "--tt-mb 0 sizes it")(
       "position", po::value(&words), "POSITION, or - to read one position per line from stdin");
   db_load.add_to(desc,
                  "the LRU block cache, and the whole table decoded into memory (once) before the "
@@ -65,16 +72,18 @@ int run_query(int argc, char** argv) {
   po::variables_map vm;
   if (!parse_command(
           argc, argv,
-          "query POSITION|- [--rules R] [--db PATH] [--json] [--max-time SEC] [--cache-mb MB] "
+          "query POSITION|- [--rules R] [--db PATH] [--json] [--max-time SEC] [--threads N] "
+          "[--tt-mb MB] [--cache-mb MB] "
           "[--db-load auto|memory|cache] [--db-max-stones N] [--progress | --quiet]",
           "Prints the outcome (win/draw/loss for the side to move) and exact margin of a\n"
           "position, and the margin of every legal move, best moves marked. Values come from\n"
           "the database at --db (default " +
               std::string(kDefaultDbPath) +
               " when it exists; without one, from search alone);\n"
-              "positions beyond it are solved by exhaustive search on all cores (with the\n"
-              "database at the leaves) for at most --max-time seconds per position: when the\n"
-              "time runs out the answer says so and shows proven bounds, never a guess.\n"
+              "beyond it one exhaustive search per position (the database at its leaves)\n"
+              "proves the value and the best moves as kalah solve does, then every other\n"
+              "move's margin, for at most --max-time seconds: when the time runs out the answer\n"
+              "says so and shows the bounds proven, never a guess.\n"
               "POSITION may be given as one argument or as two (board, side). With -, reads one\n"
               "position per line; a bad line is reported on stderr, the others are answered,\n"
               "and the exit code is 2.\n"
@@ -85,6 +94,8 @@ int run_query(int argc, char** argv) {
     return 0;
   const Rules rules = parse_rules_name(rules_text);
   if (!(max_time >= 0)) throw InputError("--max-time must be >= 0");
+  check_range("threads", threads, 0, 256);
+  check_memory_mb("tt-mb", tt_mb, 0, 1 << 20);
   db_load.parsed();  // bad options are refused before stdin is read
   const bool explicit_db = !vm["db"].defaulted();
   if (words.empty()) throw InputError("a POSITION (or - for stdin) is required");
@@ -103,8 +114,9 @@ int run_query(int argc, char** argv) {
                      " arguments");
   }
 
-  const api::Database database = open_api_database(
-      db, explicit_db, db_load, [&](const std::string& line) { progress.note(line); });
+  const api::Database database =
+      open_api_database(db, explicit_db, db_load, std::size_t(tt_mb) << 20,
+                        [&](const std::string& line) { progress.note(line); });
   std::set<int> told;  // board sizes without a table, the user told so
   int status = 0;
   for (const std::string& line : lines) {
@@ -127,7 +139,7 @@ int run_query(int argc, char** argv) {
       told.insert(p.m);
     }
     const api::Answer a = database.query(rules_text, to_string(p), max_time,
-                                         threads_or_all_cores(0), progress.status_sink());
+                                         threads_or_all_cores(threads), progress.status_sink());
     progress.clear_line();
     if (json)
       std::cout << a.to_json() << "\n";

@@ -1,6 +1,7 @@
 // `kalah serve`: the database over HTTP, a JSON API and the position explorer page.
 #include <signal.h>
 
+#include <algorithm>
 #include <atomic>
 #include <iostream>
 #include <thread>
@@ -14,9 +15,15 @@
 namespace kalah::cli {
 namespace {
 
+// --tt-mb's default: a sixteenth of this machine's memory, within 64..1024 MiB.
+long long default_tt_mb() {
+  return std::clamp(memory_mb() / 16, 64LL, 1024LL);
+}
+
 int run_serve(int argc, char** argv) {
   std::string db_path = kDefaultDbPath, host = "127.0.0.1";
-  int port = 8080, connections = 32;
+  int port = 8080, connections = 32, threads = 0;
+  long long tt_mb = default_tt_mb();
   double max_time = 10;
   DbLoadOptions db_load;
   po::options_description desc("options");
@@ -28,7 +35,13 @@ int run_serve(int argc, char** argv) {
       "seconds of search per query beyond the database (0 < SEC <= 3600); what it does not "
       "settle is answered as bounds, marked not exact")(
       "connections", po::value(&connections)->default_value(connections),
-      "connections served at once, each on its own thread (1..1024); more wait their turn");
+      "connections served at once, each on its own thread (1..1024); more wait their turn")(
+      "threads", po::value(&threads)->default_value(threads),
+      "search threads of each query beyond the database; 0: all cores")(
+      "tt-mb", po::value(&tt_mb)->default_value(tt_mb),
+      "the analysis cache in MiB: one transposition table shared by every query and kept from one "
+      "query to the next, so that the positions of a game walked move by move reuse the earlier "
+      "ones' proofs; by default a sixteenth of this machine's memory, 64..1024");
   db_load.add_to(desc,
                  "the LRU block cache, and the whole table decoded into memory (once) at the first "
                  "query 8 or more stones in pits beyond it, when it fits --cache-mb");
@@ -36,24 +49,32 @@ int run_serve(int argc, char** argv) {
   if (!parse_command(
           argc, argv,
           "serve [--db PATH] [--host ADDR] [--port N] [--max-time SEC] [--connections N] "
-          "[--cache-mb MB] [--db-load auto|memory|cache] [--db-max-stones N]",
+          "[--threads N] [--tt-mb MB] [--cache-mb MB] [--db-load auto|memory|cache] "
+          "[--db-max-stones N]",
           "Serves the database over HTTP until interrupted (Ctrl-C or SIGTERM):\n"
           "  GET /                   the position explorer (a page: the board, its value and\n"
           "                          every move's, click a pit to play it)\n"
-          "  GET /api/v1/query?rules=R&position=P\n"
+          "  GET /api/v1/query?rules=R&position=P[&max_time=SEC]\n"
           "                          what `kalah query --rules R --json P` prints; a bad\n"
           "                          parameter is status 400 with {\"error\": \"...\"}\n"
+          "  GET /api/v1/analyze?rules=R&position=P[&max_time=SEC]\n"
+          "                          the same answer as Server-Sent Events: `answer` each\n"
+          "                          time the search proves more, `progress` about once a\n"
+          "                          second, `done` with the final answer\n"
           "  GET /api/v1/tables      {db, rules, tables[{rules, pits, max_stones}], max_time}\n"
-          "Positions beyond the database are searched (one thread each, the database at the\n"
-          "leaves) for at most --max-time seconds. Prints the address it listens on, then\n"
-          "one line per failed request.",
+          "Positions beyond the database are searched (the database at the leaves, the\n"
+          "analysis cache shared by all queries) for at most --max-time seconds, or a\n"
+          "request's max_time when it is less. Prints the address it listens on and the\n"
+          "analysis cache's size, then one line per failed request.",
           desc, {}, vm))
     return 0;
   check_range("port", port, 0, 65535);
   check_range("connections", connections, 1, 1024);
+  check_range("threads", threads, 0, 256);
+  check_memory_mb("tt-mb", tt_mb, 1, 1 << 20);
   if (!(max_time > 0 && max_time <= 3600)) throw InputError("--max-time must be in (0, 3600]");
   const api::Database db = open_api_database(
-      db_path, !vm["db"].defaulted(), db_load,
+      db_path, !vm["db"].defaulted(), db_load, std::size_t(tt_mb) << 20,
       [](const std::string& line) { std::cerr << "kalah serve: " << line << "\n"; });
 
   // SIGINT and SIGTERM stop the server from a thread of their own, not inside a handler.
@@ -63,7 +84,7 @@ int run_serve(int argc, char** argv) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  WebServer server(db, max_time, connections);
+  WebServer server(db, max_time, threads_or_all_cores(threads), connections);
   const int bound = server.bind(host, port);
   std::string tables;
   for (const api::Table& t : db.tables())
@@ -73,7 +94,9 @@ int run_serve(int argc, char** argv) {
             << (db.path().empty()
                     ? "no database: search only"
                     : "database " + db.path() + ": " + (tables.empty() ? "no tables" : tables))
-            << ")" << std::endl;
+            << "; analysis cache " << (db.tt_bytes() >> 20) << " MiB, "
+            << threads_or_all_cores(threads) << " search thread"
+            << (threads_or_all_cores(threads) == 1 ? "" : "s") << " a query)" << std::endl;
   std::atomic<bool> signalled = false;
   std::thread stopper([&] {
     int signal = 0;

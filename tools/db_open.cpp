@@ -67,7 +67,7 @@ DbLoad DbLoadOptions::parsed() const {
 }
 
 api::Database open_api_database(const std::string& path, bool explicit_path,
-                                const DbLoadOptions& load,
+                                const DbLoadOptions& load, std::size_t tt_bytes,
                                 std::function<void(const std::string&)> note) {
   const DbLoad how = load.parsed();
   api::Options options;
@@ -77,7 +77,8 @@ api::Database open_api_database(const std::string& path, bool explicit_path,
                                          : api::Options::Load::kAuto;
   options.max_stones = load.levels;
   options.note = std::move(note);
-  if (!explicit_path && !std::filesystem::exists(path)) return api::Database();
+  options.tt_bytes = tt_bytes;
+  if (!explicit_path && !std::filesystem::exists(path)) return api::Database(std::move(options));
   return api::Database(path, std::move(options));
 }
 

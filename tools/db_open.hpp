@@ -54,10 +54,11 @@ struct DbLoadOptions {
 };
 
 // The database at `path` through the public API, held as `load` says (checked: InputError for a
-// bad option), notes to `note`. No database (search only) when the path is the default one
-// (explicit_path false) and nothing is there; api::Error(kDatabase) when it is given and missing.
+// bad option), notes to `note`, its analysis cache of tt_bytes (api::Options::tt_bytes). No
+// database (search only) when the path is the default one (explicit_path false) and nothing is
+// there; api::Error(kDatabase) when it is given and missing.
 api::Database open_api_database(const std::string& path, bool explicit_path,
-                                const DbLoadOptions& load,
+                                const DbLoadOptions& load, std::size_t tt_bytes,
                                 std::function<void(const std::string&)> note);
 
 }  // namespace kalah::cli

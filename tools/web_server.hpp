@@ -9,12 +9,12 @@
 
 namespace kalah::cli {
 
-// GET / (the explorer page), /api/v1/query and /api/v1/tables answered from `db`, searches beyond
-// it bounded by max_time seconds on one thread each, up to `connections` connections served at
-// once. `db` must outlive the server.
+// GET / (the explorer page), /api/v1/query, /api/v1/analyze and /api/v1/tables answered from
+// `db`, each search beyond it bounded by max_time seconds on `threads` threads, up to
+// `connections` connections served at once. `db` must outlive the server.
 class WebServer {
  public:
-  WebServer(const api::Database& db, double max_time, int connections);
+  WebServer(const api::Database& db, double max_time, int threads, int connections);
   // Binds host:port (0: any free port) and returns the port, listening from then on (connections
   // wait until listen()); throws InputError when it cannot.
   int bind(const std::string& host, int port);

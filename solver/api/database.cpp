@@ -11,6 +11,7 @@
 #include "move.hpp"
 #include "probe.hpp"
 #include "query.hpp"
+#include "solve.hpp"
 #include "store.hpp"
 
 namespace kalah::api {
@@ -43,6 +44,27 @@ struct Database::Impl {
   Options options;
   std::unique_ptr<Store> store;
   std::vector<std::pair<TableId, int>> tables;  // with the levels used
+
+  std::mutex table_mutex;             // guards table
+  std::shared_ptr<SolveTable> table;  // the analysis cache, made by the first search
+
+  // The analysis cache of options.tt_bytes, when that is given.
+  void make_table_now() {
+    if (options.tt_bytes > 0) table = std::make_shared<SolveTable>(options.tt_bytes);
+  }
+
+  // The analysis cache, made now (sized to p) when it does not exist yet.
+  SolveTable* analysis_table(const Position& p, const Probe* probe) {
+    std::lock_guard lock(table_mutex);
+    if (!table) {
+      const bool untabled =
+          probe != nullptr && probe->resident() &&
+          with_rules(probe->table().rules, [](auto r) { return decltype(r)::kUntabledAboveResident; });
+      table = std::make_shared<SolveTable>(
+          auto_tt_bytes(p, probe != nullptr ? probe->max_stones() : -1, untabled));
+    }
+    return table.get();
+  }
 
   std::mutex mutex;                                              // guards probes and auto_done
   std::map<std::pair<int, int>, std::shared_ptr<Probe>> probes;  // by (rules code, m)
@@ -97,6 +119,11 @@ struct Database::Impl {
 
 Database::Database() : impl_(std::make_unique<Impl>()) {}
 
+Database::Database(Options options) : Database() {
+  impl_->options = std::move(options);
+  impl_->make_table_now();
+}
+
 Database::Database(const std::string& path, Options options) : Database() {
   translated([&] {
     if (options.max_stones < -1) throw InputError("max_stones must be >= -1");
@@ -108,6 +135,7 @@ Database::Database(const std::string& path, Options options) : Database() {
       if (impl_->options.max_stones >= 0) n = std::min(n, impl_->options.max_stones);
       impl_->tables.emplace_back(t, n);
     }
+    impl_->make_table_now();
   });
 }
 
@@ -142,39 +170,69 @@ std::optional<int> Database::value(std::string_view rules, std::string_view posi
   });
 }
 
-Answer Database::query(std::string_view rules, std::string_view position, double max_seconds,
-                       int threads, const std::function<void(const std::string&)>& progress) const {
+namespace {
+
+// The Answer of a query of p under r (source: what answered it).
+Answer answer_of(Rules r, const Position& p, const QueryAnswer& q, bool with_database) {
+  Answer a;
+  a.position = to_string(p);
+  a.rules = std::string(rules_name(r));
+  a.value = {q.value.lower, q.value.upper};
+  a.over = q.over;
+  a.source = q.used_solver ? (with_database ? "database + search" : "search")
+             : q.over      ? "rules"
+                           : "database";
+  for (const MoveAnswer& m : q.moves) {
+    Position c = p;
+    const MoveStory story = play_and_describe(r, c, m.pit);
+    a.moves.push_back({m.pit,
+                       {m.value.lower, m.value.upper},
+                       m.best,
+                       m.again,
+                       to_string(c),
+                       describe(story, p.m)});
+  }
+  return a;
+}
+
+}  // namespace
+
+Answer Database::query(std::string_view rules, std::string_view position,
+                       const QueryOptions& options) const {
   return translated([&] {
     const Rules r = parse_rules_name(rules);
     const Position p = parse_position(position);
-    if (!(max_seconds >= 0)) throw InputError("max_seconds must be >= 0");
-    if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
+    if (!(options.max_seconds >= 0)) throw InputError("max_seconds must be >= 0");
+    const int threads = options.threads > 0
+                            ? options.threads
+                            : int(std::max(1u, std::thread::hardware_concurrency()));
     const auto probe = impl_->probe(r, p.m, p.pit_stones());
-    QueryOptions qo;
-    qo.max_seconds = max_seconds;
+    kalah::QueryOptions qo;
+    qo.max_seconds = options.max_seconds;
     qo.threads = threads;
-    qo.progress = progress;
-    const QueryAnswer q = query_position(r, p, probe.get(), qo);
-    Answer a;
-    a.position = to_string(p);
-    a.rules = std::string(rules_name(r));
-    a.value = {q.value.lower, q.value.upper};
-    a.over = q.over;
-    a.source = q.used_solver ? (probe ? "database + search" : "search")
-               : q.over      ? "rules"
-                             : "database";
-    for (const MoveAnswer& m : q.moves) {
-      Position c = p;
-      const MoveStory story = play_and_describe(r, c, m.pit);
-      a.moves.push_back({m.pit,
-                         {m.value.lower, m.value.upper},
-                         m.best,
-                         m.again,
-                         to_string(c),
-                         describe(story, p.m)});
-    }
-    return a;
+    qo.progress = options.progress;
+    qo.cancel = options.cancel;
+    qo.table = [&] { return impl_->analysis_table(p, probe.get()); };
+    if (options.on_proven)
+      qo.on_proven = [&](const QueryAnswer& so_far) {
+        options.on_proven(answer_of(r, p, so_far, probe != nullptr));
+      };
+    return answer_of(r, p, query_position(r, p, probe.get(), qo), probe != nullptr);
   });
+}
+
+Answer Database::query(std::string_view rules, std::string_view position, double max_seconds,
+                       int threads, const std::function<void(const std::string&)>& progress) const {
+  QueryOptions options;
+  options.max_seconds = max_seconds;
+  options.threads = threads;
+  options.progress = progress;
+  return query(rules, position, options);
+}
+
+std::size_t Database::tt_bytes() const {
+  std::lock_guard lock(impl_->table_mutex);
+  return impl_->table ? impl_->table->bytes() : 0;
 }
 
 std::vector<int> Database::best_moves(std::string_view rules, std::string_view position,

@@ -7,6 +7,7 @@
 // function reports failure by throwing kalah::api::Error; none returns a guessed value.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -87,6 +88,29 @@ struct Options {
   int max_stones = -1;
   // Called with a one-line note when a table is decoded into memory (kAuto, kMemory).
   std::function<void(const std::string&)> note;
+  // The analysis cache: a transposition table of the bounds that searches prove, kept by the
+  // Database and shared by all its queries and threads, so that a query reuses what earlier ones
+  // proved (the positions of a game asked one after another, a position asked again). Its entries
+  // are proven bounds of arrangements of pits under one rule set, true wherever they are reached
+  // from, so a warm cache changes how long a query takes, never its answer. In bytes, rounded
+  // down to a power of two and allocated whole when the Database is made; 0: sized to the
+  // position of the first query that searches (as `kalah solve --tt-mb 0` sizes its table) and
+  // allocated then.
+  std::size_t tt_bytes = 0;
+};
+
+// How Database::query searches beyond the tables.
+struct QueryOptions {
+  double max_seconds = 10;  // of search in all; 0: no limit. What it does not settle is bounds.
+  int threads = 1;          // search threads; 0: all cores
+  // Gets the search's one-line status now and then.
+  std::function<void(const std::string&)> progress;
+  // Gets the answer so far each time the search proves more of it: once the value and the best
+  // moves are exact, then each time another move's value is. Called from the search's threads, one
+  // call at a time; not called when the tables answer without a search.
+  std::function<void(const Answer& so_far)> on_proven;
+  // When set, the search stops once *cancel is true; the answer then holds what was proven.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // A read-only database. Thread-safe: any number of threads may call its const members at once.
@@ -94,6 +118,8 @@ class KALAH_API Database {
  public:
   // No database: every value comes from search.
   Database();
+  // No database, with options (tt_bytes; the others concern tables).
+  explicit Database(Options options);
   // Opens the database directory at `path` read-only. Throws Error(kDatabase) when it is missing
   // or is not a kalah database.
   explicit Database(const std::string& path, Options options = {});
@@ -111,12 +137,18 @@ class KALAH_API Database {
   // A game that is over has its final margin.
   std::optional<int> value(std::string_view rules, std::string_view position) const;
 
-  // The position's value and every move's: from the database where it covers them, else by
-  // exhaustive search with the database at the leaves, on `threads` threads (0: all cores), for
-  // at most max_seconds in all (0: no limit); what the time did not settle is reported as bounds.
-  // `progress`, when set, gets the search's one-line status now and then.
+  // The position's value and every move's: from the database where it covers every move, else by
+  // one exhaustive search with the database at the leaves (the value and the best moves first, as
+  // `kalah solve` proves them, then each other move's value), through the analysis cache (Options::
+  // tt_bytes). What the time does not settle is reported as the bounds proven, never a guess.
+  Answer query(std::string_view rules, std::string_view position,
+               const QueryOptions& options) const;
+  // The same with QueryOptions{max_seconds, threads, progress}.
   Answer query(std::string_view rules, std::string_view position, double max_seconds = 10,
                int threads = 1, const std::function<void(const std::string&)>& progress = {}) const;
+
+  // The analysis cache's size in bytes; 0 until the first search allocates it.
+  std::size_t tt_bytes() const;
 
   // The pits (1..m) of the moves that keep the position's exact value: query()'s best moves.
   // Empty when the game is over or the value could not be settled within max_seconds.

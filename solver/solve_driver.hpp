@@ -252,8 +252,9 @@ class RootSolver {
   // them only prove v < level, and those proofs share no root.
   bool settle_one_per_thread(const std::vector<int>& order) {
     const int level = std::max(lo_, top_);
-    set_phase("the other " + std::to_string(order.size() - 1) +
-              " moves, one per thread: test margin >= " + std::to_string(kd_ + level));
+    std::string pits = "pits";
+    for (std::size_t k = 1; k < order.size(); ++k) pits.append(" ").append(std::to_string(order[k] + 1));
+    set_phase(pits + ", one per thread: test margin >= " + std::to_string(kd_ + level));
     std::vector<Test> got(order.size());
     std::atomic<std::size_t> next{1};
     std::atomic<bool> failed{false};
@@ -345,8 +346,7 @@ class RootSolver {
     int step = 2;
     while (lower < upper) {
       const int level = round_up(std::clamp(guess, lower + 1, upper), parity_);
-      set_phase("pit " + std::to_string(i + 1) + " (every move): test margin >= " +
-                std::to_string(kd_ + level));
+      set_phase("pit " + std::to_string(i + 1) + ": test margin >= " + std::to_string(kd_ + level));
       const Test r = move_test(i, level, run);
       if (!r) return false;
       narrow(i, level, *r);
@@ -365,7 +365,7 @@ class RootSolver {
 
   std::function<void(int)> move_phase(const std::vector<int>& order, std::size_t k) {
     return [this, &order, k](int level) {
-      set_phase("move " + std::to_string(order[k] + 1) + " (" + std::to_string(k + 1) + " of " +
+      set_phase("pit " + std::to_string(order[k] + 1) + " (" + std::to_string(k + 1) + " of " +
                 std::to_string(order.size()) + "): test margin >= " + std::to_string(kd_ + level));
     };
   }
@@ -466,7 +466,7 @@ class RootSolver {
       phase = phase_;
     }
     opt_.progress(line +
-                  (phase.empty() ? "MTD(f) test margin >= " + std::to_string(kd_ + beta_) : phase));
+                  (phase.empty() ? "value: test margin >= " + std::to_string(kd_ + beta_) : phase));
   }
   void set_phase(std::string phase) {
     std::lock_guard lock(moves_mutex_);

@@ -57,8 +57,9 @@ std::string sse_event(const char* name, const std::string& data) {
 
 // GET /api/v1/analyze: the query's answer as a stream of Server-Sent Events. `answer` events carry
 // the answer so far (Answer::to_json) each time the search proves more, `progress` events the
-// search's status ({"line": ...}) about once a second, and `done` the final answer; then the
-// stream ends. A client that goes away cancels the search at the next event it misses.
+// search's status ({"line": ...}) about once a second, and `done` the final answer (or `failed`,
+// {"error": ...}, when the database fails); then the stream ends. A client that goes away cancels
+// the search at the next event it misses.
 void stream_analysis(const api::Database& db, const ApiQuery& q, const Limits& limits,
                      httplib::Response& res) {
   res.set_header("Cache-Control", "no-cache");
@@ -81,7 +82,7 @@ void stream_analysis(const api::Database& db, const ApiQuery& q, const Limits& l
         try {
           send("done", db.query(rules_name(q.rules), to_string(q.position), o).to_json());
         } catch (const api::Error& e) {
-          send("error", nlohmann::json{{"error", e.what()}}.dump(
+          send("failed", nlohmann::json{{"error", e.what()}}.dump(
                             -1, ' ', false, nlohmann::json::error_handler_t::replace));
         }
         sink.done();

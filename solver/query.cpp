@@ -5,7 +5,6 @@
 #include <mutex>
 
 #include "move.hpp"
-#include "probe.hpp"
 
 namespace kalah {
 
@@ -79,12 +78,7 @@ QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle,
   SolveOptions so;
   so.oracle = oracle;
   if (options.table) so.table = options.table();
-  if (so.table == nullptr) {
-    const auto* probe = dynamic_cast<const Probe*>(oracle);
-    const bool untabled = probe != nullptr && probe->resident() &&
-                          with_rules(rules, [](auto r) { return decltype(r)::kUntabledAboveResident; });
-    so.tt_bytes = auto_tt_bytes(p, oracle != nullptr ? oracle->max_stones() : -1, untabled);
-  }
+  if (so.table == nullptr) so.tt_bytes = auto_tt_bytes(rules, p, oracle);
   so.max_seconds = options.max_seconds;
   so.threads = options.threads;
   so.every_move = true;

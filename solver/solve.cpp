@@ -17,6 +17,17 @@ std::size_t auto_tt_bytes(const Position& p, int oracle_stones, bool untabled_le
   return std::max<std::size_t>(1, std::min(base_mb << doublings, quarter_ram_mb)) << 20;
 }
 
+std::size_t auto_tt_bytes(Rules rules, const Position& p, const ExactOracle* oracle) {
+  return auto_tt_bytes(p, oracle != nullptr ? oracle->max_stones() : -1,
+                       untabled_by_default(rules, oracle));
+}
+
+bool untabled_by_default(Rules rules, const ExactOracle* oracle) {
+  const auto* probe = dynamic_cast<const Probe*>(oracle);
+  return probe != nullptr && probe->resident() &&
+         with_rules(rules, [](auto r) { return decltype(r)::kUntabledAboveResident; });
+}
+
 SolveResult solve(Rules rules, const Position& p, const SolveOptions& opt) {
   return with_rules(rules, [&](auto policy) {
     using R = decltype(policy);

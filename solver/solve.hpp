@@ -116,6 +116,12 @@ struct SolveResult {
 // The tree grows with the stones beyond the database, and a table larger than the solve needs
 // costs its first touch and longer memory latency (docs/PERFORMANCE.md, solver).
 std::size_t auto_tt_bytes(const Position& p, int oracle_stones, bool untabled_levels);
+// The same for a solve under `rules` with untabled_above_db -1 (untabled_by_default).
+std::size_t auto_tt_bytes(Rules rules, const Position& p, const ExactOracle* oracle);
+
+// Whether untabled_above_db -1 makes the levels just above the oracle's table skip the TT: the
+// oracle is a Probe with its table in memory and the rule set gives extra turns.
+bool untabled_by_default(Rules rules, const ExactOracle* oracle);
 
 // Solves p under `rules` by MTD(f) null-window searches over future margins (see solve_search.hpp).
 // With the same options, one thread and no time limit, node counts are deterministic.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -178,6 +179,66 @@ TEST_F(ApiWithTable, ManyThreadsShareOneDatabase) {
   EXPECT_NE(notes[0].find("decoded into memory"), std::string::npos) << notes[0];
 }
 
+// The analysis cache shared by four threads, each asking every vector in its own order: every
+// answer equals the one of a cold cache (a Database of its own for each position).
+TEST(Api, AWarmAnalysisCacheAnswersAsAColdOne) {
+  const std::vector<Vector> vectors = value_vectors(4, 30);
+  std::vector<std::string> cold;
+  for (const Vector& v : vectors) cold.push_back(api::Database().query(v.rules, v.position, 0).to_json());
+  api::Options options;
+  options.tt_bytes = std::size_t(4) << 20;
+  const api::Database warm(options);
+  EXPECT_EQ(warm.tt_bytes(), options.tt_bytes);
+  EXPECT_EQ(api::Database().tt_bytes(), 0u);  // sized at its first search
+  std::vector<std::thread> threads;
+  std::vector<int> wrong(4, 0);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (std::size_t k = 0; k < vectors.size(); ++k) {
+        const std::size_t i = (k * (2 * t + 1) + 7 * t) % vectors.size();
+        api::QueryOptions o;
+        o.max_seconds = 0;
+        o.threads = 1 + t % 2;
+        wrong[t] += warm.query(vectors[i].rules, vectors[i].position, o).to_json() != cold[i];
+      }
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wrong, std::vector<int>(4, 0));
+}
+
+// The answers so far bound the final one; a cancelled query answers the bounds proven by then.
+TEST(Api, AnswersSoFarAndACancelledQueryHoldTrueBounds) {
+  const api::Database db;
+  const std::string p = api::start_position(5, 3);
+  const api::Answer full = db.query("wetherell", p, 0, 2);
+  ASSERT_TRUE(full.value.exact());
+  const auto holds = [&](const api::Answer& a) {
+    EXPECT_LE(a.value.lower, full.value.lower);
+    EXPECT_GE(a.value.upper, full.value.lower);
+    ASSERT_EQ(a.moves.size(), full.moves.size());
+    for (std::size_t k = 0; k < a.moves.size(); ++k) {
+      EXPECT_LE(a.moves[k].value.lower, full.moves[k].value.lower);
+      EXPECT_GE(a.moves[k].value.upper, full.moves[k].value.lower);
+      EXPECT_EQ(a.moves[k].position, full.moves[k].position);
+    }
+    expect_consistent(a);
+  };
+  std::atomic<bool> cancel{false};
+  int calls = 0;
+  api::QueryOptions o;
+  o.max_seconds = 0;
+  o.cancel = &cancel;
+  o.on_proven = [&](const api::Answer& so_far) {
+    holds(so_far);
+    if (++calls == 1) cancel = true;
+  };
+  const api::Answer cut = api::Database().query("wetherell", p, o);
+  EXPECT_GE(calls, 1);  // the search notices the cancel within a few thousand nodes
+  holds(cut);
+  EXPECT_FALSE(cut.value.exact() && std::all_of(cut.moves.begin(), cut.moves.end(),
+                                                [](const api::MoveValue& m) { return m.value.exact(); }));
+}
+
 TEST(Api, TimeRunOutGivesLabelledBounds) {
   const api::Answer a = api::Database().query("kalah", api::start_position(6, 6), 0.05);
   EXPECT_FALSE(a.value.exact());
@@ -212,7 +273,7 @@ TEST(Api, ErrorsSayWhatIsWrong) {
   const testing::TempDir empty("api_not_a_db");
   EXPECT_EQ(kind_of([&] { api::Database(empty.str()); }), database);
   EXPECT_EQ(api::start_position(4, 3), "3,3,3,3,0/3,3,3,3,0 S");
-  EXPECT_EQ(api::version(), "0.1");
+  EXPECT_EQ(api::version(), "0.2");
 }
 
 }  // namespace

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-# Browser test of `kalah serve`'s page: headless Chromium over the DevTools pipe loads a position, plays a move, goes back.
+# Browser test of `kalah serve`'s page: headless Chromium over the DevTools pipe opens the default position, loads a position, plays a move, goes back.
 """usage: browser_test.py KALAH DB OUTDIR [--rules R] [--position P] [--chromium PATH]
                        [--server-cmd TEMPLATE] [--timeout SEC]
 
 Starts the server (by default `KALAH serve --db DB --host 127.0.0.1 --port PORT`; --server-cmd
 replaces it, a shell command with {kalah}, {db}, {host} and {port} filled in) on a free loopback
 port, drives headless Chromium over --remote-debugging-pipe and checks the page against
-`KALAH query --json` and `KALAH move`. Writes screenshots into OUTDIR. Exit 0 when every check
+`KALAH solve --json` (the default position: every move exact), `KALAH query --json` and `KALAH move`. Writes screenshots into OUTDIR. Exit 0 when every check
 passes, 1 with a one-line reason otherwise, 77 when Chromium is not installed (a skip).
 """
 
@@ -291,6 +291,35 @@ def wait_shown(b, position, what):
   return page_state(b)
 
 
+def wait_settled(b, what):
+  """Waits for the page's final answer, every value exact; returns the page's state."""
+  b.wait_for("(() => { const v = document.getElementById('value'); if (v.dataset.state !== 'ready') return false;"
+             " const ms = [...document.querySelectorAll('#moves [data-pit]')];"
+             " return v.dataset.exact === 'true' && ms.length > 0 && ms.every(e => e.dataset.margin !== undefined); })()",
+             "%s to be shown with every value exact" % what)
+  return page_state(b)
+
+
+def check_default_position(kalah, db, rules, position, shown):
+  """The page's default position: its value and every move's as kalah solve gives each child."""
+  if shown["url_position"] != position or shown["url_rules"] != rules:
+    fail("the default position is %s (%s), expected %s (%s)"
+         % (shown["url_position"], shown["url_rules"], position, rules))
+  def solved(p):
+    return json.loads(cli_json(kalah, ["solve", "--json", "--quiet", "--rules", rules, "--db", db, p]))["margin"]
+  if shown["margin"] != str(solved(position)):
+    fail("the default position's value is %s, kalah solve says %d" % (shown["margin"], solved(position)))
+  moves = json.loads(cli_json(kalah, ["query", "--json", "--quiet", "--rules", rules, "--db", db, position]))["moves"]
+  got = {m["pit"]: m["margin"] for m in shown["moves"]}
+  for m in moves:
+    child = m["position"]
+    want = solved(child) if m["again"] else -solved(child)
+    if got.get(m["pit"]) != want:
+      fail("default position: pit %d shows %s, kalah solve of %s gives %d" % (m["pit"], got.get(m["pit"]), child, want))
+  if sorted(got) != sorted(m["pit"] for m in moves):
+    fail("default position: the page lists pits %s, the legal moves are %s" % (sorted(got), [m["pit"] for m in moves]))
+
+
 def check_against_cli(kalah, db, rules, position, shown, what):
   q = json.loads(cli_json(kalah, ["query", "--json", "--quiet", "--rules", rules, "--db", db, position]))
   if shown["url_position"] != position:
@@ -337,6 +366,12 @@ def run(a):
   b = Browser(chromium, deadline)
   try:
     b.attach()
+
+    # 0. The page as it opens: the default position, every move exact as kalah solve has it.
+    b.navigate(base + "/")
+    check_default_position(kalah, db, a.default_rules, a.default_position,
+                           wait_settled(b, "the default position"))
+    b.screenshot(os.path.join(a.outdir, "browser_default.png"))
 
     # 1. A position of the database: its value and its moves as kalah query gives them.
     b.navigate(base + "/?rules=%s&position=%s" % (urllib.parse.quote(rules), urllib.parse.quote(start)))
@@ -390,9 +425,12 @@ def main():
   ap.add_argument("--position", default="1,0,2,0,1,0,10/0,1,0,2,1,0,12 S",
                   help="a position inside the database, not over")
   ap.add_argument("--pit", type=int, default=0, help="the move to click (default: the first best move)")
+  ap.add_argument("--default-rules", default="wetherell", help="the rule set of the page's default position")
+  ap.add_argument("--default-position", default="3,3,3,3,3,0/3,3,3,3,3,0 S",
+                  help="the page's default position with DB (the start of its first table's game)")
   ap.add_argument("--chromium", default="")
-  ap.add_argument("--server-cmd", default="{kalah} serve --db {db} --host {host} --port {port}")
-  ap.add_argument("--timeout", type=float, default=120, help="seconds for the whole test")
+  ap.add_argument("--server-cmd", default="{kalah} serve --db {db} --host {host} --port {port} --max-time 120")
+  ap.add_argument("--timeout", type=float, default=170, help="seconds for the whole test")
   a = ap.parse_args()
 
   def on_alarm(signum, frame):

@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <algorithm>
 #include <cstdlib>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -67,6 +69,50 @@ TEST(PlayExact, EverySelfPlayedMoveIsValuedAndTheGameEndsAsProven) {
     EXPECT_TRUE(contains(r.out, "as proven.")) << r.out;
     EXPECT_FALSE(contains(r.out, "NOT as proven")) << r.out;
   }
+}
+
+// The "moves P:V ..." list of each engine move line: every legal move's exact value, whose best is
+// the line's value and whose best moves are the line's; the first line's list is what kalah query
+// says of the start position.
+TEST(PlayExact, EveryLineValuesEveryMove) {
+  const CliResult r = run_cli(
+      "KALAH play --self --exact --no-random --threads 2 --pits 4 --stones 3 --rules kalah");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const CliResult q = run_cli("KALAH query --json --rules kalah '3,3,3,3,0/3,3,3,3,0 S'");
+  ASSERT_EQ(q.status, 0) << q.err;
+  const auto start = nlohmann::json::parse(q.out);
+  int lines = 0;
+  for (std::size_t at = 0; (at = r.out.find("[exact ", at)) != std::string::npos; ++lines) {
+    const std::size_t end = r.out.find(']', at);
+    const std::string line = r.out.substr(at, end - at);
+    at = end;
+    const int value = std::stoi(line.substr(7));
+    const std::size_t b = line.find(", best ") + 7, m = line.find("; moves ");
+    ASSERT_NE(m, std::string::npos) << line;
+    const std::string best = line.substr(b, m - b);
+    std::istringstream list(line.substr(m + 8, line.find(';', m + 8) - m - 8));
+    std::string item, want_best;
+    int top = -1000;
+    std::vector<std::pair<int, int>> moves;
+    while (list >> item) {
+      const std::size_t colon = item.find(':');
+      ASSERT_NE(colon, std::string::npos) << line;
+      moves.emplace_back(std::stoi(item.substr(0, colon)), std::stoi(item.substr(colon + 1)));
+      top = std::max(top, moves.back().second);
+    }
+    for (const auto& [pit, v] : moves)
+      if (v == top) want_best.append(want_best.empty() ? "" : " ").append(std::to_string(pit));
+    EXPECT_EQ(top, value) << line;
+    EXPECT_EQ(best, want_best) << line;
+    if (lines == 0) {
+      ASSERT_EQ(moves.size(), start.at("moves").size()) << line;
+      for (std::size_t k = 0; k < moves.size(); ++k) {
+        EXPECT_EQ(moves[k].first, start["moves"][k]["pit"].get<int>()) << line;
+        EXPECT_EQ(moves[k].second, start["moves"][k]["margin"].get<int>()) << line;
+      }
+    }
+  }
+  EXPECT_EQ(lines, count(r.out, " plays ")) << r.out;
 }
 
 TEST(PlayExact, AGameDecidedEarlyHasTheProvenOutcome) {

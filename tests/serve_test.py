@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""kalah serve for real: the API against kalah query --json on the value vectors, 400s on bad input,
-a burst of concurrent requests all answered correctly, a slow search not holding up the others.
+"""kalah serve for real: the API against kalah query --json on the value vectors (a warm analysis
+cache against cold ones), 400s on bad input, a burst of concurrent requests all answered correctly,
+the analysis streams, a slow search not holding up the others.
 
 Usage: serve_test.py KALAH_BINARY VECTORS_DIR WORK_DIR
 """
@@ -57,6 +58,37 @@ def query_target(rules, position):
     return "/api/v1/query?" + urllib.parse.urlencode({"rules": rules, "position": position})
 
 
+def analyze_events(port, rules, position, extra=""):
+    """GET /api/v1/analyze: (status, content type, [(event, parsed data)])."""
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+    c.request("GET", "/api/v1/analyze?" + urllib.parse.urlencode({"rules": rules, "position": position}) + extra)
+    res = c.getresponse()
+    kind = res.getheader("Content-Type", "")
+    if res.status != 200:
+        return res.status, kind, [("body", res.read().decode("utf-8", "replace"))]
+    events, name = [], None
+    for raw in res:
+        line = raw.decode("utf-8").rstrip("\n")
+        if line.startswith("event: "):
+            name = line[7:]
+        elif line.startswith("data: "):
+            events.append((name, json.loads(line[6:])))
+    c.close()
+    return res.status, kind, events
+
+
+def span(v):
+    """The proven range of a value of an answer."""
+    return (v["margin"], v["margin"]) if v["exact"] else (v["lower"], v["upper"])
+
+
+def bounds_hold(answer, final):
+    """Whether every value of `answer` is a bound pair (or exact value) around the final exact one."""
+    pairs = [(answer, final)] + list(zip(answer["moves"], final["moves"]))
+    return len(answer["moves"]) == len(final["moves"]) and all(
+        span(a)[0] <= f["margin"] <= span(a)[1] for a, f in pairs)
+
+
 def cli_answers(rules, positions, db):
     """kalah query --json of each position (with --db when given, else search alone)."""
     args = [KALAH, "query", "--rules", rules, "--json", "--quiet", "-"]
@@ -99,6 +131,15 @@ def main():
     sources = {a["source"] for a in expected.values()}
     if not {"database", "search"} <= sources:
         fail("the vectors reach only %s; want both the database and search" % sorted(sources))
+    # kalah query - keeps one analysis cache for the whole batch: its (warm) answers equal those of
+    # a cold cache, a process of its own for each position.
+    searched = [(k, v) for k, v in expected.items() if v["source"] != "database"]
+    for (rules, position), warm in searched[::max(1, len(searched) // 40)]:
+        has_table = (rules, position.count(",") // 2) in [(r, m) for r, m, _ in TABLES]
+        cold = cli_answers(rules, [position], db if has_table else None)[0]
+        if cold != warm:
+            fail("kalah query %s %s: a cold cache answers %s, the warm batch %s"
+                 % (rules, position, json.dumps(cold)[:200], json.dumps(warm)[:200]))
 
     server, port = start_server(db, "--max-time", "600", "--connections", "64")
     try:
@@ -128,6 +169,16 @@ def main():
             "/api/v1/query?position=" + "1," * 300 + "0/0,0+S",
             "/api/v1/query?position=%ff%fe%00,3,0/3,3,0+S", "/api/v1/query?position=%zz",
             "/api/v1/query?position=3,3,0/3,3,0+X", "/api/v1/query?position=3,3,0/3,3,0+S+S",
+            "/api/v1/query?position=3,3,0/3,3,0+S&max_time=0",
+            "/api/v1/query?position=3,3,0/3,3,0+S&max_time=-1",
+            "/api/v1/query?position=3,3,0/3,3,0+S&max_time=abc",
+            "/api/v1/query?position=3,3,0/3,3,0+S&max_time=inf",
+            "/api/v1/query?position=3,3,0/3,3,0+S&max_time=nan",
+            "/api/v1/query?position=3,3,0/3,3,0+S&max_time=1e999",
+            "/api/v1/query?position=3,3,0/3,3,0+S&max_time=+5",
+            "/api/v1/query?position=3,3,0/3,3,0+S&max_time=1&max_time=2",
+            "/api/v1/analyze?position=garbage", "/api/v1/analyze?rules=chess&position=3,3,0/3,3,0+S",
+            "/api/v1/analyze?position=3,3,0/3,3,0+S&max_time=0",
         ]
         for target in bad:
             status, body = get(conn, target)
@@ -186,6 +237,40 @@ def main():
                  % (done[0], BURST_REQUESTS, len(wrong), wrong[:3]))
         print("serve test: burst of %d requests on %d connections: all correct, %.1f s"
               % (BURST_REQUESTS, BURST_CONNECTIONS, seconds))
+
+        # 3b. /api/v1/analyze, 8 streams at once: the last event is `done` with kalah query's
+        # answer; every `answer` before it holds true bounds, each no looser than the one before.
+        stream_items = searched[::max(1, len(searched) // 12)] + \
+            [(k, v) for k, v in expected.items() if v["source"] == "database"][:3]
+        stream_wrong = []
+
+        def stream(k):
+            for (rules, position), want in stream_items[k::8]:
+                status, kind, events = analyze_events(port, rules, position)
+                names = [e for e, _ in events]
+                if status != 200 or not kind.startswith("text/event-stream") or not events or \
+                        names[-1] != "done" or events[-1][1] != want:
+                    stream_wrong.append("%s %s: %d %s %s" % (rules, position, status, kind, names[-3:]))
+                    continue
+                answers = [a for e, a in events if e == "answer"]
+                if want["source"] != "database" and not answers:
+                    stream_wrong.append("%s %s: no answer before done" % (rules, position))
+                for prev, cur in zip([None] + answers, answers + [want]):
+                    if not bounds_hold(cur, want):
+                        stream_wrong.append("%s %s: %s" % (rules, position, json.dumps(cur)[:160]))
+                    for a, b in zip([prev] + prev["moves"], [cur] + cur["moves"]) if prev else ():
+                        if span(b)[0] < span(a)[0] or span(b)[1] > span(a)[1]:
+                            stream_wrong.append("%s %s: bounds widened" % (rules, position))
+
+        threads = [threading.Thread(target=stream, args=(k,)) for k in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        if stream_wrong:
+            fail("analyze streams: %d wrong, e.g. %s" % (len(stream_wrong), stream_wrong[:3]))
+        print("serve test: %d analyze streams end as kalah query answers, their bounds true"
+              % len(stream_items))
     finally:
         stop_server(server)
 
@@ -218,6 +303,19 @@ def main():
         if status != 200 or answer.get("exact") is not False or answer.get("margin") is not None \
                 or not answer.get("lower", 1) < answer.get("upper", 0):
             fail("time-bounded search: %d %s, want bounds marked not exact" % (status, body[:300]))
+        # A request's max_time below the server's: answered as bounds all the same.
+        status, body = get(conn, query_target("wetherell", "6,6,6,6,6,6,0/6,6,6,6,6,6,0 S") +
+                           "&max_time=0.5")
+        if status != 200 or json.loads(body).get("exact") is not False:
+            fail("max_time=0.5: %d %s, want bounds marked not exact" % (status, body[:300]))
+        # A stream given up by its client: the server goes on answering.
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        c.request("GET", "/api/v1/analyze?position=6,6,6,6,6,6,0/6,6,6,6,6,6,0+S")
+        c.getresponse().readline()
+        c.close()
+        status, body = get(conn, query_target(rules, position))
+        if status != 200 or json.loads(body) != want:
+            fail("after an abandoned stream: %d %s" % (status, body[:200]))
     finally:
         stop_server(server)
 

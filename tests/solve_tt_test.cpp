@@ -101,5 +101,27 @@ TEST(SolveTable, AFullBucketReplacesItsLeastWorkedEntry) {
   EXPECT_FALSE(tt.probe(key_in(4, 999), e));  // same tag, other bucket
 }
 
+// Views with different salts share the table's memory, not its entries; salt 0 is the table.
+TEST(TableView, SaltsKeepTheSameKeyApart) {
+  SolveTable tt(std::size_t(1) << 16);
+  TableView wetherell(tt, 0x1234'5678'9abc'def1), kalah(tt, 0x0fed'cba9'8765'4321), plain(tt, 0);
+  const std::uint64_t key = 0x5555'aaaa'5555'aaaa;
+  wetherell.store(key, -4, 2, 3, 5);
+  SolveEntry e;
+  ASSERT_TRUE(wetherell.probe(key, e));
+  EXPECT_EQ(e.lower, -4);
+  EXPECT_EQ(e.upper, 2);
+  EXPECT_FALSE(kalah.probe(key, e));
+  EXPECT_FALSE(plain.probe(key, e));
+  kalah.store(key, 6, 6, 1, 5);
+  ASSERT_TRUE(wetherell.probe(key, e));
+  EXPECT_EQ(e.lower, -4);  // not merged with the other rule set's bounds
+  ASSERT_TRUE(kalah.probe(key, e));
+  EXPECT_EQ(e.lower, 6);
+  plain.store(key, 0, 0, 0, 1);
+  ASSERT_TRUE(tt.probe(key, e));
+  EXPECT_EQ(e.lower, 0);
+}
+
 }  // namespace
 }  // namespace kalah::solve_detail

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <random>
 
@@ -178,12 +179,16 @@ bool check_proven(Rules rules, const Position& p, int south_margin) {
 }
 
 // A move the solver proves best (random among the best unless --no-random), with its exact value
-// for the mover. Returns that value.
+// for the mover and every legal move's. `table` is the game's transposition table: each position
+// reuses what the earlier ones proved. Returns the mover's value.
 int computer_move_exact(const PlayConfig& cfg, ExactOracle* oracle, std::mt19937_64* rng,
-                        Position& p) {
+                        SolveTable& table, Position& p) {
   SolveOptions opt;
   opt.oracle = oracle;
   opt.threads = cfg.threads;
+  opt.table = &table;
+  opt.every_move = true;
+  opt.find_pv = false;
   const SolveResult r = solve(cfg.rules, p, opt);
   const std::vector<int>& best = r.best_moves;
   const int pit = rng ? best[std::uniform_int_distribution<std::size_t>(0, best.size() - 1)(*rng)]
@@ -194,11 +199,17 @@ int computer_move_exact(const PlayConfig& cfg, ExactOracle* oracle, std::mt19937
     if (!best_list.empty()) best_list += ' ';
     best_list += std::to_string(b);
   }
+  std::string moves;
+  for (const MoveBound& m : r.moves) {
+    if (!moves.empty()) moves += ' ';
+    moves += std::to_string(m.pit) + ":" + std::to_string(m.lower);
+  }
   char stats[96];
   std::snprintf(stats, sizeof stats, "%llu nodes, %.2f s", static_cast<unsigned long long>(r.nodes),
                 r.seconds);
   std::cout << describe(story, p.m) << "   [exact " << signed_value(r.margin) << " for "
-            << side_letter(story.mover) << ", best " << best_list << "; " << stats << "]\n";
+            << side_letter(story.mover) << ", best " << best_list << "; moves " << moves << "; "
+            << stats << "]\n";
   return r.margin;
 }
 
@@ -232,8 +243,8 @@ int run_play(int argc, char** argv) {
       "transposition table size in MiB, 1..65536 (not with --exact)")(
       "exact",
       "the computer plays only moves the exhaustive solver proves best, each with its exact value\n"
-      "(not with --depth/--nodes/--time/--tt-mb; beyond the database each move is a full solve:\n"
-      "with the 3-stone etude and a <= 20-stone table the first move takes about 0.5 s)")(
+      "and every legal move's (not with --depth/--nodes/--time/--tt-mb; beyond the database each\n"
+      "move is a full analysis, its transposition table kept for the whole game)")(
       "threads", po::value(&cfg_threads)->default_value(cfg_threads),
       "solver threads with --exact, 0: all cores");
   po::variables_map vm;
@@ -329,6 +340,8 @@ int run_play(int argc, char** argv) {
   if (!cfg.self) print_human_help(p);
   std::mt19937_64 rng(seed);
   std::optional<int> proven;  // --exact --self: the first move's value for South
+  std::unique_ptr<SolveTable> table;  // --exact: the solver's table, kept for the whole game
+  if (cfg.exact) table = std::make_unique<SolveTable>(auto_tt_bytes(cfg.rules, p, opt.oracle));
   while (!game_finished(cfg.rules, p)) {
     std::cout << "\n";
     if (!cfg.self && p.mover == cfg.human) {
@@ -339,7 +352,8 @@ int run_play(int argc, char** argv) {
       }
     } else if (cfg.exact) {
       const Side mover = p.mover;
-      const int v = computer_move_exact(cfg, opt.oracle, opt.randomize ? &rng : nullptr, p);
+      const int v =
+          computer_move_exact(cfg, opt.oracle, opt.randomize ? &rng : nullptr, *table, p);
       if (!proven) proven = mover == Side::kSouth ? v : -v;
     } else {
       computer_move(cfg, searcher, p);

@@ -222,11 +222,10 @@ int run_solve(int argc, char** argv) {
   Progress progress(progress_wanted(vm));
   // The TT of a solve of q: --tt-mb, or with 0 the size auto_tt_bytes gives q. The levels above the
   // table skip the TT as SolveOptions::untabled_above_db decides.
-  const bool rules_untabled =
-      with_rules(rules, [](auto r) { return decltype(r)::kUntabledAboveResident; });
   const auto tt_bytes = [&](const Position& q, const Probe* probe) {
-    const bool untabled_levels =
-        probe != nullptr && probe->resident() && (untabled > 0 || (untabled < 0 && rules_untabled));
+    const bool untabled_levels = untabled > 0   ? probe != nullptr && probe->resident()
+                                 : untabled < 0 ? untabled_by_default(rules, probe)
+                                                : false;
     return tt_mb > 0 ? std::size_t(tt_mb) << 20
                      : auto_tt_bytes(q, probe != nullptr ? probe->max_stones() : -1, untabled_levels);
   };

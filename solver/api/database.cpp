@@ -54,15 +54,9 @@ struct Database::Impl {
   }
 
   // The analysis cache, made now (sized to p) when it does not exist yet.
-  SolveTable* analysis_table(const Position& p, const Probe* probe) {
+  SolveTable* analysis_table(Rules r, const Position& p, const Probe* probe) {
     std::lock_guard lock(table_mutex);
-    if (!table) {
-      const bool untabled =
-          probe != nullptr && probe->resident() &&
-          with_rules(probe->table().rules, [](auto r) { return decltype(r)::kUntabledAboveResident; });
-      table = std::make_shared<SolveTable>(
-          auto_tt_bytes(p, probe != nullptr ? probe->max_stones() : -1, untabled));
-    }
+    if (!table) table = std::make_shared<SolveTable>(auto_tt_bytes(r, p, probe));
     return table.get();
   }
 
@@ -212,7 +206,7 @@ Answer Database::query(std::string_view rules, std::string_view position,
     qo.threads = threads;
     qo.progress = options.progress;
     qo.cancel = options.cancel;
-    qo.table = [&] { return impl_->analysis_table(p, probe.get()); };
+    qo.table = [&] { return impl_->analysis_table(r, p, probe.get()); };
     if (options.on_proven)
       qo.on_proven = [&](const QueryAnswer& so_far) {
         options.on_proven(answer_of(r, p, so_far, probe != nullptr));

@@ -15,15 +15,10 @@
 namespace kalah::cli {
 namespace {
 
-// --tt-mb's default: a sixteenth of this machine's memory, within 64..1024 MiB.
-long long default_tt_mb() {
-  return std::clamp(memory_mb() / 16, 64LL, 1024LL);
-}
-
 int run_serve(int argc, char** argv) {
   std::string db_path = kDefaultDbPath, host = "127.0.0.1";
   int port = 8080, connections = 32, threads = 0;
-  long long tt_mb = default_tt_mb();
+  long long tt_mb = serve_tt_mb();
   double max_time = 10;
   DbLoadOptions db_load;
   po::options_description desc("options");

@@ -79,6 +79,10 @@ long long memory_mb() {
   return (long long)(physical_memory_bytes() >> 20);
 }
 
+long long serve_tt_mb() {
+  return std::clamp(memory_mb() / 16, 64LL, 1024LL);
+}
+
 void check_memory_mb(const char* name, long long mb, long long lo, long long hi) {
   const long long limit = std::min(hi, memory_mb());
   if (mb > limit && mb <= hi)

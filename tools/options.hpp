@@ -44,6 +44,10 @@ void check_range(const char* name, long long v, long long lo, long long hi);
 
 // This machine's physical memory in MiB: the most a table size option may ask for.
 long long memory_mb();
+// kalah serve's analysis cache by default, in MiB: a sixteenth of this machine's memory, within
+// 64..1024.
+long long serve_tt_mb();
+
 // check_range for a size in MiB allocated whole: lo..min(hi, memory_mb()), so a size the machine
 // cannot hold is a usage error instead of a failed allocation.
 void check_memory_mb(const char* name, long long mb, long long lo, long long hi);

@@ -54,10 +54,10 @@ struct Database::Impl {
   }
 
   // The analysis cache, made now (sized to p) when it does not exist yet.
-  SolveTable* analysis_table(Rules r, const Position& p, const Probe* probe) {
+  std::shared_ptr<SolveTable> analysis_table(Rules r, const Position& p, const Probe* probe) {
     std::lock_guard lock(table_mutex);
     if (!table) table = std::make_shared<SolveTable>(auto_tt_bytes(r, p, probe));
-    return table.get();
+    return table;
   }
 
   std::mutex mutex;                                              // guards probes and auto_done
@@ -206,7 +206,11 @@ Answer Database::query(std::string_view rules, std::string_view position,
     qo.threads = threads;
     qo.progress = options.progress;
     qo.cancel = options.cancel;
-    qo.table = [&] { return impl_->analysis_table(r, p, probe.get()); };
+    std::shared_ptr<SolveTable> table;  // kept for the query, whatever clear_cache() does
+    qo.table = [&] {
+      table = impl_->analysis_table(r, p, probe.get());
+      return table.get();
+    };
     if (options.on_proven)
       qo.on_proven = [&](const QueryAnswer& so_far) {
         options.on_proven(answer_of(r, p, so_far, probe != nullptr));
@@ -222,6 +226,11 @@ Answer Database::query(std::string_view rules, std::string_view position, double
   options.threads = threads;
   options.progress = progress;
   return query(rules, position, options);
+}
+
+void Database::clear_cache() const {
+  std::lock_guard lock(impl_->table_mutex);
+  if (impl_->table) impl_->table = std::make_shared<SolveTable>(impl_->table->bytes());
 }
 
 std::size_t Database::tt_bytes() const {

@@ -149,6 +149,10 @@ class KALAH_API Database {
 
   // The analysis cache's size in bytes; 0 until the first search allocates it.
   std::size_t tt_bytes() const;
+  // Empties the analysis cache: the next query searches as a freshly opened Database would (for
+  // benchmarks and for checking that a warm cache answers as a cold one). Queries under way
+  // finish with the cache they started with.
+  void clear_cache() const;
 
   // The pits (1..m) of the moves that keep the position's exact value: query()'s best moves.
   // Empty when the game is over or the value could not be settled within max_seconds.

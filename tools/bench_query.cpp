@@ -1,0 +1,175 @@
+// `kalah bench query`: every move of a start position proven, beside `kalah solve`, and a game
+// walked one query after another through one transposition table.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench.hpp"
+#include "move.hpp"
+#include "options.hpp"
+#include "probe.hpp"
+#include "query.hpp"
+#include "store.hpp"
+#include "xxhash64.hpp"
+
+namespace kalah::cli {
+namespace {
+
+double since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// The start of a table's game: 3 stones a pit under wetherell (the etude), 4 under the kalah rule
+// sets (Kalah(m,4), the solved literature game).
+Position bench_start(const TableId& t) {
+  return start_position(t.m, t.rules == Rules::kWetherell ? 3 : 4);
+}
+
+// "pit:margin ..." of an answer, every value exact.
+std::string values_text(const QueryAnswer& a) {
+  std::string out;
+  for (const MoveAnswer& m : a.moves) {
+    if (!out.empty()) out += ' ';
+    out += std::to_string(m.pit) + ":" +
+           (m.value.exact() ? std::to_string(m.value.lower)
+                            : std::to_string(m.value.lower) + ".." + std::to_string(m.value.upper));
+  }
+  return out;
+}
+
+bool settled(const QueryAnswer& a) {
+  return a.value.exact() && std::all_of(a.moves.begin(), a.moves.end(),
+                                        [](const MoveAnswer& m) { return m.value.exact(); });
+}
+
+struct Timed {
+  double seconds = 0;
+  std::uint64_t nodes = 0;
+};
+
+// `kalah solve`'s work on p: the margin, the best moves and the PV, a table of its own.
+Timed solve_once(Rules rules, const Position& p, Probe& probe, int threads) {
+  SolveOptions opt;
+  opt.oracle = &probe;
+  opt.threads = threads;
+  opt.tt_bytes = auto_tt_bytes(rules, p, &probe);
+  const SolveResult r = solve(rules, p, opt);
+  if (!r.complete) throw std::runtime_error("bench query: the solve did not complete");
+  return {r.seconds, r.nodes};
+}
+
+// One query of p with every move exact; table: kept between queries, or null for a fresh one.
+QueryAnswer query_once(Rules rules, const Position& p, Probe& probe, int threads,
+                       SolveTable* table) {
+  QueryOptions o;
+  o.threads = threads;
+  if (table != nullptr) o.table = [table] { return table; };
+  QueryAnswer a = query_position(rules, p, &probe, o);
+  if (!settled(a)) throw std::runtime_error("bench query: a query did not settle every move");
+  return a;
+}
+
+int bench_query(int argc, char** argv) {
+  std::string db_path = kDefaultDbPath, rules_text = "all";
+  int threads = 0, plies = 20, runs = 1;
+  long long tt_mb = serve_tt_mb();
+  po::options_description desc("options");
+  add_db_option(desc, db_path);
+  desc.add_options()("rules", po::value(&rules_text)->default_value(rules_text),
+                     ("the table's rule set: " + rules_names() + ", or all (every 6-pit table)")
+                         .c_str())(
+      "threads", po::value(&threads)->default_value(threads), "search threads, 0: all cores")(
+      "plies", po::value(&plies)->default_value(plies), "plies of the walked game, 0..200")(
+      "runs", po::value(&runs)->default_value(runs),
+      "solves and queries of each start, alternated (1..20)")(
+      "tt-mb", po::value(&tt_mb)->default_value(tt_mb),
+      "the walk's table in MiB (by default kalah serve's analysis cache)");
+  po::variables_map vm;
+  if (!parse_command(
+          argc, argv, "bench query [--db PATH] [--rules R] [--threads N] [--plies P] [--runs N] [--tt-mb MB]",
+          "For each 6-pit table of the database (in memory): the start of its game (3 stones a\n"
+          "pit under wetherell, 4 under the kalah rule sets) solved as kalah solve does (margin,\n"
+          "best moves, PV) and queried as kalah query does (every move exact), each with a\n"
+          "transposition table of its own, alternated --runs times; then a game walked from\n"
+          "the start, lowest best move each ply, every position queried in turn through one\n"
+          "table of --tt-mb kept for the walk (kalah serve's analysis cache). Prints times, nodes and\n"
+          "the ratios; the signature is the XXH64 of every answer's values, the same on every\n"
+          "run.",
+          desc, {}, vm))
+    return 0;
+  check_range("threads", threads, 0, 256);
+  check_range("plies", plies, 0, 200);
+  check_range("runs", runs, 1, 20);
+  check_memory_mb("tt-mb", tt_mb, 1, 1 << 20);
+  threads = threads_or_all_cores(threads);
+  const Store store(db_path, false);
+  std::vector<TableId> tables;
+  for (const TableId& t : store.tables())
+    if (t.m == 6 && (rules_text == "all" || rules_name(t.rules) == rules_text) &&
+        store.complete_through(t) >= 0)
+      tables.push_back(t);
+  if (tables.empty())
+    throw InputError("database " + db_path + " has no 6-pit table" +
+                     (rules_text == "all" ? "" : " for " + rules_text));
+  Xxh64Stream signature;
+  for (const TableId& t : tables) {
+    const auto load_start = std::chrono::steady_clock::now();
+    Probe probe(store, t, 0, ProbeLoad::kResident);
+    const Position start = bench_start(t);
+    std::printf("%s m=6 <= %d (loaded in %.2f s), %d thread%s, start %s\n",
+                std::string(rules_name(t.rules)).c_str(), probe.max_stones(), since(load_start),
+                threads, threads == 1 ? "" : "s", to_string(start).c_str());
+    Timed solved, queried;
+    for (int run = 0; run < runs; ++run) {
+      const Timed s = solve_once(t.rules, start, probe, threads);
+      const QueryAnswer q = query_once(t.rules, start, probe, threads, nullptr);
+      std::printf("  run %d: solve %.3f s %llu nodes; query (every move) %.3f s %llu nodes: %s\n",
+                  run + 1, s.seconds, static_cast<unsigned long long>(s.nodes), q.seconds,
+                  static_cast<unsigned long long>(q.nodes), values_text(q).c_str());
+      solved.seconds += s.seconds;
+      queried.seconds += q.seconds;
+      if (run == 0) {
+        const std::string v = values_text(q);
+        signature.update(v.data(), v.size());
+      }
+    }
+    std::printf("  every move exact in %.3f s, %.2fx the solve's %.3f s\n", queried.seconds / runs,
+                queried.seconds / solved.seconds, solved.seconds / runs);
+
+    SolveTable table(std::size_t(tt_mb) << 20);
+    Position p = start;
+    double first = 0, total = 0;
+    std::uint64_t nodes = 0;
+    int asked = 0;
+    for (int ply = 0; ply <= plies && !is_over(t.rules, p); ++ply, ++asked) {
+      const auto at = std::chrono::steady_clock::now();
+      const QueryAnswer a = query_once(t.rules, p, probe, threads, &table);
+      const double s = since(at);
+      if (ply == 0) first = s;
+      total += s;
+      nodes += a.nodes;
+      const std::string v = to_string(p) + " " + values_text(a);
+      signature.update(v.data(), v.size());
+      const int best = std::find_if(a.moves.begin(), a.moves.end(),
+                                    [](const MoveAnswer& m) { return m.best; })
+                           ->pit;
+      play_move(t.rules, p, best);
+    }
+    std::printf("  walk of %d positions, one table of %zu MiB: first %.3f s, all %.3f s (%.2fx the "
+                "first), %llu nodes\n",
+                asked, table.bytes() >> 20, first, total, total / std::max(first, 1e-9),
+                static_cast<unsigned long long>(nodes));
+  }
+  std::printf("signature: %016llx\n", static_cast<unsigned long long>(signature.digest()));
+  return 0;
+}
+
+const RegisterBenchWorkload reg{
+    "query", "every move exact beside kalah solve, and a game walked through one table",
+    &bench_query};
+
+}  // namespace
+}  // namespace kalah::cli

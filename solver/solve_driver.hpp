@@ -14,7 +14,6 @@
 #include <utility>
 #include <vector>
 
-#include "move.hpp"
 #include "search.hpp"
 #include "solve.hpp"
 #include "solve_search.hpp"
@@ -188,26 +187,16 @@ class RootSolver {
   // MTD(f)'s first guess: the play-time engine's value at opt.guess_depth plies when the root has
   // kGuessMinStones or more stones in pits beyond the database, else 0.
   int first_guess() const {
-    const std::optional<int> margin = engine_guess(p_);
-    return margin ? *margin - kd_ : 0;
-  }
-
-  // The play-time engine's margin for q's mover at opt.guess_depth plies, when q has
-  // kGuessMinStones or more stones in pits beyond the database.
-  std::optional<int> engine_guess(const Position& q) const {
     const int covered = opt_.oracle != nullptr ? std::max(opt_.oracle->max_stones(), 0) : 0;
-    if (opt_.guess_depth <= 0 || q.pit_stones() - covered < kGuessMinStones) return std::nullopt;
+    if (opt_.guess_depth <= 0 || n_ - covered < kGuessMinStones) return 0;
     SearchOptions eo;
     eo.oracle = opt_.oracle;
     eo.randomize = false;
     eo.tt_bytes = std::size_t(32) << 20;
     SearchLimits limits;
     limits.depth = opt_.guess_depth;
-    if (opt_.max_seconds > 0) {
-      limits.seconds = (opt_.max_seconds - seconds()) / 4;
-      if (limits.seconds <= 0) return std::nullopt;
-    }
-    return Searcher(rules_id<typename B::Rules>, eo).search(q, limits).value;
+    if (opt_.max_seconds > 0) limits.seconds = opt_.max_seconds / 4;
+    return Searcher(rules_id<typename B::Rules>, eo).search(p_, limits).value - kd_;
   }
 
   // Each move's future margin v (for the side to move at the root) is settled against the best
@@ -330,35 +319,18 @@ class RootSolver {
     return true;
   }
 
-  // Move i's margin v by MTD(f) from its proven bounds. The first guess is the engine's value of
-  // the move (engine_guess), else the upper bound (a move that settle_moves() refuted was refuted
-  // near its value); a guess that keeps failing moves down by growing steps. False when stopped.
+  // Move i's margin v by MTD(f) from its proven bounds, each test at the highest margin still
+  // possible: a failing test is cheap next to one that succeeds (which must find a defence
+  // against every reply), and from above the only test that succeeds is the one at v itself.
+  // False when stopped.
   template <class Run>
   bool prove_move(int i, const Run& run) {
-    int lower, upper;
-    std::tie(lower, upper) = bounds_of(i);
-    int guess = upper;
-    {
-      Position c = p_;
-      const bool again = play_move(rules_id<typename B::Rules>, c, i + 1);
-      if (const std::optional<int> g = engine_guess(c)) guess = (again ? *g : -*g) - kd_;
-    }
-    int step = 2;
-    while (lower < upper) {
-      const int level = round_up(std::clamp(guess, lower + 1, upper), parity_);
-      set_phase("pit " + std::to_string(i + 1) + ": test margin >= " + std::to_string(kd_ + level));
-      const Test r = move_test(i, level, run);
+    for (auto [lower, upper] = bounds_of(i); lower < upper; std::tie(lower, upper) = bounds_of(i)) {
+      set_phase("pit " + std::to_string(i + 1) + ": test margin >= " + std::to_string(kd_ + upper));
+      const Test r = move_test(i, upper, run);
       if (!r) return false;
-      narrow(i, level, *r);
+      narrow(i, upper, *r);
       announce();
-      std::tie(lower, upper) = bounds_of(i);
-      if (*r < level) {
-        guess = std::min(*r, level - step);
-        step *= 2;
-      } else {
-        guess = *r;
-        step = 2;
-      }
     }
     return true;
   }

@@ -1,4 +1,5 @@
-// query_position: a position's value and every move's, from the oracle or one analysis by the solver.
+// query_position: a position's value and every move's, from the oracle or one analysis by the
+// solver.
 #include "query.hpp"
 
 #include <algorithm>

@@ -242,7 +242,8 @@ class RootSolver {
   bool settle_one_per_thread(const std::vector<int>& order) {
     const int level = std::max(lo_, top_);
     std::string pits = "pits";
-    for (std::size_t k = 1; k < order.size(); ++k) pits.append(" ").append(std::to_string(order[k] + 1));
+    for (std::size_t k = 1; k < order.size(); ++k)
+      pits.append(" ").append(std::to_string(order[k] + 1));
     set_phase(pits + ", one per thread: test margin >= " + std::to_string(kd_ + level));
     std::vector<Test> got(order.size());
     std::atomic<std::size_t> next{1};
@@ -461,7 +462,8 @@ class RootSolver {
     return {m.lower, std::min(m.upper, hi_)};
   }
   MoveState& move_state(int i) {
-    return *std::find_if(moves_.begin(), moves_.end(), [i](const MoveState& m) { return m.i == i; });
+    return *std::find_if(moves_.begin(), moves_.end(),
+                         [i](const MoveState& m) { return m.i == i; });
   }
 
   // Passes what is proven so far to opt.on_proven.
@@ -474,9 +476,9 @@ class RootSolver {
     so_far.seconds = seconds();
     opt_.on_proven(so_far);
   }
-  // r's lower, upper and moves from what the root's tests and every move's tests proved (moves_mutex_
-  // held): a root margin is at least its lower bound and every move's, at most its upper bound and
-  // the best of the moves' upper bounds.
+  // r's lower, upper and moves from what the root's tests and every move's tests proved
+  // (moves_mutex_ held): a root margin is at least its lower bound and every move's, at most its
+  // upper bound and the best of the moves' upper bounds.
   void fill_bounds(SolveResult& r) const {
     int lower = lo_, upper = -n_;
     r.moves.clear();
@@ -515,10 +517,10 @@ class RootSolver {
   const Clock::time_point start_;
   const Position& p_;
   const B root_;
-  const int n_, kd_, parity_;  // the root's stones in pits, kalah difference, parity of n
-  int lo_ = -n_, hi_ = n_;     // proven lo_ <= future <= hi_
-  int beta_ = 0;               // the MTD(f) test under way: future >= beta_
-  int top_ = -n_ - 1;          // the highest move value settled, achieved by res_.best_moves
+  const int n_, kd_, parity_;     // the root's stones in pits, kalah difference, parity of n
+  int lo_ = -n_, hi_ = n_;        // proven lo_ <= future <= hi_
+  int beta_ = 0;                  // the MTD(f) test under way: future >= beta_
+  int top_ = -n_ - 1;             // the highest move value settled, achieved by res_.best_moves
   std::vector<MoveState> moves_;  // ascending pit
   std::mutex moves_mutex_;        // guards moves_, phase_ and the calls of opt.on_proven
   std::string phase_;             // empty: root MTD(f) tests; else what the solve is doing

@@ -42,8 +42,7 @@ class Search {
   // above the oracle's levels by more than `untabled` stones (SolveOptions::untabled_above_db).
   // resident (null, or the oracle itself as a Probe with its table in memory): boards of its
   // levels are ranked here and read from its memory directly.
-  Search(TableView tt, ExactOracle* oracle, ExactMemo<B>* memo, const Probe* resident,
-         int untabled)
+  Search(TableView tt, ExactOracle* oracle, ExactMemo<B>* memo, const Probe* resident, int untabled)
       : tt_(tt), oracle_(oracle), memo_(memo) {
     if (oracle_ != nullptr) oracle_max_ = oracle_->max_stones();
     if (memo_ != nullptr) memo_max_ = memo_->max_stones();

@@ -184,7 +184,8 @@ TEST_F(ApiWithTable, ManyThreadsShareOneDatabase) {
 TEST(Api, AWarmAnalysisCacheAnswersAsAColdOne) {
   const std::vector<Vector> vectors = value_vectors(4, 30);
   std::vector<std::string> cold;
-  for (const Vector& v : vectors) cold.push_back(api::Database().query(v.rules, v.position, 0).to_json());
+  for (const Vector& v : vectors)
+    cold.push_back(api::Database().query(v.rules, v.position, 0).to_json());
   api::Options options;
   options.tt_bytes = std::size_t(4) << 20;
   const api::Database warm(options);
@@ -235,8 +236,9 @@ TEST(Api, AnswersSoFarAndACancelledQueryHoldTrueBounds) {
   const api::Answer cut = api::Database().query("wetherell", p, o);
   EXPECT_GE(calls, 1);  // the search notices the cancel within a few thousand nodes
   holds(cut);
-  EXPECT_FALSE(cut.value.exact() && std::all_of(cut.moves.begin(), cut.moves.end(),
-                                                [](const api::MoveValue& m) { return m.value.exact(); }));
+  EXPECT_FALSE(cut.value.exact() &&
+               std::all_of(cut.moves.begin(), cut.moves.end(),
+                           [](const api::MoveValue& m) { return m.value.exact(); }));
 }
 
 TEST(Api, TimeRunOutGivesLabelledBounds) {

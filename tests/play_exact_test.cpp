@@ -1,8 +1,8 @@
 // `kalah play --exact`: perfect play chosen by the solver, every move valued, ending as proven.
 #include <gtest/gtest.h>
 
-#include <cctype>
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <sstream>
 #include <string>

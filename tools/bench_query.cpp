@@ -78,9 +78,9 @@ int bench_query(int argc, char** argv) {
   long long tt_mb = serve_tt_mb();
   po::options_description desc("options");
   add_db_option(desc, db_path);
-  desc.add_options()("rules", po::value(&rules_text)->default_value(rules_text),
-                     ("the table's rule set: " + rules_names() + ", or all (every 6-pit table)")
-                         .c_str())(
+  desc.add_options()(
+      "rules", po::value(&rules_text)->default_value(rules_text),
+      ("the table's rule set: " + rules_names() + ", or all (every 6-pit table)").c_str())(
       "threads", po::value(&threads)->default_value(threads), "search threads, 0: all cores")(
       "plies", po::value(&plies)->default_value(plies), "plies of the walked game, 0..200")(
       "runs", po::value(&runs)->default_value(runs),
@@ -89,13 +89,15 @@ int bench_query(int argc, char** argv) {
       "the walk's table in MiB (by default kalah serve's analysis cache)");
   po::variables_map vm;
   if (!parse_command(
-          argc, argv, "bench query [--db PATH] [--rules R] [--threads N] [--plies P] [--runs N] [--tt-mb MB]",
+          argc, argv,
+          "bench query [--db PATH] [--rules R] [--threads N] [--plies P] [--runs N] [--tt-mb MB]",
           "For each 6-pit table of the database (in memory): the start of its game (3 stones a\n"
           "pit under wetherell, 4 under the kalah rule sets) solved as kalah solve does (margin,\n"
           "best moves, PV) and queried as kalah query does (every move exact), each with a\n"
           "transposition table of its own, alternated --runs times; then a game walked from\n"
           "the start, lowest best move each ply, every position queried in turn through one\n"
-          "table of --tt-mb kept for the walk (kalah serve's analysis cache). Prints times, nodes and\n"
+          "table of --tt-mb kept for the walk (kalah serve's analysis cache). Prints times, nodes "
+          "and\n"
           "the ratios; the signature is the XXH64 of every answer's values, the same on every\n"
           "run.",
           desc, {}, vm))
@@ -153,15 +155,16 @@ int bench_query(int argc, char** argv) {
       nodes += a.nodes;
       const std::string v = to_string(p) + " " + values_text(a);
       signature.update(v.data(), v.size());
-      const int best = std::find_if(a.moves.begin(), a.moves.end(),
-                                    [](const MoveAnswer& m) { return m.best; })
-                           ->pit;
+      const int best = std::find_if(a.moves.begin(), a.moves.end(), [](const MoveAnswer& m) {
+                         return m.best;
+                       })->pit;
       play_move(t.rules, p, best);
     }
-    std::printf("  walk of %d positions, one table of %zu MiB: first %.3f s, all %.3f s (%.2fx the "
-                "first), %llu nodes\n",
-                asked, table.bytes() >> 20, first, total, total / std::max(first, 1e-9),
-                static_cast<unsigned long long>(nodes));
+    std::printf(
+        "  walk of %d positions, one table of %zu MiB: first %.3f s, all %.3f s (%.2fx the "
+        "first), %llu nodes\n",
+        asked, table.bytes() >> 20, first, total, total / std::max(first, 1e-9),
+        static_cast<unsigned long long>(nodes));
   }
   std::printf("signature: %016llx\n", static_cast<unsigned long long>(signature.digest()));
   return 0;

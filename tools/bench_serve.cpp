@@ -101,8 +101,8 @@ int bench_serve(int argc, char** argv) {
   const bool inside = beyond_lo < 0;
   const std::vector<std::string> positions =
       inside ? positions_with(*table, 1, std::max(table->max_stones, 1), distinct)
-             : positions_with(*table, table->max_stones + beyond_lo,
-                              table->max_stones + beyond_hi, distinct);
+             : positions_with(*table, table->max_stones + beyond_lo, table->max_stones + beyond_hi,
+                              distinct);
   std::vector<std::string> targets, expected;
   Xxh64Stream signature;
   for (const std::string& p : positions) {
@@ -157,8 +157,8 @@ int bench_serve(int argc, char** argv) {
   return wrong ? 1 : 0;
 }
 
-const RegisterBenchWorkload reg{"serve", "API queries over HTTP, C connections, inside a table or beyond",
-                                &bench_serve};
+const RegisterBenchWorkload reg{
+    "serve", "API queries over HTTP, C connections, inside a table or beyond", &bench_serve};
 
 }  // namespace
 }  // namespace kalah::cli

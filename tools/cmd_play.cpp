@@ -339,7 +339,7 @@ int run_play(int argc, char** argv) {
   std::cout << "\n\n" << draw_board(p);
   if (!cfg.self) print_human_help(p);
   std::mt19937_64 rng(seed);
-  std::optional<int> proven;  // --exact --self: the first move's value for South
+  std::optional<int> proven;          // --exact --self: the first move's value for South
   std::unique_ptr<SolveTable> table;  // --exact: the solver's table, kept for the whole game
   if (cfg.exact) table = std::make_unique<SolveTable>(auto_tt_bytes(cfg.rules, p, opt.oracle));
   while (!game_finished(cfg.rules, p)) {
@@ -352,8 +352,7 @@ int run_play(int argc, char** argv) {
       }
     } else if (cfg.exact) {
       const Side mover = p.mover;
-      const int v =
-          computer_move_exact(cfg, opt.oracle, opt.randomize ? &rng : nullptr, *table, p);
+      const int v = computer_move_exact(cfg, opt.oracle, opt.randomize ? &rng : nullptr, *table, p);
       if (!proven) proven = mover == Side::kSouth ? v : -v;
     } else {
       computer_move(cfg, searcher, p);

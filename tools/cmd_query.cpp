@@ -60,8 +60,8 @@ int run_query(int argc, char** argv) {
       "tt-mb", po::value(&tt_mb)->default_value(tt_mb),
       "the transposition table in MiB, kept from one position to the next (a later position "
       "reuses what earlier ones proved); 0: sized to the first position searched, as kalah solve "
-      "--tt-mb 0 sizes it")(
-      "position", po::value(&words), "POSITION, or - to read one position per line from stdin");
+      "--tt-mb 0 sizes it")("position", po::value(&words),
+                            "POSITION, or - to read one position per line from stdin");
   db_load.add_to(desc,
                  "the LRU block cache, and the whole table decoded into memory (once) before the "
                  "first search of a position 8 or more stones in pits beyond it, when it fits "

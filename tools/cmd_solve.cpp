@@ -226,8 +226,9 @@ int run_solve(int argc, char** argv) {
     const bool untabled_levels = untabled > 0   ? probe != nullptr && probe->resident()
                                  : untabled < 0 ? untabled_by_default(rules, probe)
                                                 : false;
-    return tt_mb > 0 ? std::size_t(tt_mb) << 20
-                     : auto_tt_bytes(q, probe != nullptr ? probe->max_stones() : -1, untabled_levels);
+    return tt_mb > 0
+               ? std::size_t(tt_mb) << 20
+               : auto_tt_bytes(q, probe != nullptr ? probe->max_stones() : -1, untabled_levels);
   };
   if (store_book) {
     // The book is written into the database, so it must exist already (opening it for writing

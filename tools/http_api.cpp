@@ -33,8 +33,7 @@ ApiQuery parse_api_query(const std::multimap<std::string, std::string>& params) 
     char* end = nullptr;
     q.max_time = text.empty() ? 0 : std::strtod(text.c_str(), &end);
     if (text.empty() || !(std::isdigit((unsigned char)text[0]) || text[0] == '.') ||
-        end != text.c_str() + text.size() || !std::isfinite(q.max_time) ||
-        !(q.max_time > 0))
+        end != text.c_str() + text.size() || !std::isfinite(q.max_time) || !(q.max_time > 0))
       throw InputError("parameter 'max_time' must be a number of seconds > 0, not '" +
                        printable(text) + "'");
   }

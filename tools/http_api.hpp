@@ -1,4 +1,5 @@
-// The HTTP API's request parameters (`kalah serve`): a query string's parameters -> a checked query.
+// The HTTP API's request parameters (`kalah serve`): a query string's parameters -> a checked
+// query.
 #pragma once
 
 #include <map>

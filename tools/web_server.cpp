@@ -83,7 +83,7 @@ void stream_analysis(const api::Database& db, const ApiQuery& q, const Limits& l
           send("done", db.query(rules_name(q.rules), to_string(q.position), o).to_json());
         } catch (const api::Error& e) {
           send("failed", nlohmann::json{{"error", e.what()}}.dump(
-                            -1, ' ', false, nlohmann::json::error_handler_t::replace));
+                             -1, ' ', false, nlohmann::json::error_handler_t::replace));
         }
         sink.done();
         return true;

@@ -2,6 +2,7 @@
 // InputError, or a query that keeps its documented contract and whose position round-trips.
 #include <httplib.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -21,11 +22,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (...) {
     kalah::fuzz::unexpected_exception("parse_api_query");
   }
-  // Accepted: position once, rules at most once, nothing else, every value within the bound.
+  // Accepted: position once, rules and max_time at most once, nothing else, every value within
+  // the bound, max_time a finite number of seconds > 0 (0 when absent).
   check(params.count("position") == 1, "an accepted query has exactly one position");
   check(params.count("rules") <= 1, "an accepted query has at most one rules");
-  check(params.size() == params.count("position") + params.count("rules"),
+  check(params.count("max_time") <= 1, "an accepted query has at most one max_time");
+  check(params.size() ==
+            params.count("position") + params.count("rules") + params.count("max_time"),
         "an accepted query has no other parameter");
+  check(params.count("max_time") ? std::isfinite(q.max_time) && q.max_time > 0 : q.max_time == 0,
+        "q.max_time is the max_time parameter, a finite number > 0, or 0 without one");
   for (const auto& [key, value] : params)
     check(value.size() <= kalah::cli::kMaxParameterBytes, "accepted value '" + key + "' too long");
   const auto rules = params.find("rules");

@@ -3,7 +3,6 @@
 #include "query.hpp"
 
 #include <algorithm>
-#include <mutex>
 
 #include "move.hpp"
 
@@ -79,7 +78,7 @@ QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle,
   SolveOptions so;
   so.oracle = oracle;
   if (options.table) so.table = options.table();
-  if (so.table == nullptr) so.tt_bytes = auto_tt_bytes(rules, p, oracle);
+  so.tt_bytes = auto_tt_bytes(rules, p, oracle);  // the table, or with a kept one the memo's budget
   so.max_seconds = options.max_seconds;
   so.threads = options.threads;
   so.every_move = true;

@@ -30,7 +30,8 @@ struct SolveOptions {
   // exact. Must answer for the same rule set and board size as the solved position.
   ExactOracle* oracle = nullptr;
   // Transposition table size; rounded down to a power of two of 64-byte buckets (at least one),
-  // allocated whole when the solve starts. Unused when `table` is given.
+  // allocated whole when the solve starts. When `table` is given, only the automatic memo's
+  // budget (memo_stones).
   std::size_t tt_bytes = std::size_t(64) << 20;
   // A transposition table kept by the caller instead of one allocated for this solve: what earlier
   // solves proved in it is reused, and what this one proves stays for later ones. Any number of

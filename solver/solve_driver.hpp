@@ -123,10 +123,9 @@ class RootSolver {
   // progress report and the deadline. The memo is left out where the oracle answers its levels.
   void start_searches() {
     const int threads = std::max(1, opt_.threads);
-    const std::size_t tt_bytes = opt_.table != nullptr ? opt_.table->bytes() : opt_.tt_bytes;
     const int memo_stones = opt_.memo_stones >= 0
                                 ? std::min(opt_.memo_stones, ExactMemo<B>::kMaxValue)
-                                : auto_memo_stones<B>(p_.m, n_, tt_bytes);
+                                : auto_memo_stones<B>(p_.m, n_, opt_.tt_bytes);
     const int oracle_max = opt_.oracle != nullptr ? opt_.oracle->max_stones() : -1;
     if (memo_stones > 0 && memo_stones > oracle_max) {
       memo_ = std::make_unique<ExactMemo<B>>(p_.m, memo_stones);

@@ -19,7 +19,7 @@ int run_serve(int argc, char** argv) {
   std::string db_path = kDefaultDbPath, host = "127.0.0.1";
   int port = 8080, connections = 32, threads = 0;
   long long tt_mb = serve_tt_mb();
-  double max_time = 10;
+  double max_time = 30;
   DbLoadOptions db_load;
   po::options_description desc("options");
   add_db_option(desc, db_path);

@@ -44,9 +44,6 @@ Key table_key(TableId t);
 Key level_key(TableId t, int n);
 // Key of the record holding block group g of level n (blocks g*G .. g*G+G-1, G per level record).
 Key group_key(TableId t, int n, std::uint32_t g);
-inline Key block_key(TableId t, int n, std::uint32_t g) {
-  return group_key(t, n, g);
-}  // old name
 // Prefix shared by the group keys of one level, and by the book keys of one table.
 Key group_prefix(TableId t, int n);
 Key book_prefix(TableId t);

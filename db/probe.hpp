@@ -54,7 +54,6 @@ class Probe : public ExactOracle {
   std::uint64_t hits() const { return cache_.hits(); }      // level probes served from the cache
   std::uint64_t misses() const { return cache_.misses(); }  // level probes that read a block
   const BlockCache& cache() const { return cache_; }
-  std::size_t book_size() const { return book_.size(); }
 
  private:
   // Reads and packs every level into resident_ (constructor, ProbeLoad::kResident).

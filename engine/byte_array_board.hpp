@@ -40,7 +40,6 @@ class ByteArrayBoard : public CellEdits<ByteArrayBoard<M>> {
     }
   }
   int cell(int i) const { return c_[i]; }
-  int pit(int i) const { return c_[i]; }  // the mover's pit i
   void set(int i, int stones) { c_[i] = std::uint8_t(stones); }
 
   int sow(int from) {

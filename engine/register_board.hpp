@@ -56,7 +56,7 @@ inline Bytes16 load(const ByteTables::Lanes& l) {
 // 2M + 2 <= 16 one-byte cells in one vector register, lane i = cell i, the lanes above 2M+1 zero.
 // No cell exceeds 255 because the board holds at most 255 stones. M is fixed at compile time.
 template <int M>
-class RegisterBoard : public CellEdits<RegisterBoard<M>> {
+class RegisterBoard {
   static_assert(M >= 1 && M <= ByteTables::kMaxM);
   static constexpr int kRing = 2 * M + 1;
   static constexpr int kHalf = 8 * (M + 1);  // bits of one side (pits and kalah)
@@ -71,8 +71,6 @@ class RegisterBoard : public CellEdits<RegisterBoard<M>> {
   }
 
   static constexpr int m() { return M; }
-  int pit(int i) const { return v_[i]; }
-
   int cell(int i) const { return v_[i]; }
   // Cell edits stay in the register (a mask and an add): a byte written to memory and the vector
   // read back would wait for the store to retire.

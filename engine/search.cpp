@@ -16,8 +16,5 @@ SearchResult Searcher::search(const Position& p, const SearchLimits& limits) {
 void Searcher::clear() {
   impl_->tt.clear();
 }
-Rules Searcher::rules() const {
-  return impl_->rules;
-}
 
 }  // namespace kalah

@@ -60,7 +60,6 @@ class Searcher {
 
   SearchResult search(const Position& p, const SearchLimits& limits);
   void clear();
-  Rules rules() const;
 
   struct Impl;
 

@@ -153,7 +153,7 @@ class SearchImpl final : public Searcher::Impl {
   template <class B>
   void generate(const B& b, Moves<B>& mv) const {
     for (int i = 0; i < b.m(); ++i) {
-      if (b.pit(i) == 0) continue;
+      if (b.cell(i) == 0) continue;
       B& c = *new (&mv.slot[mv.n].b) B(b);
       mv.again[mv.n] = R::apply(c, i);
       mv.rank[mv.n] = order_rank(c.kalah_difference(), i);
@@ -279,7 +279,7 @@ class SearchImpl final : public Searcher::Impl {
     bool heuristic[kMaxPits];
     int n = 0;
     for (int i = 0; i < p.m(); ++i) {
-      if (p.pit(i) == 0) continue;
+      if (p.cell(i) == 0) continue;
       B c = p;
       const bool again = R::apply(c, i);
       const int kd = c.kalah_difference();
@@ -309,7 +309,7 @@ class SearchImpl final : public Searcher::Impl {
     std::vector<int> pv;
     int pit = first_pit;
     for (int ply = 0; ply < std::max(depth, 1) && pit > 0; ++ply) {
-      if (is_over<R>(p) || p.pit(pit - 1) == 0) break;
+      if (is_over<R>(p) || p.cell(pit - 1) == 0) break;
       pv.push_back(pit);
       if (!R::apply(p, pit - 1)) p.flip();
       const TTEntry* e = tt.probe(p.key());

@@ -36,7 +36,6 @@ class WideBoard : public CellEdits<WideBoard> {
 
   int m() const { return p_.m; }
   int cell(int i) const { return p_.cell[i]; }
-  int pit(int i) const { return p_.cell[i]; }  // the mover's pit i
   void set(int i, int stones) { p_.cell[i] = Stones(stones); }
 
   int sow(int from) {

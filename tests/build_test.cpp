@@ -191,7 +191,7 @@ void damage_block(const std::string& path, TableId t, int n, std::uint32_t block
   ASSERT_EQ(mdb_env_open(env, path.c_str(), 0, 0664), 0);
   ASSERT_EQ(mdb_txn_begin(env, nullptr, 0, &txn), 0);
   ASSERT_EQ(mdb_dbi_open(txn, nullptr, 0, &dbi), 0);
-  const auto key = format::block_key(t, n, block);
+  const auto key = format::group_key(t, n, block);
   MDB_val k{key.size, const_cast<std::uint8_t*>(key.bytes.data())}, v;
   ASSERT_EQ(mdb_get(txn, dbi, &k, &v), 0);
   std::string bytes(static_cast<const char*>(v.mv_data), v.mv_size);

@@ -37,7 +37,7 @@ void expect_same_move(const Position& p, int pit) {
   ASSERT_EQ(R::apply(b, pit), again) << to_string(p) << " pit " << pit + 1;
   if (!again) b.flip();
   ASSERT_EQ(b.m(), q.m);
-  for (int i = 0; i < q.m; ++i) ASSERT_EQ(b.pit(i), q.own_pit(i)) << to_string(p) << " " << pit;
+  for (int i = 0; i < q.m; ++i) ASSERT_EQ(b.cell(i), q.own_pit(i)) << to_string(p) << " " << pit;
   ASSERT_EQ(b.kalah_difference(), q.kalah_difference()) << to_string(p) << " pit " << pit + 1;
   ASSERT_EQ(b.own_empty(), q.own_pit_stones() == 0);
   ASSERT_EQ(b.opp_empty(), q.opp_pit_stones() == 0);

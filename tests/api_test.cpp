@@ -78,8 +78,8 @@ TEST(Api, WithoutADatabaseSearchAnswersTheValueVectors) {
 class ApiWithTable : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new testing::TempDir("api_table");
-    Store store(dir_->str(), true, testing::fast_store());
+    dir_ = new test::TempDir("api_table");
+    Store store(dir_->str(), true, test::fast_store());
     build_database(store, {{Rules::kKalah, 4}, kTop, 2});
   }
   static void TearDownTestSuite() {
@@ -87,9 +87,9 @@ class ApiWithTable : public ::testing::Test {
     dir_ = nullptr;
   }
   static constexpr int kTop = 10;
-  static testing::TempDir* dir_;
+  static test::TempDir* dir_;
 };
-testing::TempDir* ApiWithTable::dir_ = nullptr;
+test::TempDir* ApiWithTable::dir_ = nullptr;
 
 TEST_F(ApiWithTable, TheTableAnswersInsideAndLeadsTheSearchBeyond) {
   const api::Database db(dir_->str());
@@ -272,7 +272,7 @@ TEST(Api, ErrorsSayWhatIsWrong) {
   EXPECT_EQ(kind_of([&] { api::play("kalah", "0,3,3,3,0/3,3,3,3,0 S", 1); }), input);
   EXPECT_EQ(kind_of([&] { api::start_position(13, 1); }), input);
   EXPECT_EQ(kind_of([&] { api::Database("/nonexistent/kalah.db"); }), database);
-  const testing::TempDir empty("api_not_a_db");
+  const test::TempDir empty("api_not_a_db");
   EXPECT_EQ(kind_of([&] { api::Database(empty.str()); }), database);
   EXPECT_EQ(api::start_position(4, 3), "3,3,3,3,0/3,3,3,3,0 S");
   EXPECT_EQ(api::version(), "0.2");

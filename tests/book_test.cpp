@@ -14,8 +14,8 @@ TEST(Book, StartPositionsAnsweredFromTheBookMatchTheSolver) {
   for (Rules rules : test::registered_rules()) {
     const TableId t{rules, 4};
     const Position start = start_position(4, 2);
-    testing::TempDir dir("book");
-    Store store(dir.str(), true, testing::fast_store());
+    test::TempDir dir("book");
+    Store store(dir.str(), true, test::fast_store());
     build_database(store, {t, 6, 2});
     BookReport rep;
     {
@@ -46,8 +46,8 @@ TEST(Book, StartPositionsAnsweredFromTheBookMatchTheSolver) {
 TEST(Book, AWrongEntryIsFoundByTheCheck) {
   const TableId t{Rules::kWetherell, 3};
   const Position start = start_position(3, 3);
-  testing::TempDir dir("book_bad");
-  Store store(dir.str(), true, testing::fast_store());
+  test::TempDir dir("book_bad");
+  Store store(dir.str(), true, test::fast_store());
   build_database(store, {t, 5, 2});
   {
     Probe probe(store, t, 1 << 20);

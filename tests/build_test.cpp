@@ -19,7 +19,7 @@
 namespace kalah {
 namespace {
 
-using testing::TempDir;
+using test::TempDir;
 
 std::vector<std::uint64_t> checksums(const Store& s, TableId t) {
   std::vector<std::uint64_t> out;
@@ -34,7 +34,7 @@ TEST(Build, StoredTablesEqualMinimaxOnSmallBoards) {
   for (Rules rules : kAllRules) {
     for (auto [m, n_max] : {std::pair{2, 9}, std::pair{3, 7}, std::pair{4, 5}}) {
       TempDir dir("build_exact");
-      Store store(dir.str(), true, testing::fast_store());
+      Store store(dir.str(), true, test::fast_store());
       build_database(store, {{rules, m}, n_max, 2});
       Probe probe(store, {rules, m}, 1 << 20);
       const LevelIndex index(m, n_max);
@@ -55,14 +55,14 @@ TEST(Build, ResumeAfterInterruptionAtEveryLevelGivesIdenticalChecksums) {
   const TableId t{Rules::kWetherell, 3};
   const int top = 9;
   TempDir clean_dir("build_clean");
-  Store clean(clean_dir.str(), true, testing::fast_store());
+  Store clean(clean_dir.str(), true, test::fast_store());
   build_database(clean, {t, top, 2});
   const auto want = checksums(clean, t);
   ASSERT_EQ(int(want.size()), top + 1);
   for (int stop = 0; stop < top; ++stop) {
     TempDir dir("build_resume");
     {
-      Store store(dir.str(), true, testing::fast_store());
+      Store store(dir.str(), true, test::fast_store());
       BuildEvents ev;
       ev.after_commit = [&](int n) {
         if (n == stop) throw std::runtime_error("injected interruption");
@@ -70,7 +70,7 @@ TEST(Build, ResumeAfterInterruptionAtEveryLevelGivesIdenticalChecksums) {
       EXPECT_THROW(build_database(store, {t, top, 2}, ev), std::runtime_error);
       EXPECT_EQ(store.complete_through(t), stop);
     }
-    Store store(dir.str(), true, testing::fast_store());
+    Store store(dir.str(), true, test::fast_store());
     const BuildReport r = build_database(store, {t, top, 2});
     EXPECT_EQ(r.first_built, stop + 1);
     EXPECT_EQ(checksums(store, t), want) << "stopped after level " << stop;
@@ -80,7 +80,7 @@ TEST(Build, ResumeAfterInterruptionAtEveryLevelGivesIdenticalChecksums) {
 TEST(Build, SameSizeIsANoOpAndLargerExtends) {
   const TableId t{Rules::kKalah, 2};
   TempDir dir("build_extend");
-  Store store(dir.str(), true, testing::fast_store());
+  Store store(dir.str(), true, test::fast_store());
   EXPECT_EQ(build_database(store, {t, 6, 1}).first_built, 0);
   const auto before = checksums(store, t);
   const BuildReport again = build_database(store, {t, 6, 1});
@@ -104,8 +104,8 @@ TEST(Build, PackedLevelsStoreTheSameTable) {
     const std::uint64_t packed = build_memory_bytes(t.m, top, true);
     ASSERT_LT(packed, bytes);
     TempDir plain_dir("build_plain"), packed_dir("build_packed");
-    Store plain(plain_dir.str(), true, testing::fast_store());
-    Store small(packed_dir.str(), true, testing::fast_store());
+    Store plain(plain_dir.str(), true, test::fast_store());
+    Store small(packed_dir.str(), true, test::fast_store());
     EXPECT_FALSE(build_database(plain, {t, top, 2}).packed);
     BuildOptions o{t, top - 3, 2, packed};
     EXPECT_FALSE(build_database(small, o).packed);
@@ -121,7 +121,7 @@ TEST(Build, PackedLevelsStoreTheSameTable) {
 // the memory it needs, the limit and the largest table that fits.
 TEST(Build, RefusesTooLittleMemoryNamingTheLargestTableThatFits) {
   TempDir dir("build_memory");
-  Store store(dir.str(), true, testing::fast_store());
+  Store store(dir.str(), true, test::fast_store());
   const TableId t{Rules::kKalah, 6};
   const std::uint64_t limit = std::uint64_t(100) << 20;
   try {
@@ -143,7 +143,7 @@ TEST(Build, RefusesTooLittleMemoryNamingTheLargestTableThatFits) {
 
 TEST(Build, RefusesOutOfRangeAndOversizedBuilds) {
   TempDir dir("build_bad");
-  Store store(dir.str(), true, testing::fast_store());
+  Store store(dir.str(), true, test::fast_store());
   EXPECT_THROW(build_database(store, {{Rules::kWetherell, 13}, 4, 1}), InputError);
   EXPECT_THROW(build_database(store, {{Rules::kWetherell, 6}, 128, 1}), InputError);
   EXPECT_THROW(build_database(store, {{Rules::kWetherell, 12}, 100, 1}), InputError);  // memory
@@ -168,7 +168,7 @@ TEST(Build, SixPitValueVectorsFromTheDatabase) {
     }
     ASSERT_GE(six.size(), 50u) << file;
     TempDir dir("build_vectors");
-    Store store(dir.str(), true, testing::fast_store());
+    Store store(dir.str(), true, test::fast_store());
     build_database(store, {{rules, 6}, max_stones, 2});
     Probe probe(store, {rules, 6}, 16 << 20);
     for (const auto& [p, want] : six) {
@@ -206,7 +206,7 @@ TEST(Verify, CleanDatabasePassesAndDamageIsReported) {
   const TableId t{Rules::kKalahEmptyCapture, 3};
   TempDir dir("verify");
   {
-    Store store(dir.str(), true, testing::fast_store());
+    Store store(dir.str(), true, test::fast_store());
     build_database(store, {t, 8, 2});
     const VerifyReport full = verify_table(store, t, {});
     EXPECT_TRUE(full.ok());
@@ -231,7 +231,7 @@ TEST(Verify, CleanDatabasePassesAndDamageIsReported) {
 TEST(Verify, SampleFindsAWrongValueInMemoryAndThroughTheCache) {
   const TableId t{Rules::kKalahEmptyCapture, 3};
   TempDir dir("verify-sample");
-  Store store(dir.str(), true, testing::fast_store());
+  Store store(dir.str(), true, test::fast_store());
   build_database(store, {t, 8, 2});
   std::vector<std::int8_t> level(level_entries(3, 5));
   store.read_level(t, 5, level);
@@ -263,7 +263,7 @@ TEST(Verify, SampleFindsAWrongValueInMemoryAndThroughTheCache) {
 TEST(Query, BeyondTheDatabaseUsesTheSolverAndSaysSo) {
   const TableId t{Rules::kWetherell, 4};
   TempDir dir("query");
-  Store store(dir.str(), true, testing::fast_store());
+  Store store(dir.str(), true, test::fast_store());
   build_database(store, {t, 4, 1});
   // The block cache on one thread, and the table resident with two search threads.
   Probe cached(store, t, 1 << 20);

@@ -15,7 +15,7 @@
 #include "index.hpp"
 #include "store.hpp"
 
-namespace kalah::testing {
+namespace kalah::test {
 
 // Store options for tests: small blocks, fast compression, two threads.
 inline StoreOptions fast_store() {
@@ -106,4 +106,4 @@ inline std::map<std::vector<Stones>, std::uint64_t> naive_storage_ranks(int m, i
   return rank;
 }
 
-}  // namespace kalah::testing
+}  // namespace kalah::test

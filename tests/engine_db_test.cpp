@@ -12,8 +12,8 @@ namespace {
 TEST(EngineWithDatabase, NeverLosesValueOnRandomPositions) {
   for (Rules rules : test::registered_rules()) {
     const TableId t{rules, 6};
-    testing::TempDir dir("engine_db");
-    Store store(dir.str(), true, testing::fast_store());
+    test::TempDir dir("engine_db");
+    Store store(dir.str(), true, test::fast_store());
     build_database(store, {t, 9, 2});
     Probe probe(store, t, 16u << 20);
     EngineCheckOptions o;
@@ -38,8 +38,8 @@ TEST(EngineWithDatabase, NeverLosesValueOnRandomPositions) {
 
 TEST(EngineWithDatabase, SolverWithoutDatabaseAgreesWithStoredValues) {
   const TableId t{Rules::kWetherell, 6};
-  testing::TempDir dir("resolve");
-  Store store(dir.str(), true, testing::fast_store());
+  test::TempDir dir("resolve");
+  Store store(dir.str(), true, test::fast_store());
   build_database(store, {t, 8, 2});
   Probe probe(store, t, 16u << 20);
   const ResolveReport r = resolve_sample(t.rules, probe, 300, 8, 7);

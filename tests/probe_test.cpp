@@ -13,7 +13,7 @@
 namespace kalah {
 namespace {
 
-using testing::TempDir;
+using test::TempDir;
 
 // Position with the given pits (side to move first) and arbitrary kalahs.
 Position position_of(const Stones* x, int m, Stones own_kalah, Stones opp_kalah) {
@@ -52,7 +52,7 @@ struct SmallDb {
       o.zstd_level = 3;
       Store w(dir.str(), true, o);
       const LevelIndex idx(2, kMaxN);
-      for (int n = 0; n <= kMaxN; ++n) w.write_level(kTable, n, testing::pits_level(idx, n));
+      for (int n = 0; n <= kMaxN; ++n) w.write_level(kTable, n, test::pits_level(idx, n));
     }
     store = std::make_unique<Store>(dir.str(), false);
   }
@@ -67,7 +67,7 @@ TEST(Probe, AgreesWithTheValueOfEveryPosition) {
   for (const auto& x : all_arrangements(idx, SmallDb::kMaxN)) {
     int n = 0;
     for (Stones s : x) n += s;
-    const int expected = testing::value_of_pits(x.data(), 4, n);
+    const int expected = test::value_of_pits(x.data(), 4, n);
     const Stones k1 = Stones(rng() % 20), k2 = Stones(rng() % 20);
     Position p = position_of(x.data(), 2, k1, k2);
     ASSERT_EQ(probe.future(p), expected);
@@ -86,7 +86,7 @@ TEST(Probe, ResidentAgreesWithTheValueOfEveryPosition) {
   for (const auto& x : all_arrangements(idx, SmallDb::kMaxN)) {
     int n = 0;
     for (Stones s : x) n += s;
-    ASSERT_EQ(probe.future(position_of(x.data(), 2, 3, 1)), testing::value_of_pits(x.data(), 4, n));
+    ASSERT_EQ(probe.future(position_of(x.data(), 2, 3, 1)), test::value_of_pits(x.data(), 4, n));
     ++positions;
   }
   std::uint64_t packed_bytes = 0;  // 12 five-bit values to a 64-bit word, per level
@@ -117,7 +117,7 @@ TEST(Probe, LimitedToLowerLevelsAnswersOnlyThem) {
       for (Stones s : x) n += s;
       const std::optional<int> v = probe.future(position_of(x.data(), 2, 3, 1));
       if (n <= kLevels)
-        ASSERT_EQ(v, testing::value_of_pits(x.data(), 4, n));
+        ASSERT_EQ(v, test::value_of_pits(x.data(), 4, n));
       else
         ASSERT_EQ(v, std::nullopt) << n << " stones";
     }
@@ -132,7 +132,7 @@ TEST(Probe, ResidentKeepsLevelsAbove31AsBytes) {
   const LevelIndex idx(1, kMaxN);
   {
     Store w(dir.str(), true);
-    for (int n = 0; n <= kMaxN; ++n) w.write_level(kTable, n, testing::pits_level(idx, n));
+    for (int n = 0; n <= kMaxN; ++n) w.write_level(kTable, n, test::pits_level(idx, n));
   }
   Store store(dir.str(), false);
   Probe probe(store, kTable, 0, ProbeLoad::kResident, 2);
@@ -144,7 +144,7 @@ TEST(Probe, ResidentKeepsLevelsAbove31AsBytes) {
   EXPECT_EQ(Probe::resident_bytes(store, kTable), bytes);
   for (const auto& x : all_arrangements(idx, kMaxN)) {
     const int n = x[0] + x[1];
-    ASSERT_EQ(probe.future(position_of(x.data(), 1, 0, 0)), testing::value_of_pits(x.data(), 2, n));
+    ASSERT_EQ(probe.future(position_of(x.data(), 1, 0, 0)), test::value_of_pits(x.data(), 2, n));
   }
 }
 
@@ -153,7 +153,7 @@ TEST(Probe, ResidentKeepsLevelsAbove31AsBytes) {
 TEST(Probe, ResidentRefusesAValueOfTheWrongParity) {
   SmallDb db;
   const LevelIndex idx(2, SmallDb::kMaxN);
-  std::vector<std::int8_t> level = testing::pits_level(idx, 7);
+  std::vector<std::int8_t> level = test::pits_level(idx, 7);
   level[5] = std::int8_t(level[5] == 7 ? 6 : level[5] + 1);  // still within [-7, 7]
   {
     db.store.reset();
@@ -205,7 +205,7 @@ TEST(Probe, CoversOnlyTheCompletePrefixOfLevels) {
   const LevelIndex idx(2, 4);
   {
     Store w(dir.str(), true);
-    for (int n : {0, 1, 3, 4}) w.write_level(t, n, testing::pits_level(idx, n));
+    for (int n : {0, 1, 3, 4}) w.write_level(t, n, test::pits_level(idx, n));
   }
   Store store(dir.str(), false);
   Probe probe(store, t);
@@ -222,17 +222,17 @@ TEST(Probe, LevelRewrittenWithAnotherBlockSizeIsRefused) {
   StoreOptions small;
   small.block_entries = 16;
   Store store(dir.str(), true, small);
-  for (int n = 0; n <= 10; ++n) store.write_level(t, n, testing::pits_level(idx, n));
+  for (int n = 0; n <= 10; ++n) store.write_level(t, n, test::pits_level(idx, n));
   Probe probe(store, t);
   StoreOptions big;
   big.block_entries = 64;
   store.set_options(big);
-  store.write_level(t, 10, testing::pits_level(idx, 10));
+  store.write_level(t, 10, test::pits_level(idx, 10));
   std::vector<Stones> x(4);
   idx.unrank(0, 10, x.data());
   EXPECT_THROW(probe.future(position_of(x.data(), 2, 0, 0)), DbError);
   idx.unrank(0, 9, x.data());  // untouched level: still answered
-  EXPECT_EQ(probe.future(position_of(x.data(), 2, 0, 0)), testing::value_of_pits(x.data(), 4, 9));
+  EXPECT_EQ(probe.future(position_of(x.data(), 2, 0, 0)), test::value_of_pits(x.data(), 4, 9));
 }
 
 TEST(Probe, CountsHitsAndMisses) {
@@ -298,7 +298,7 @@ TEST(Probe, CorrectFromManyThreadsWithATinyCache) {
         const auto& x = all[i];
         int n = 0;
         for (Stones s : x) n += s;
-        if (probe.future(position_of(x.data(), 2, 0, 0)) != testing::value_of_pits(x.data(), 4, n))
+        if (probe.future(position_of(x.data(), 2, 0, 0)) != test::value_of_pits(x.data(), 4, n))
           ++wrong;
       }
     });

@@ -1,6 +1,5 @@
 // level_stats and `kalah stats` end to end: counts equal a naive count, table choice, errors, SVG.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <array>
@@ -10,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli_run.hpp"
 #include "db_test_util.hpp"
 #include "level_stats.hpp"
 #include "store.hpp"
@@ -17,28 +17,11 @@
 namespace kalah {
 namespace {
 
-using testing::TempDir;
-
-struct CliRun {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::TempDir;
 
 // Runs the kalah binary with `args`; captures exit status, stdout and stderr.
-CliRun kalah(const std::string& args, const TempDir& scratch) {
-  std::filesystem::create_directories(scratch.path());
-  const auto out = scratch.path() / "out", err = scratch.path() / "err";
-  const std::string line =
-      "'" KALAH_BINARY "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
-  const int rc = std::system(line.c_str());
-  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(out), slurp(err)};
+test::CliResult kalah(const std::string& args) {
+  return test::run_cli("KALAH " + args);
 }
 
 constexpr TableId kW2{Rules::kWetherell, 2};
@@ -51,13 +34,13 @@ struct Fixture {
     Store store(dir.str(), true);
     const LevelIndex idx(2, 6);
     for (int n = 0; n <= 6; ++n) {
-      const auto v = testing::pits_level(idx, n);
+      const auto v = test::pits_level(idx, n);
       std::array<std::uint64_t, 3> c{};
       for (std::int8_t x : v) ++c[x > 0 ? 0 : x == 0 ? 1 : 2];
       counts.push_back(c);
       store.write_level(kW2, n, v);
     }
-    store.write_level(kW2, 8, testing::pits_level(LevelIndex(2, 8), 8));  // after a gap
+    store.write_level(kW2, 8, test::pits_level(LevelIndex(2, 8), 8));  // after a gap
     if (second_table) store.write_level({Rules::kKalah, 3}, 0, std::vector<std::int8_t>{0});
   }
 };
@@ -83,8 +66,9 @@ TEST(LevelStats, CountsEqualANaiveCount) {
 TEST(StatsCommand, PrintsEveryLevelAndWritesTheChart) {
   Fixture f;
   TempDir scratch("stats_cli");
+  std::filesystem::create_directories(scratch.path());
   const auto svg = scratch.path() / "chart.svg";
-  const CliRun r = kalah("stats --db '" + f.dir.str() + "' --plot '" + svg.string() + "'", scratch);
+  const test::CliResult r = kalah("stats --db '" + f.dir.str() + "' --plot '" + svg.string() + "'");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("wetherell m=2"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("levels 0..6 complete"), std::string::npos) << r.out;
@@ -109,7 +93,7 @@ TEST(StatsCommand, PrintsEveryLevelAndWritesTheChart) {
   EXPECT_EQ(rows, 7);
   EXPECT_NE(r.out.find("total"), std::string::npos);
   EXPECT_NE(r.out.find("not probed"), std::string::npos);  // level 8 sits after a gap
-  const std::string chart = slurp(svg);
+  const std::string chart = test::slurp(svg.string());
   EXPECT_EQ(chart.rfind("<?xml", 0), 0u);
   EXPECT_NE(chart.find("<svg"), std::string::npos);
   EXPECT_NE(chart.find("</svg>"), std::string::npos);
@@ -118,22 +102,21 @@ TEST(StatsCommand, PrintsEveryLevelAndWritesTheChart) {
 
 TEST(StatsCommand, AsksWhichTableWhenThereAreSeveral) {
   Fixture f(true);
-  TempDir scratch("stats_cli2");
-  CliRun r = kalah("stats --db '" + f.dir.str() + "'", scratch);
+  test::CliResult r = kalah("stats --db '" + f.dir.str() + "'");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("wetherell m=2"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("kalah m=3"), std::string::npos) << r.err;
-  r = kalah("stats --db '" + f.dir.str() + "' --rules kalah --pits 3", scratch);
+  r = kalah("stats --db '" + f.dir.str() + "' --rules kalah --pits 3");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("kalah m=3"), std::string::npos);
-  r = kalah("stats --db '" + f.dir.str() + "' --rules kalah --pits 6", scratch);
+  r = kalah("stats --db '" + f.dir.str() + "' --rules kalah --pits 6");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("no table"), std::string::npos) << r.err;
 }
 
 TEST(StatsCommand, MissingDatabaseIsAOneLineError) {
-  TempDir missing("stats_missing"), scratch("stats_cli3");
-  const CliRun r = kalah("stats --db '" + missing.str() + "'", scratch);
+  TempDir missing("stats_missing");
+  const test::CliResult r = kalah("stats --db '" + missing.str() + "'");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("no database at " + missing.str()), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);

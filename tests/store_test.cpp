@@ -27,7 +27,7 @@
 namespace kalah {
 namespace {
 
-using testing::TempDir;
+using test::TempDir;
 
 constexpr TableId kW2{Rules::kWetherell, 2};
 constexpr TableId kW3{Rules::kWetherell, 3};
@@ -61,35 +61,24 @@ std::string error_of(F&& f) {
   return "(no DbError)";
 }
 
-// Reference values from libxxhash 0.8.1 (XXH64), independent of this implementation.
-TEST(Xxh64, MatchesReferenceVectors) {
+// The wrappers pass data, length and seed through to libxxhash, and the stream is fed in any
+// pieces: the digests equal XXH64's published values (seed 0 and 12345), whatever the split.
+TEST(Xxh64, WrappersGiveXxh64sValuesForAnySeedAndSplit) {
   EXPECT_EQ(xxh64("", 0), 0xef46db3751d8e999ULL);
-  EXPECT_EQ(xxh64("a", 1), 0xd24ec4f1a98c6e5bULL);
   EXPECT_EQ(xxh64("abc", 3), 0x44bc2cf5ad770999ULL);
   EXPECT_EQ(xxh64("a", 1, 12345), 0x747b860523d69ab6ULL);
-  unsigned char r37[37], p1000[1000];
-  for (int i = 0; i < 37; ++i) r37[i] = (unsigned char)i;
+  unsigned char p1000[1000];
   for (int i = 0; i < 1000; ++i) p1000[i] = (unsigned char)((i * 7) % 256);
-  EXPECT_EQ(xxh64(r37, 37), 0xd93fa2dfee5c24c9ULL);
-  EXPECT_EQ(xxh64(r37, 37, 12345), 0xc608f760078d40d2ULL);
-  EXPECT_EQ(xxh64(p1000, 1000), 0x25275608a9cfc168ULL);
-  EXPECT_EQ(xxh64(p1000, 1000, 12345), 0x29d23bd22e33513cULL);
-}
-
-TEST(Xxh64, StreamEqualsOneShotForAnySplit) {
-  std::vector<unsigned char> data(300);
   std::mt19937 rng(7);
-  for (auto& b : data) b = (unsigned char)rng();
-  for (std::size_t len : {0u, 5u, 31u, 32u, 33u, 100u, 300u}) {
-    for (int trial = 0; trial < 20; ++trial) {
-      Xxh64Stream s(99);
-      std::size_t pos = 0;
-      while (pos < len) {
-        const std::size_t piece = std::min<std::size_t>(len - pos, rng() % 40);
-        s.update(data.data() + pos, piece);
+  for (const std::uint64_t seed : {0ULL, 12345ULL}) {
+    for (int trial = 0; trial < 10; ++trial) {
+      Xxh64Stream s(seed);
+      for (std::size_t pos = 0; pos < 1000;) {
+        const std::size_t piece = std::min<std::size_t>(1000 - pos, rng() % 80);
+        s.update(p1000 + pos, piece);
         pos += piece;
       }
-      ASSERT_EQ(s.digest(), xxh64(data.data(), len, 99)) << "len " << len;
+      EXPECT_EQ(s.digest(), seed == 0 ? 0x25275608a9cfc168ULL : 0x29d23bd22e33513cULL);
     }
   }
 }
@@ -106,7 +95,7 @@ TEST(Xxh64, LevelChecksumsEqualThoseOfEarlierReleases) {
       0x592fcc658993a16bULL, 0x4a2db437b210e607ULL, 0xe8b85c7499eb4f22ULL, 0x2705310a70f2eb8eULL,
       0x8567919969dac5baULL, 0x98cf456316a53705ULL};
   for (int n = 0; n <= 9; ++n) {
-    store.write_level(t, n, testing::pits_level(idx, n));
+    store.write_level(t, n, test::pits_level(idx, n));
     EXPECT_EQ(store.level_meta(t, n)->checksum, pinned[n]) << "level " << n;
   }
 }
@@ -123,11 +112,11 @@ TEST(Store, RoundTripRandomAndStructuredLevels) {
   {
     Store store(dir.str(), true, small_blocks(37));  // many blocks, a partial last one
     for (int n = 0; n <= 12; ++n) {
-      w2.push_back(testing::random_level(level_entries(2, n), n, 100 + n));
+      w2.push_back(test::random_level(level_entries(2, n), n, 100 + n));
       store.write_level(kW2, n, w2.back());
     }
     for (int n = 0; n <= 9; ++n) {
-      w3.push_back(testing::pits_level(idx3, n));
+      w3.push_back(test::pits_level(idx3, n));
       store.write_level(kW3, n, w3.back());
     }
   }
@@ -161,15 +150,15 @@ TEST(Store, RoundTripRandomAndStructuredLevels) {
     scanned.insert(scanned.end(), v.begin(), v.end());
   });
   std::vector<std::int8_t> in_storage_order(w3[9].size());
-  for (const auto& [x, r] : testing::naive_storage_ranks(3, 9))
-    in_storage_order[r] = std::int8_t(testing::value_of_pits(x.data(), 6, 9));
+  for (const auto& [x, r] : test::naive_storage_ranks(3, 9))
+    in_storage_order[r] = std::int8_t(test::value_of_pits(x.data(), 6, 9));
   EXPECT_EQ(scanned, in_storage_order);
 }
 
 TEST(Store, DefaultOptionsRoundTripMultiBlockLevel) {
   TempDir dir("store_default");
   Store store(dir.str(), true);
-  const auto v = testing::random_level(level_entries(6, 7), 7, 3);  // 31824 entries
+  const auto v = test::random_level(level_entries(6, 7), 7, 3);  // 31824 entries
   store.write_level({Rules::kWetherell, 6}, 7, v);
   std::vector<std::int8_t> back(v.size());
   store.read_level({Rules::kWetherell, 6}, 7, back);
@@ -180,15 +169,15 @@ TEST(Store, CompleteThroughFollowsGaps) {
   TempDir dir("store_gaps");
   Store store(dir.str(), true, small_blocks(16));
   EXPECT_EQ(store.complete_through(kW2), -1);
-  store.write_level(kW2, 1, testing::random_level(level_entries(2, 1), 1, 1));
+  store.write_level(kW2, 1, test::random_level(level_entries(2, 1), 1, 1));
   EXPECT_EQ(store.complete_through(kW2), -1);
-  store.write_level(kW2, 0, testing::random_level(1, 0, 0));
+  store.write_level(kW2, 0, test::random_level(1, 0, 0));
   EXPECT_EQ(store.complete_through(kW2), 1);
-  store.write_level(kW2, 3, testing::random_level(level_entries(2, 3), 3, 3));
+  store.write_level(kW2, 3, test::random_level(level_entries(2, 3), 3, 3));
   EXPECT_EQ(store.complete_through(kW2), 1);
   EXPECT_TRUE(store.level_meta(kW2, 3));
   EXPECT_FALSE(store.level_meta(kW2, 2));
-  store.write_level(kW2, 2, testing::random_level(level_entries(2, 2), 2, 2));
+  store.write_level(kW2, 2, test::random_level(level_entries(2, 2), 2, 2));
   EXPECT_EQ(store.complete_through(kW2), 3);
   EXPECT_EQ(store.complete_through(kK2), -1);
   EXPECT_EQ(store.complete_through(kW3), -1);
@@ -196,12 +185,12 @@ TEST(Store, CompleteThroughFollowsGaps) {
 
 TEST(Store, RewritingReplacesTheLevel) {
   TempDir dir("store_rewrite");
-  const auto a = testing::random_level(level_entries(2, 8), 8, 1);
-  const auto b = testing::random_level(level_entries(2, 8), 8, 2);
+  const auto a = test::random_level(level_entries(2, 8), 8, 1);
+  const auto b = test::random_level(level_entries(2, 8), 8, 2);
   {
     Store store(dir.str(), true, small_blocks(10));
     for (int n = 0; n < 8; ++n)
-      store.write_level(kW2, n, testing::random_level(level_entries(2, n), n, n));
+      store.write_level(kW2, n, test::random_level(level_entries(2, n), n, n));
     store.write_level(kW2, 8, a);
     store.write_level(kW2, 8, b);
     std::vector<std::int8_t> back(b.size());
@@ -344,11 +333,11 @@ TEST(Store, MapFullAbortsTheLevelCleanly) {
   {
     Store store(dir.str(), true, o);
     for (int n = 0; n <= 3; ++n) {
-      small.push_back(testing::random_level(level_entries(6, n), n, n));
+      small.push_back(test::random_level(level_entries(6, n), n, n));
       store.write_level(t, n, small.back());
     }
     // ~1.35M random values of ~4.6 bits: far more than the 256 KiB map.
-    const auto big = testing::random_level(level_entries(6, 12), 12, 12);
+    const auto big = test::random_level(level_entries(6, 12), 12, 12);
     store.write_level(t, 4, std::vector<std::int8_t>(level_entries(6, 4), 0));
     const std::string e = error_of([&] { store.write_level(t, 12, big); });
     EXPECT_NE(e.find("map full"), std::string::npos) << e;
@@ -409,8 +398,8 @@ std::string block_of(const std::string& group, std::uint32_t b) {
 TEST(Store, FlippedByteIsDetectedByReadLevelAndProbe) {
   const TableId t{Rules::kWetherell, 3};
   const LevelIndex idx(3, 8);
-  const auto level = testing::pits_level(idx, 8);  // 1287 entries
-  const auto storage_rank = testing::naive_storage_ranks(3, 8);
+  const auto level = test::pits_level(idx, 8);  // 1287 entries
+  const auto storage_rank = test::naive_storage_ranks(3, 8);
   // Offsets into block 2's bytes: 0: the middle of the zstd frame; 1: stored-bytes checksum;
   // 9: entry count; 17: checksum of the values; 28: a zstd frame-header bit that decoders
   // ignore. -1: the group's offset table entry that ends block 2 (and starts block 3).
@@ -418,7 +407,7 @@ TEST(Store, FlippedByteIsDetectedByReadLevelAndProbe) {
     TempDir dir("store_flip");
     {
       Store store(dir.str(), true, small_blocks(256));
-      for (int n = 0; n <= 8; ++n) store.write_level(t, n, testing::pits_level(idx, n));
+      for (int n = 0; n <= 8; ++n) store.write_level(t, n, test::pits_level(idx, n));
     }
     const std::string group = raw_group(dir.str(), t, 8);
     ASSERT_EQ(format::get_le(group, 0, 4), 6u);  // blocks 0..5 in one group record
@@ -478,9 +467,9 @@ TEST(Store, ReadLevelStoredIsInStorageOrder) {
   const LevelIndex idx(3, 9);
   TempDir dir("store_stored");
   Store store(dir.str(), true, small_blocks(64));
-  for (int n = 0; n <= 9; ++n) store.write_level(t, n, testing::pits_level(idx, n));
-  const auto level = testing::pits_level(idx, 9);
-  const auto storage_rank = testing::naive_storage_ranks(3, 9);
+  for (int n = 0; n <= 9; ++n) store.write_level(t, n, test::pits_level(idx, n));
+  const auto level = test::pits_level(idx, 9);
+  const auto storage_rank = test::naive_storage_ranks(3, 9);
   for (unsigned threads : {1u, 2u, 5u}) {
     std::vector<std::int8_t> stored(level.size(), 99);
     store.read_level_stored(t, 9, stored, threads);
@@ -502,7 +491,7 @@ TEST(Store, ScanLevelParallelHandsOverEveryBlockOnce) {
   const LevelIndex idx(3, 9);
   TempDir dir("store_scan_parallel");
   Store store(dir.str(), true, small_blocks(64));
-  for (int n = 0; n <= 9; ++n) store.write_level(t, n, testing::pits_level(idx, n));
+  for (int n = 0; n <= 9; ++n) store.write_level(t, n, test::pits_level(idx, n));
   std::vector<std::int8_t> stored(idx.size(9));
   store.read_level_stored(t, 9, stored, 1);
   for (unsigned threads : {1u, 2u, 5u}) {
@@ -569,7 +558,7 @@ TEST(StorageOrder, MatchesTheDocumentedOrderAndIsABijection) {
   for (int m = 1; m <= 3; ++m) {
     const StorageOrder order(m, 7);
     for (int n = 0; n <= 7; ++n) {
-      const auto naive = testing::naive_storage_ranks(m, n);
+      const auto naive = test::naive_storage_ranks(m, n);
       ASSERT_EQ(order.size(n), naive.size());
       std::vector<Stones> x(2 * m), y(2 * m);
       order.unrank(0, n, x.data());
@@ -595,7 +584,7 @@ TEST(Format, DatabaseBytesFollowFormatMd) {
     StoreOptions o = small_blocks(8);
     o.blocks_per_group = 3;  // several groups, a partial last one
     Store store(dir.str(), true, o);
-    for (int n = 0; n <= 6; ++n) store.write_level(t, n, testing::pits_level(idx, n));
+    for (int n = 0; n <= 6; ++n) store.write_level(t, n, test::pits_level(idx, n));
     store.put_book(t, {{{1, 2, 3, 300}, -5}});
   }
   auto u8 = [](std::string_view s, std::size_t i) { return unsigned(std::uint8_t(s[i])); };
@@ -645,7 +634,7 @@ TEST(Format, DatabaseBytesFollowFormatMd) {
     EXPECT_EQ(u8(level, 40), 1u);     // complete
     EXPECT_EQ(u8(level, 41), 1u);     // codec
     EXPECT_EQ(le(level, 43, 5), 0u);  // reserved
-    const auto storage_rank = testing::naive_storage_ranks(2, n);
+    const auto storage_rank = test::naive_storage_ranks(2, n);
     std::vector<std::int8_t> stored(entries);
     std::string sums;
     std::uint64_t bytes = 0;
@@ -683,7 +672,7 @@ TEST(Format, DatabaseBytesFollowFormatMd) {
     EXPECT_EQ(le(level, 24, 8), bytes);                           // stored bytes
     EXPECT_EQ(le(level, 8, 8), xxh64(sums.data(), sums.size()));  // level checksum
     for (const auto& [x, r] : storage_rank)
-      ASSERT_EQ(stored[r], testing::value_of_pits(x.data(), 4, n)) << "n=" << n << " r=" << r;
+      ASSERT_EQ(stored[r], test::value_of_pits(x.data(), 4, n)) << "n=" << n << " r=" << r;
   }
   EXPECT_EQ(db.size(), records);  // nothing else is stored
 }

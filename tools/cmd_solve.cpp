@@ -44,7 +44,7 @@ const char* kDescription =
     "proven before the best moves were).\n"
     "The database's values are decoded into memory before the search when they fit in\n"
     "--cache-mb (--db-load auto; by default half of the machine's memory; a 6-pit <= 24-stone\n"
-    "table takes 0.78 GiB and 1.5-4 seconds), else read block by block through an LRU cache\n"
+    "table takes 0.78 GiB), else read block by block through an LRU cache\n"
     "of --cache-mb. The time printed is the search's; the database's opening and loading time\n"
     "is printed beside it, with the way the table is held.\n"
     "With --store, the exact values of the position and of every position within --book-plies\n"

@@ -59,7 +59,7 @@ struct KALAH_API Answer {
   std::string rules;             // the rule set's name
   Value value;                   // over: the final margin, exact
   bool over = false;             // the game is over: no moves
-  std::string source;            // "database", "database + search" or "search"
+  std::string source;            // "database", "database + search", "search" or "rules" (over)
   std::vector<MoveValue> moves;  // legal moves, ascending pit
   // The answer as one JSON object (no newline): what `kalah query --json` prints, keys position,
   // rules, margin, outcome, exact, over, source, moves[{pit, margin, outcome, exact, best, again,

@@ -6,6 +6,16 @@
 
 namespace kalah {
 
+std::optional<std::uint64_t> arrangement_count(int c, int n) {
+  if (c <= 0 || n < 0) return c == 0 && n == 0 ? 1 : 0;
+  unsigned __int128 r = 1;
+  for (int i = 1; i < c; ++i) {
+    r = r * unsigned(n + i) / unsigned(i);  // C(n + i, i), exact at every step
+    if (r >> 63) return std::nullopt;
+  }
+  return std::uint64_t(r);
+}
+
 Arrangements::Arrangements(int m, int max_stones, const int* order, const char* what)
     : m_(m), cells_(2 * m), max_stones_(max_stones), stride_(max_stones + 1) {
   if (m < 1 || m > kMaxPits || max_stones < 0 || max_stones > 255)
@@ -16,8 +26,7 @@ Arrangements::Arrangements(int m, int max_stones, const int* order, const char* 
   binom_.assign(std::size_t(rows) * cells_, 0);
   for (int a = 0; a < rows; ++a)
     for (int b = 0; b < cells_ && b <= a; ++b)
-      binom_[a * cells_ + b] =
-          (b == 0 || b == a) ? 1 : binom_[(a - 1) * cells_ + b - 1] + binom_[(a - 1) * cells_ + b];
+      binom_[a * cells_ + b] = *arrangement_count(b + 1, a - b);
   below_.assign(std::size_t(cells_) * plane_, 0);
   for (int k = 0; k + 1 < cells_; ++k) {
     const int rest = cells_ - k - 1;  // significances after k

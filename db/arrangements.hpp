@@ -3,11 +3,16 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "position.hpp"
 
 namespace kalah {
+
+// The number of arrangements of n >= 0 stones in c >= 0 cells, C(n + c - 1, c - 1) (1 for no
+// stones, 0 for stones in no cell); nullopt when it is 2^63 or more. The one place it is computed.
+std::optional<std::uint64_t> arrangement_count(int c, int n);
 
 // The arrangements of n stones in c = 2m cells x[0..2m) (the side to move's pits 1..m, then the
 // opponent's pits 1..m), C(n+c-1, c-1) of them, ranked lexicographically with the cells read in

@@ -6,6 +6,7 @@
 #include <exception>
 #include <thread>
 
+#include "arrangements.hpp"
 #include "block_codec.hpp"
 #include "for_each_index.hpp"
 #include "format.hpp"
@@ -77,13 +78,8 @@ LevelMeta complete_meta(const LmdbTxn& txn, TableId t, int n, const std::string&
 
 std::uint64_t level_entries(int m, int n) {
   if (m < 1 || n < 0) return n == 0 ? 1 : 0;
-  const int k = 2 * m - 1;
-  unsigned __int128 r = 1;
-  for (int i = 1; i <= k; ++i) {
-    r = r * unsigned(n + i) / unsigned(i);
-    if (r >> 63) throw DbError("level too large to index");
-  }
-  return std::uint64_t(r);
+  if (const std::optional<std::uint64_t> entries = arrangement_count(2 * m, n)) return *entries;
+  throw DbError("level too large to index");
 }
 
 void index_ranks_of_storage(const LevelIndex& index, const StorageOrder& order, int n,

@@ -7,6 +7,7 @@
 #include <future>
 #include <string>
 
+#include "arrangements.hpp"
 #include "physical_memory.hpp"
 
 namespace kalah {
@@ -32,34 +33,33 @@ std::string gib(std::uint64_t bytes) {
 
 namespace {
 
-// C(n + c - 1, c - 1) arrangements of n stones in c cells (levels 0..n of c - 1 cells when
-// called with c + 1), as a long double.
-long double arrangements(int c, int n) {
-  long double x = 1;
-  for (int i = 1; i < c; ++i) x = x * (n + i) / i;
-  return x;
+// arrangement_count, UINT64_MAX for "too many".
+std::uint64_t count_or_max(int c, int n) {
+  return arrangement_count(c, n).value_or(UINT64_MAX);
 }
 
-std::uint64_t saturate(long double x) {
-  return x >= 1.8e19L ? UINT64_MAX : std::uint64_t(std::llround(double(x)));
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
 }  // namespace
 
 std::uint64_t table_entries(int m, int max_stones) {
-  return saturate(arrangements(2 * m + 1, max_stones));
+  return count_or_max(2 * m + 1, max_stones);  // levels 0..N of 2m cells: N stones in 2m + 1
 }
 
 std::uint64_t build_memory_bytes(int m, int max_stones, bool packed) {
-  long double bytes = 0;
+  std::uint64_t bytes = 0;
   for (int n = 0; n < max_stones; ++n) {
-    const long double size = arrangements(2 * m, n);
-    bytes +=
-        packed && ResidentLevel::packs(n) ? std::ceil(size / ResidentLevel::kPerWord) * 8 : size;
+    const std::uint64_t size = count_or_max(2 * m, n);
+    const bool in_words = packed && ResidentLevel::packs(n) && size != UINT64_MAX;
+    bytes = saturating_add(
+        bytes,
+        in_words ? (size + ResidentLevel::kPerWord - 1) / ResidentLevel::kPerWord * 8 : size);
   }
-  bytes += arrangements(2 * m, max_stones);
-  if (max_stones > 0) bytes += arrangements(2 * m, max_stones - 1);
-  return saturate(bytes);
+  bytes = saturating_add(bytes, count_or_max(2 * m, max_stones));
+  if (max_stones > 0) bytes = saturating_add(bytes, count_or_max(2 * m, max_stones - 1));
+  return bytes;
 }
 
 bool build_packs_levels(TableId t, int max_stones, std::uint64_t limit,

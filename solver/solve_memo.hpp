@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "arrangements.hpp"
 #include "huge_buffer.hpp"
 
 #include "oracle.hpp"
@@ -158,13 +159,8 @@ class ExactMemo {
 
   std::size_t index(const B& b, int n) const { return offset_[n] + rank(b, n); }
 
-  // Arrangements of n stones in c cells: C(n + c - 1, c - 1).
-  static std::uint64_t arrangements(int c, int n) {
-    if (c == 0) return n == 0;
-    std::uint64_t r = 1;
-    for (int j = 1; j < c; ++j) r = r * std::uint64_t(n + j) / std::uint64_t(j);
-    return r;
-  }
+  // Arrangements of n stones in c cells (at most the memo's levels: far below 2^63).
+  static std::uint64_t arrangements(int c, int n) { return arrangement_count(c, n).value(); }
 
   // Lexicographic rank of b's pits (own 1..m, then the opponent's 1..m) among level n.
   std::uint64_t rank(const B& b, int n) const {

@@ -154,7 +154,7 @@ std::optional<LevelMeta> decode_level(std::string_view v) {
   m.codec = int(get_le(v, 41, 1));
   m.zstd_level = int(std::int8_t(get_le(v, 42, 1)));
   if (m.block_entries == 0 || m.blocks_per_group == 0 ||
-      m.blocks != (m.entries + m.block_entries - 1) / m.block_entries)
+      m.blocks != block_count(m.entries, m.block_entries))
     return std::nullopt;
   return m;
 }

@@ -44,12 +44,11 @@ std::vector<std::string> compress_blocks(int m, int n, const ResidentLevel& valu
                                          int zstd_level, unsigned threads) {
   const LevelIndex index(m, n);
   const StorageOrder order(m, n);
-  const std::size_t blocks = (entries + block_entries - 1) / block_entries;
+  const std::size_t blocks = block_count(entries, block_entries);
   std::vector<std::string> out(blocks);
   for_each_index(blocks, threads, [&](std::size_t b) {
     const std::uint64_t first = std::uint64_t(b) * block_entries;
-    std::vector<std::int8_t> raw(
-        std::size_t(std::min<std::uint64_t>(block_entries, entries - first)));
+    std::vector<std::int8_t> raw(std::size_t(block_size(entries, block_entries, b)));
     gather(index, order, n, values, first, raw);
     out[b] = encode_block(raw, zstd_level);
   });
@@ -154,10 +153,15 @@ std::optional<LevelMeta> Store::level_meta(TableId t, int n) const {
   return read_meta(txn, t, n, level_where(t, n));
 }
 
-void Store::write_level(TableId t, int n, std::span<const std::int8_t> values) {
+std::string Store::writable_level(TableId t, int n) const {
   const std::string where = level_where(t, n);
   if (!env_->writable()) throw DbError(path_ + ": database opened read-only");
   if (n < 0 || n > 255) throw DbError(where + ": level out of range 0..255");
+  return where;
+}
+
+void Store::write_level(TableId t, int n, std::span<const std::int8_t> values) {
+  const std::string where = writable_level(t, n);
   const std::uint64_t entries = level_entries(t.m, n);
   if (values.size() != entries)
     throw DbError(where + ": write_level got " + std::to_string(values.size()) +
@@ -171,9 +175,9 @@ void Store::write_level(TableId t, int n, std::span<const std::int8_t> values) {
 }
 
 void Store::write_level(TableId t, int n, const ResidentLevel& values) {
-  const std::string where = level_where(t, n);
-  if (!env_->writable()) throw DbError(path_ + ": database opened read-only");
-  if (n < 0 || n > 255 || values.n != n) throw DbError(where + ": level out of range 0..255");
+  const std::string where = writable_level(t, n);
+  if (values.n != n)
+    throw DbError(where + ": the values given are of level " + std::to_string(values.n));
   const std::uint64_t entries = level_entries(t.m, n);
   write_level_blocks(t, n,
                      compress_blocks(t.m, n, values, entries, options_.block_entries,
@@ -181,17 +185,14 @@ void Store::write_level(TableId t, int n, const ResidentLevel& values) {
 }
 
 void Store::write_level_blocks(TableId t, int n, std::vector<std::string> blocks) {
-  const std::string where = level_where(t, n);
-  if (!env_->writable()) throw DbError(path_ + ": database opened read-only");
-  if (n < 0 || n > 255) throw DbError(where + ": level out of range 0..255");
+  const std::string where = writable_level(t, n);
   const std::uint64_t entries = level_entries(t.m, n);
-  const std::uint64_t want = (entries + options_.block_entries - 1) / options_.block_entries;
+  const std::uint64_t want = block_count(entries, options_.block_entries);
   if (blocks.size() != want)
     throw DbError(where + ": " + std::to_string(blocks.size()) + " blocks given, the level has " +
                   std::to_string(want));
   for (std::size_t b = 0; b < blocks.size(); ++b) {
-    const std::uint64_t count =
-        std::min<std::uint64_t>(options_.block_entries, entries - b * options_.block_entries);
+    const std::uint64_t count = block_size(entries, options_.block_entries, b);
     if (block_entries_of(blocks[b]) != count)
       throw DbError(block_where(where, std::uint32_t(b)) + ": block holds " +
                     std::to_string(block_entries_of(blocks[b])) + " entries, not " +
@@ -235,33 +236,7 @@ void Store::write_level_blocks(TableId t, int n, std::vector<std::string> blocks
 void Store::scan_level(
     TableId t, int n,
     const std::function<void(std::uint64_t, std::span<const std::int8_t>)>& fn) const {
-  const std::string where = level_where(t, n);
-  LmdbTxn txn(*env_, false);
-  const LevelMeta meta = complete_meta(txn, t, n, where);
-  std::vector<std::int8_t> buf(std::min<std::uint64_t>(meta.block_entries, meta.entries));
-  Xxh64Stream hash;
-  std::uint32_t block = 0, group = 0;
-  const auto prefix = format::group_prefix(t, n);
-  txn.scan(prefix.view(), [&](std::string_view key, std::string_view value) {
-    if (key.size() != prefix.size + 4 || format::get_be(key, prefix.size, 4) != group)
-      throw DbError(block_where(where, block) + ": missing");
-    if (block >= meta.blocks) throw DbError(where + ": more blocks than its record says");
-    const std::uint32_t count = std::min(meta.blocks_per_group, meta.blocks - block);
-    for (std::uint32_t j = 0; j < count; ++j, ++block) {
-      const auto stored = format::block_in_group(value, j, count);
-      if (!stored) throw DbError(block_where(where, block) + ": corrupt block group record");
-      const std::uint64_t first = std::uint64_t(block) * meta.block_entries;
-      const std::span<std::int8_t> out(buf.data(), std::size_t(std::min<std::uint64_t>(
-                                                       meta.block_entries, meta.entries - first)));
-      decode_block(*stored, out, block_where(where, block));
-      hash.update(stored->data() + kBlockValueSumOffset, 8);
-      fn(first, out);
-    }
-    ++group;
-    return true;
-  });
-  if (block != meta.blocks) throw DbError(block_where(where, block) + ": missing");
-  if (hash.digest() != meta.checksum) throw DbError(where + ": level checksum mismatch");
+  scan_level_parallel(t, n, 1, fn);  // one thread takes the blocks in order
 }
 
 void Store::scan_level_parallel(
@@ -280,8 +255,7 @@ void Store::scan_level_parallel(
     groups.push_back(value);
     return true;
   });
-  const std::uint64_t want_groups =
-      (std::uint64_t(meta.blocks) + meta.blocks_per_group - 1) / meta.blocks_per_group;
+  const std::uint64_t want_groups = block_count(meta.blocks, meta.blocks_per_group);
   if (groups.size() != want_groups)
     throw DbError(where + ": " + std::to_string(groups.size()) + " block groups, its record says " +
                   std::to_string(want_groups));
@@ -290,16 +264,15 @@ void Store::scan_level_parallel(
   std::vector<std::string_view> value_sums(meta.blocks);
   for_each_index(groups.size(), threads, [&](std::size_t g) {
     const std::uint32_t first_block = std::uint32_t(g) * meta.blocks_per_group;
-    const std::uint32_t count = std::min(meta.blocks_per_group, meta.blocks - first_block);
-    std::vector<std::int8_t> buf(std::min<std::uint64_t>(meta.block_entries, meta.entries));
+    const auto count = std::uint32_t(block_size(meta.blocks, meta.blocks_per_group, g));
+    std::vector<std::int8_t> buf(block_size(meta.entries, meta.block_entries, 0));
     for (std::uint32_t j = 0; j < count; ++j) {
       const std::uint32_t block = first_block + j;
       const auto stored = format::block_in_group(groups[g], j, count);
       if (!stored) throw DbError(block_where(where, block) + ": corrupt block group record");
       const std::uint64_t first = std::uint64_t(block) * meta.block_entries;
       const std::span<std::int8_t> values(
-          buf.data(),
-          std::size_t(std::min<std::uint64_t>(meta.block_entries, meta.entries - first)));
+          buf.data(), std::size_t(block_size(meta.entries, meta.block_entries, block)));
       decode_block(*stored, values, block_where(where, block));
       value_sums[block] = stored->substr(kBlockValueSumOffset, 8);
       fn(first, values);
@@ -352,10 +325,10 @@ void Store::read_block(TableId t, int n, std::uint32_t block, std::vector<std::i
   if (!value) throw DbError(block_where(where, block) + ": missing");
   const std::uint32_t first_block = group * meta->blocks_per_group;
   const auto stored = format::block_in_group(
-      *value, block - first_block, std::min(meta->blocks_per_group, meta->blocks - first_block));
+      *value, block - first_block,
+      std::uint32_t(block_size(meta->blocks, meta->blocks_per_group, group)));
   if (!stored) throw DbError(block_where(where, block) + ": corrupt block group record");
-  const std::uint64_t first = std::uint64_t(block) * meta->block_entries;
-  out.resize(std::size_t(std::min<std::uint64_t>(meta->block_entries, meta->entries - first)));
+  out.resize(std::size_t(block_size(meta->entries, meta->block_entries, block)));
   decode_block(*stored, out, block_where(where, block));
 }
 

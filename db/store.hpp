@@ -81,9 +81,8 @@ class Store {
   // checksum.
   void read_level(TableId t, int n, std::span<std::int8_t> out) const;
 
-  // Calls fn(first, values) for each block of level n in block order: values of storage ranks
-  // (StorageOrder) first, first+1, ..., each block verified; the level checksum is checked after
-  // the last block. Memory: one block.
+  // Calls fn(first, values) for each block of level n in block order, on the calling thread:
+  // scan_level_parallel on one thread. Memory: one block.
   void scan_level(TableId t, int n,
                   const std::function<void(std::uint64_t, std::span<const std::int8_t>)>& fn) const;
 
@@ -124,6 +123,9 @@ class Store {
 
  private:
   std::string level_where(TableId t, int n) const;
+  // level_where(t, n) of a level that may be written: the store writable, n in 0..255; else
+  // DbError naming which is not so.
+  std::string writable_level(TableId t, int n) const;
   std::string path_;
   StoreOptions options_;
   std::unique_ptr<LmdbEnv> env_;

@@ -18,6 +18,16 @@ struct TableId {
 // "wetherell m=6": how messages and listings name a table.
 std::string to_string(TableId t);
 
+// A level of `entries` values is stored in blocks of block_entries values, the last holding the
+// rest: block_count of them, block b holding block_size values from b * block_entries on.
+constexpr std::uint64_t block_count(std::uint64_t entries, std::uint64_t block_entries) {
+  return (entries + block_entries - 1) / block_entries;
+}
+constexpr std::uint64_t block_size(std::uint64_t entries, std::uint64_t block_entries,
+                                   std::uint64_t b) {
+  return entries - b * block_entries < block_entries ? entries - b * block_entries : block_entries;
+}
+
 // The metadata record of one stored level (db/FORMAT.md, "Level record").
 struct LevelMeta {
   std::uint64_t entries;   // C(n+2m-1, 2m-1)

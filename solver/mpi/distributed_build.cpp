@@ -415,7 +415,7 @@ std::vector<std::string> encode_share(World w, const LevelIndex& index, const St
                                       std::uint32_t block_entries, int zstd_level,
                                       Exchange& exchange, std::uint64_t* first_block) {
   const std::uint64_t entries = index.size(n);
-  const std::uint64_t blocks = (entries + block_entries - 1) / block_entries;
+  const std::uint64_t blocks = block_count(entries, block_entries);
   const std::uint64_t lo = blocks * unsigned(w.rank) / unsigned(w.size);
   const std::uint64_t hi = blocks * unsigned(w.rank + 1) / unsigned(w.size);
   *first_block = lo;
@@ -432,7 +432,7 @@ std::vector<std::string> encode_share(World w, const LevelIndex& index, const St
     ranks.resize(size);
     tbb::parallel_for(b0, b1, [&](std::uint64_t block) {
       const std::uint64_t f = block * block_entries;
-      const std::uint64_t c = std::min<std::uint64_t>(block_entries, entries - f);
+      const std::uint64_t c = block_size(entries, block_entries, block);
       index_ranks_of_storage(index, order, n, f,
                              std::span<std::uint64_t>(ranks.data() + (f - s0), std::size_t(c)));
     });
@@ -446,7 +446,7 @@ std::vector<std::string> encode_share(World w, const LevelIndex& index, const St
     out.resize(before + std::size_t(b1 - b0));
     tbb::parallel_for(b0, b1, [&](std::uint64_t block) {
       const std::uint64_t f = block * block_entries;
-      const std::uint64_t c = std::min<std::uint64_t>(block_entries, entries - f);
+      const std::uint64_t c = block_size(entries, block_entries, block);
       out[before + std::size_t(block - b0)] = encode_block(
           std::span<const std::int8_t>(values.data() + (f - s0), std::size_t(c)), zstd_level);
     });

@@ -342,56 +342,56 @@ class RootSolver {
     };
   }
 
+  // A board of the principal variation: its stones in pits and its exact future margin.
+  struct Proven {
+    B board;
+    int stones;
+    int future;
+  };
+
   // From the root, a move that keeps the proven future margin at every ply, to the end of the
   // game (searched by this thread alone). False when stopped.
   bool principal_variation() {
     search_->set_parallel(nullptr, nullptr);
     search_->restart();
     set_phase("principal variation");
-    B cur = root_;
-    int cn = n_, cf = top_, dummy;
-    while (!game_over(cur, cn, &dummy)) {
+    Proven cur{root_, n_, top_};
+    for (int end_margin; !game_over(cur.board, cur.stones, &end_margin);) {
       int first = -1;
-      if (cn >= search_->table_min_stones()) {
-        if (SolveEntry e; tt_.probe(cur.key(), e)) first = e.move;
+      if (cur.stones >= search_->table_min_stones()) {
+        if (SolveEntry e; tt_.probe(cur.board.key(), e)) first = e.move;
       }
-      bool found = false;
-      for (int k = -1; k < cur.m() && !found; ++k) {
+      std::optional<Proven> next;
+      for (int k = -1; k < cur.board.m() && !next; ++k) {
         const int i = k < 0 ? first : k;
-        if (i < 0 || (k >= 0 && i == first) || cur.pit(i) == 0) continue;
-        B c = cur;
-        int nc, fc;
-        const bool ok = achieves(cur, cn, i, cf, c, nc, fc);
+        if (i < 0 || (k >= 0 && i == first) || cur.board.pit(i) == 0) continue;
+        next = achieved(cur, i);
         if (search_->aborted()) return false;
-        if (ok) {
-          res_.pv.push_back(i + 1);
-          cur = c;
-          cn = nc;
-          cf = fc;
-          found = true;
-        }
+        if (next) res_.pv.push_back(i + 1);
       }
-      if (!found)
-        throw std::logic_error("solve: no move achieves the proven value (TT collision?)");
+      if (!next) throw std::logic_error("solve: no move achieves the proven value (TT collision?)");
+      cur = *next;
     }
-    if (cf != 2 * cur.own_stones() - cn)
+    if (cur.future != 2 * cur.board.own_stones() - cur.stones)
       throw std::logic_error("solve: principal variation does not end at the proven value");
     return true;
   }
 
-  // Does own pit i of b (future margin exactly `target`) achieve it? Sets the child and its exact
-  // future margin when it does.
-  bool achieves(const B& b, int nb, int i, int target, B& c, int& nc, int& fc) {
-    c = b;
+  // The board after own pit i of `from`, with its exact future margin, when the move keeps
+  // from.future (a null-window test on the child); else nullopt.
+  std::optional<Proven> achieved(const Proven& from, int i) {
+    Proven c{from.board, 0, 0};
     bool again;
-    const int gain = c.play(i, again);
-    nc = nb - gain;
+    const int gain = c.board.play(i, again);
+    c.stones = from.stones - gain;
     if (again) {
-      fc = target - gain;
-      return search_->search(c, nc, fc - 1, fc) >= fc;
+      c.future = from.future - gain;
+      if (search_->search(c.board, c.stones, c.future - 1, c.future) >= c.future) return c;
+      return std::nullopt;
     }
-    fc = gain - target;
-    return search_->search(c, nc, fc, fc + 1) <= fc;
+    c.future = gain - from.future;
+    if (search_->search(c.board, c.stones, c.future, c.future + 1) <= c.future) return c;
+    return std::nullopt;
   }
 
   // The null-window test by search s alone.

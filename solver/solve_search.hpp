@@ -101,13 +101,15 @@ class Search {
   std::uint64_t oracle_hits() const { return oracle_hits_; }
   std::uint64_t expanded() const { return expanded_; }
 
-  // hint: 0, or what the caller already computed: b.key() when n >= table_min_stones(); the
-  // storage rank + 1 when n is within a resident probe's levels. [lower, upper]: bounds on the
+  // lookup: where b is looked up, when the caller already computed it (0: not computed): b's TT
+  // key when n >= table_min_stones(), its storage rank + 1 when n is within a resident probe's
+  // levels (make_child). [lower, upper]: bounds on the
   // future already read from the TT by the caller (kNoBound: none). The answers that need no
   // search (the game's end, the bounds, the resident database, the caller's bounds) are inline:
   // a third of the nodes are database children, which then cost no call.
-  [[gnu::always_inline]] int search(const B& b, int n, int alpha, int beta, std::uint64_t hint = 0,
-                                    int lower = -kNoBound, int upper = kNoBound) {
+  [[gnu::always_inline]] int search(const B& b, int n, int alpha, int beta,
+                                    std::uint64_t lookup = 0, int lower = -kNoBound,
+                                    int upper = kNoBound) {
     if ((++nodes_ & kPollMask) == 0) poll();
     if (aborted_) return 0;
     int over;
@@ -117,10 +119,10 @@ class Search {
     if (n <= oracle_max_ && resident_ != nullptr) {
       ++oracle_hits_;
       return level_[n].future(
-          hint != 0 ? hint - 1 : order_->template rank_cells<B::kFixedCells>(b.cells(), n));
+          lookup != 0 ? lookup - 1 : order_->template rank_cells<B::kFixedCells>(b.cells(), n));
     }
     if (int v; settles(std::max(-n, lower), std::min(n, upper), alpha, beta, &v)) return v;
-    return expand(b, n, alpha, beta, hint);
+    return expand(b, n, alpha, beta, lookup);
   }
 
   static constexpr int kNoBound = 32767;  // SolveEntry's bound for "none"
@@ -139,7 +141,7 @@ class Search {
   }
 
   // search() past its inline answers: the oracle's other answers, the memo, the TT, the moves.
-  int expand(const B& b, int n, int alpha, int beta, std::uint64_t hint) {
+  int expand(const B& b, int n, int alpha, int beta, std::uint64_t lookup) {
     if (n <= oracle_max_ || (ply_ < kBookPlies && oracle_ != nullptr)) {
       if (const std::optional<int> f = oracle_->future(b.position())) {
         ++oracle_hits_;
@@ -148,9 +150,19 @@ class Search {
     }
     if (n <= memo_max_) return memo_->value(b, n, *this);
 
-    Node node{b, n, alpha, beta, alpha, hint, -n, n, -1, -n - 1, -1};
+    Node node{.b = b,
+              .n = n,
+              .alpha = alpha,
+              .beta = beta,
+              .alpha0 = alpha,
+              .key = 0,
+              .lo = -n,
+              .hi = n,
+              .tt_move = -1,
+              .best = -n - 1,
+              .best_move = -1};
     if (n >= table_min_) {
-      if (node.key == 0) node.key = b.key();
+      node.key = lookup != 0 ? lookup : b.key();
       if (int v; probe_table(node, &v)) return v;
     }
     ++expanded_;
@@ -162,13 +174,13 @@ class Search {
   }
 
   static constexpr int kMaxChildren = B::kMaxM;  // pits a side at most
-  static_assert(kMaxChildren <= 16, "a child's order keeps its pit in 4 bits");
+  static_assert(kMaxChildren <= 16, "a child's order keeps its pit in kOrderPitBits bits");
 
   // A move of the node: the board after it, the stones it put into the mover's kalah, whether
   // the mover goes on (extra turn), and its ordering score (higher first, unique per pit).
   struct Child {
     B b;
-    std::uint64_t key;  // search()'s hint for b, or 0
+    std::uint64_t lookup;  // search()'s lookup of b (its TT key or its storage rank + 1), or 0
     int gain;
     int order;
     std::int16_t lower, upper;  // bounds on the child's future from the TT, when it was probed
@@ -240,7 +252,7 @@ class Search {
   }
 
   // The moves of a node but the TT move: child[i] after pit i; orders[0, count) their orders,
-  // which end in i (4 bits), brought into descending order lazily (a cutoff at the first child
+  // which end in i (order_key), brought into descending order lazily (a cutoff at the first child
   // skips the sort).
   struct Children {
     Child child[kMaxChildren];
@@ -253,19 +265,19 @@ class Search {
       for (int j = k + 1; j < count; ++j)
         if (orders[j] > orders[top]) top = j;
       std::swap(orders[k], orders[top]);
-      return child[orders[k] & 15];
+      return child[orders[k] & kOrderPitMask];
     }
-    Child& at(int k) { return child[orders[k] & 15]; }
+    Child& at(int k) { return child[orders[k] & kOrderPitMask]; }
   };
 
   // Searches child c of the node; true when it ends the node (cutoff or abort).
   [[gnu::always_inline]] bool visit(Node& node, const Child& c) {
     const int nc = node.n - c.gain;
     ++ply_;
-    const int v = c.again ? c.gain + search(c.b, nc, node.alpha - c.gain, node.beta - c.gain, c.key,
-                                            c.lower, c.upper)
-                          : c.gain - search(c.b, nc, c.gain - node.beta, c.gain - node.alpha, c.key,
-                                            c.lower, c.upper);
+    const int v = c.again ? c.gain + search(c.b, nc, node.alpha - c.gain, node.beta - c.gain,
+                                            c.lookup, c.lower, c.upper)
+                          : c.gain - search(c.b, nc, c.gain - node.beta, c.gain - node.alpha,
+                                            c.lookup, c.lower, c.upper);
     --ply_;
     if (aborted_) return true;
     if (v > node.best) {
@@ -285,9 +297,9 @@ class Search {
   std::optional<int> enhanced_cutoff(Node& node, Children& kids, int k) {
     for (int j = k; j < kids.count; ++j) {
       Child& c = kids.at(j);
-      if (node.n - c.gain < table_min_) continue;  // c.key is no TT key
+      if (node.n - c.gain < table_min_) continue;  // c.lookup is no TT key
       SolveEntry e;
-      if (!tt_.probe(c.key, e)) continue;
+      if (!tt_.probe(c.lookup, e)) continue;
       c.lower = e.lower;
       c.upper = e.upper;
       const int v = std::max(node.best, c.again ? c.gain + e.lower : c.gain - e.upper);
@@ -308,7 +320,7 @@ class Search {
       const Child& c = kids.take(k);
       const bool eldest = k == 0 && !searched_tt_move;
       if (!eldest && node.n - c.gain >= busy_min_ &&
-          busy_slot(c).load(std::memory_order_relaxed) == c.key) {
+          busy_slot(c).load(std::memory_order_relaxed) == c.lookup) {
         later[deferred++] = c.pit;
         continue;
       }
@@ -322,14 +334,14 @@ class Search {
   bool visit_marked(Node& node, const Child& c) {
     if (node.n - c.gain < busy_min_) return visit(node, c);
     std::atomic_ref<std::uint64_t> slot = busy_slot(c);
-    slot.store(c.key, std::memory_order_relaxed);
+    slot.store(c.lookup, std::memory_order_relaxed);
     const bool end = visit(node, c);
-    std::uint64_t mine = c.key;
+    std::uint64_t mine = c.lookup;
     slot.compare_exchange_strong(mine, 0, std::memory_order_relaxed);
     return end;
   }
   std::atomic_ref<std::uint64_t> busy_slot(const Child& c) {
-    return std::atomic_ref<std::uint64_t>(busy_[c.key & (kBusySlots - 1)]);
+    return std::atomic_ref<std::uint64_t>(busy_[c.lookup & (kBusySlots - 1)]);
   }
 
   // Stores the node's result as a bound or the exact future, with the work it took.
@@ -348,34 +360,46 @@ class Search {
     c.b = b;
     c.pit = std::int8_t(i);
     c.gain = c.b.play(i, c.again);
-    c.key = 0;
+    c.lookup = 0;
     c.lower = -kNoBound;
     c.upper = kNoBound;
     const int nc = n - c.gain;
     // Neither a child's database value nor its TT line is prefetched: neither paid for itself
     // (docs/PERFORMANCE.md, "Not kept").
     if (nc >= table_min_) {
-      c.key = c.b.key();
+      c.lookup = c.b.key();
     } else if (nc <= oracle_max_ && resident_ != nullptr) {
-      c.key = order_->template rank_cells<B::kFixedCells>(c.b.cells(), nc) + 1;
+      c.lookup = order_->template rank_cells<B::kFixedCells>(c.b.cells(), nc) + 1;
     } else if (nc <= memo_max_ && nc > oracle_max_) {
       memo_->prefetch(c.b, nc);
     }
     // Children inside the database first (exact at the cost of a probe: a cutoff among them
     // spares the searched ones), then extra turns, then by stones won, then (rule sets with
     // R::kOrderByStonesHanded) by fewer stones added to the opponent's pits (captures count as
-    // taken away), then nearer the kalah (docs/SOLVER.md, "Move ordering"); the low 4 bits are
-    // the pit (search() relies on it). Clamped fields only weaken the order, never the result.
+    // taken away), then nearer the kalah (docs/SOLVER.md, "Move ordering"): order_key, whose
+    // last field is the pit (search() relies on it). Clamped fields only weaken the order, never
+    // the result.
     int handed = 0;
     if constexpr (R::kOrderByStonesHanded) {
       const int opp_after = c.again ? nc - c.b.own_stones() : c.b.own_stones();
       handed = std::clamp(opp_after - opp_stones, -255, 255);
     }
-    c.order = (std::min(c.gain, 255) << 13) + ((255 - handed) << 4) + i;
-    if (c.again) c.order += 1 << 21;
-    if (nc <= oracle_max_) c.order += kDatabaseChild;
+    c.order = order_key(nc <= oracle_max_, c.again, c.gain, handed, i);
   }
-  static constexpr int kDatabaseChild = 1 << 22;  // the order's mark of a child in the database
+
+  // A child's order key, the higher first; its fields from the most significant: the database
+  // mark, the extra-turn mark, the stones won (8 bits, clamped), 255 - the stones handed (9 bits,
+  // handed in [-255, 255]) and the pit (kOrderPitBits, unique among a node's children).
+  static constexpr int kOrderPitBits = 4;
+  static constexpr int kOrderPitMask = (1 << kOrderPitBits) - 1;
+  static constexpr int kOrderHandedShift = kOrderPitBits;
+  static constexpr int kOrderGainShift = kOrderHandedShift + 9;
+  static constexpr int kOrderAgain = 1 << (kOrderGainShift + 8);
+  static constexpr int kDatabaseChild = kOrderAgain << 1;  // the mark of a child in the database
+  static int order_key(bool database, bool again, int gain, int handed, int pit) {
+    return (database ? kDatabaseChild : 0) + (again ? kOrderAgain : 0) +
+           (std::min(gain, 255) << kOrderGainShift) + ((255 - handed) << kOrderHandedShift) + pit;
+  }
 
   static constexpr std::uint64_t kPollMask = (1u << 14) - 1;
 

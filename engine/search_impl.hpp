@@ -17,8 +17,6 @@ namespace kalah {
 
 namespace search_detail {
 
-struct StopSearch {};
-
 using Clock = std::chrono::steady_clock;
 
 }  // namespace search_detail
@@ -91,6 +89,7 @@ class SearchImpl final : public Searcher::Impl {
     nodes_ = 0;
     oracle_hits_ = 0;
     stopping_allowed_ = false;
+    stopped_ = false;
     if (is_over<R>(root)) {
       res.value = root.final_margin();
       res.exact = true;
@@ -100,10 +99,8 @@ class SearchImpl final : public Searcher::Impl {
     const int max_depth = std::max(1, limits.depth);
     for (int depth = 1; depth <= max_depth; ++depth) {
       stopping_allowed_ = depth > 1;
-      SearchResult it;
-      try {
-        it = search_root(root, depth);
-      } catch (const StopSearch&) {
+      SearchResult it = search_root(root, depth);
+      if (stopped_) {  // the iteration is unfinished: the last complete one stands
         res.budget_ran_out = true;
         break;
       }
@@ -127,11 +124,13 @@ class SearchImpl final : public Searcher::Impl {
 
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
+  // Counts a node and, every 1024 nodes of an iteration past the first, sets stopped_ when the
+  // budget has run out: from then on every search returns at once, storing nothing.
   void count_node() {
     ++nodes_;
     if (!stopping_allowed_ || (nodes_ & 1023) != 0) return;
-    if (limits_.nodes && nodes_ >= limits_.nodes) throw StopSearch{};
-    if (limits_.seconds > 0 && elapsed() >= limits_.seconds) throw StopSearch{};
+    if (limits_.nodes && nodes_ >= limits_.nodes) stopped_ = true;
+    if (limits_.seconds > 0 && elapsed() >= limits_.seconds) stopped_ = true;
   }
 
   // The moves of b with their children (flipped to the child's side to move when the turn
@@ -180,6 +179,7 @@ class SearchImpl final : public Searcher::Impl {
       const int floor = best == -kInf ? -kInf : best - 1;
       const int v = mv.again[i] ? alphabeta(mv.child(i), mv.hash[i], depth - 1, floor, kInf)
                                 : -alphabeta(mv.child(i), mv.hash[i], depth - 1, -kInf, -floor);
+      if (stopped_) return res;
       res.root.push_back({mv.pit[i] + 1, v, v <= floor});
       best = std::max(best, v);
     }
@@ -205,6 +205,7 @@ class SearchImpl final : public Searcher::Impl {
   template <class B>
   int alphabeta(const B& p, std::uint64_t key, int depth, int alpha, int beta) {
     count_node();
+    if (stopped_) return 0;
     if (is_over<R>(p)) return p.final_margin();
     if constexpr (std::is_same_v<B, WideBoard>) {  // run() never pairs an oracle with bytes
       if (opt.oracle) {
@@ -242,6 +243,7 @@ class SearchImpl final : public Searcher::Impl {
     } else {
       interior(p, depth, hint, alpha, beta, best, best_pit);
     }
+    if (stopped_) return 0;
     TTEntry s;
     s.key = key;
     s.future = std::int16_t(best - kd);
@@ -262,6 +264,7 @@ class SearchImpl final : public Searcher::Impl {
       const int i = next_child(mv.rank, mv.pit, mv.n, k == 0 ? hint : -1);
       const int v = mv.again[i] ? alphabeta(mv.child(i), mv.hash[i], depth - 1, alpha, beta)
                                 : -alphabeta(mv.child(i), mv.hash[i], depth - 1, -beta, -alpha);
+      if (stopped_) return;
       if (v > best) {
         best = v;
         best_pit = mv.pit[i];
@@ -293,6 +296,7 @@ class SearchImpl final : public Searcher::Impl {
     for (int k = 0; k < n; ++k) {
       const int i = next_child(rank, pit, n, k == 0 ? hint : -1);
       count_node();
+      if (stopped_) return;
       heuristic_leaves_ += heuristic[i];
       const int v = value[i];
       if (v > best) {
@@ -324,6 +328,7 @@ class SearchImpl final : public Searcher::Impl {
   std::uint64_t oracle_hits_ = 0;
   std::uint64_t heuristic_leaves_ = 0;
   bool stopping_allowed_ = false;
+  bool stopped_ = false;  // the budget ran out: the iteration under way is abandoned
 };
 
 }  // namespace search_detail

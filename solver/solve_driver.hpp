@@ -366,7 +366,7 @@ class RootSolver {
         const int i = k < 0 ? first : k;
         if (i < 0 || (k >= 0 && i == first) || cur.board.pit(i) == 0) continue;
         next = achieved(cur, i);
-        if (search_->aborted()) return false;
+        if (search_->stopped()) return false;
         if (next) res_.pv.push_back(i + 1);
       }
       if (!next) throw std::logic_error("solve: no move achieves the proven value (TT collision?)");
@@ -397,7 +397,7 @@ class RootSolver {
   // The null-window test by search s alone.
   static Test test_alone(Search<B>& s, const B& b, int nb, int beta) {
     const int r = s.search(b, nb, beta - 1, beta);
-    return s.aborted() ? std::nullopt : Test(r);
+    return s.stopped() ? std::nullopt : Test(r);
   }
 
   // The same test on every thread; the first to finish answers (all answers are proofs, so any
@@ -410,7 +410,7 @@ class RootSolver {
     on_all_threads([&](Search<B>& s) {
       s.restart();
       const int r = s.search(b, nb, beta - 1, beta);
-      if (!s.aborted() && !answered.exchange(true)) answer = r;
+      if (!s.stopped() && !answered.exchange(true)) answer = r;
       stop_ = true;  // answered, or the deadline: the other threads stop too
     });
     if (!answered) return std::nullopt;

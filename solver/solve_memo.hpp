@@ -71,9 +71,9 @@ class ExactMemo {
   }
 
   // The exact future margin of b, which holds n <= max_stones() stones in pits. `hooks` gets
-  // hooks.solved() for each position solved here and hooks.oracle_hit() for each oracle answer;
-  // once hooks.solved() or hooks.stopped() is true the result is meaningless and nothing
-  // unfinished is stored.
+  // hooks.count_solved() for each position solved here and hooks.oracle_hit() for each oracle
+  // answer; once hooks.stopped() is true the result is meaningless and nothing unfinished is
+  // stored.
   template <class Hooks>
   int value(const B& b, int n, Hooks& hooks) {
     if (n <= oracle_max_) {
@@ -98,7 +98,8 @@ class ExactMemo {
   // the first one is looked at.
   template <class Hooks>
   int solve(const B& b, int n, std::uint8_t& slot, Hooks& hooks) {
-    if (hooks.solved()) return 0;
+    hooks.count_solved();
+    if (hooks.stopped()) return 0;
     int v;
     if (game_over(b, n, &v)) {
       set(slot, v);

@@ -22,7 +22,7 @@ namespace kalah::solve_detail {
 // Searches the future margin f of boards of type B (future: margin minus kalah difference; it lies
 // in [-n, n] for n stones in pits and has the parity of n). search(b, n, alpha, beta) is
 // fail-soft: a result v <= alpha proves f <= v, v >= beta proves f >= v, otherwise f == v.
-// Once the deadline has passed, results are meaningless and aborted() is true.
+// Once the deadline has passed, results are meaningless and stopped() is true.
 template <class B>
 class Search {
  public:
@@ -72,7 +72,9 @@ class Search {
     last_report_ = Clock::now();
   }
 
-  bool aborted() const { return aborted_; }
+  // True once the deadline passed, the search was cancelled or told to stop: results are
+  // meaningless from then on (polled every few thousand nodes). restart() clears it.
+  bool stopped() const { return stopped_; }
 
   // Several threads search one root: they share the TT (SolveTable needs no locks) and `busy`, a
   // zeroed table of kBusySlots words that all threads are given, and each stops when *stop becomes
@@ -88,14 +90,12 @@ class Search {
     busy_ = busy;
     busy_min_ = table_min_ + kBusyAbove;
   }
-  void restart() { aborted_ = false; }
+  void restart() { stopped_ = false; }
 
-  // Hooks of ExactMemo::value: its solved positions count as nodes.
-  bool solved() {
+  // Hook of ExactMemo::value: its solved positions count as nodes.
+  void count_solved() {
     if ((++nodes_ & kPollMask) == 0) poll();
-    return aborted_;
   }
-  bool stopped() const { return aborted_; }
   void oracle_hit() { ++oracle_hits_; }
   std::uint64_t nodes() const { return nodes_; }
   std::uint64_t oracle_hits() const { return oracle_hits_; }
@@ -111,7 +111,7 @@ class Search {
                                     std::uint64_t lookup = 0, int lower = -kNoBound,
                                     int upper = kNoBound) {
     if ((++nodes_ & kPollMask) == 0) poll();
-    if (aborted_) return 0;
+    if (stopped_) return 0;
     int over;
     if (game_over(b, n, &over)) return over;
     if (beta <= -n) return -n;
@@ -168,7 +168,7 @@ class Search {
     ++expanded_;
     const std::uint64_t nodes_before = nodes_;
     if (const std::optional<int> v = search_moves(node)) return *v;
-    if (aborted_) return 0;
+    if (stopped_) return 0;
     if (n >= table_min_) store_result(node, std::bit_width(nodes_ - nodes_before));
     return node.best;
   }
@@ -211,7 +211,7 @@ class Search {
 
   // Searches the node's moves: the TT move first, then the others in order. Returns a value
   // when an enhanced transposition cutoff ends the node (already stored); else node.best holds
-  // the result (meaningless when aborted).
+  // the result (meaningless once stopped).
   std::optional<int> search_moves(Node& node) {
     const B& b = node.b;
     const int opp_stones = node.n - b.own_stones();  // make_child()'s order counts from it
@@ -279,7 +279,7 @@ class Search {
                           : c.gain - search(c.b, nc, c.gain - node.beta, c.gain - node.alpha,
                                             c.lookup, c.lower, c.upper);
     --ply_;
-    if (aborted_) return true;
+    if (stopped_) return true;
     if (v > node.best) {
       node.best = v;
       node.best_move = c.pit;
@@ -404,10 +404,10 @@ class Search {
   static constexpr std::uint64_t kPollMask = (1u << 14) - 1;
 
   void poll() {
-    if (stop_ != nullptr && stop_->load(std::memory_order_relaxed)) aborted_ = true;
-    if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) aborted_ = true;
+    if (stop_ != nullptr && stop_->load(std::memory_order_relaxed)) stopped_ = true;
+    if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) stopped_ = true;
     const Clock::time_point now = Clock::now();
-    if (deadline_ && now >= *deadline_) aborted_ = true;
+    if (deadline_ && now >= *deadline_) stopped_ = true;
     if (report_ && now - last_report_ >= report_every_) {
       last_report_ = now;
       report_();
@@ -431,7 +431,7 @@ class Search {
   std::uint64_t nodes_ = 0;
   std::uint64_t oracle_hits_ = 0;
   std::uint64_t expanded_ = 0;  // nodes whose moves were searched
-  bool aborted_ = false;
+  bool stopped_ = false;
   std::optional<Clock::time_point> deadline_;
   std::function<void()> report_;
   Clock::duration report_every_{};

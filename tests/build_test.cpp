@@ -38,7 +38,7 @@ TEST(Build, StoredTablesEqualMinimaxOnSmallBoards) {
       build_database(store, {{rules, m}, n_max, 2});
       Probe probe(store, {rules, m}, 1 << 20);
       const LevelIndex index(m, n_max);
-      test::ReferenceSolver reference(rules);
+      test::ReferenceMinimax reference(rules);
       for (int n = 0; n <= n_max; ++n) {
         for (std::uint64_t r = 0; r < index.size(n); ++r) {
           const Position p = index.position(r, n);
@@ -269,7 +269,7 @@ TEST(Query, BeyondTheDatabaseUsesTheSolverAndSaysSo) {
   Probe cached(store, t, 1 << 20);
   Probe resident(store, t, 0, ProbeLoad::kResident);
   const Position p = parse_position("1,6,1,5/0,0,0,5 S");  // 13 stones in pits; margin 8 (vectors)
-  test::ReferenceSolver reference(Rules::kWetherell);
+  test::ReferenceMinimax reference(Rules::kWetherell);
   for (auto [probe, threads] : {std::pair{&cached, 1}, std::pair{&resident, 2}}) {
     QueryOptions options;
     options.threads = threads;

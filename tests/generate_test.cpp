@@ -5,7 +5,7 @@
 
 #include "build.hpp"
 #include "generate.hpp"
-#include "level_solver.hpp"
+#include "level_kernel.hpp"
 #include "move.hpp"
 #include "reference.hpp"
 
@@ -24,8 +24,8 @@ TEST_P(GenerateVsMinimax, EveryEntryMatches) {
   const Case c = GetParam();
   const LevelIndex index(c.m, c.max_stones);
   LevelTables levels;
-  for (int n = 0; n <= c.max_stones; ++n) solve_level(c.rules, index, levels, n, 2);
-  test::ReferenceSolver reference(c.rules);
+  for (int n = 0; n <= c.max_stones; ++n) generate_level(c.rules, index, levels, n, 2);
+  test::ReferenceMinimax reference(c.rules);
   std::uint64_t checked = 0;
   for (int n = 0; n <= c.max_stones; ++n) {
     for (std::uint64_t r = 0; r < index.size(n); ++r) {
@@ -103,8 +103,8 @@ TEST(Generate, PackedLevelsGiveTheSameValuesAsBytes) {
     const LevelIndex index(m, top);
     LevelTables packed(0, true), bytes(0, false);
     for (int n = 0; n <= top; ++n) {
-      solve_level(rules, index, packed, n, 2);
-      solve_level(rules, index, bytes, n, 2);
+      generate_level(rules, index, packed, n, 2);
+      generate_level(rules, index, bytes, n, 2);
       ASSERT_TRUE(packed.level(n).packed);
       ASSERT_FALSE(bytes.level(n).packed);
       for (std::uint64_t r = 0; r < index.size(n); ++r)

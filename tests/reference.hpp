@@ -30,7 +30,7 @@ inline int reference_minimax(Rules rules, const Position& p, int depth) {
 // Exact margins by exhaustive negamax over play_move<R>, memoised by position text (small boards
 // only). R: any rule policy, registered or not.
 template <class R>
-class PolicyReferenceSolver {
+class PolicyReferenceMinimax {
  public:
   int margin(const Position& p) {
     const std::string key = to_string(p);
@@ -55,16 +55,16 @@ class PolicyReferenceSolver {
 };
 
 template <class... Rs>
-std::tuple<PolicyReferenceSolver<Rs>...> reference_solvers(RuleList<Rs...>);
+std::tuple<PolicyReferenceMinimax<Rs>...> reference_solvers(RuleList<Rs...>);
 
 // The same for a registered rule set chosen at run time.
-class ReferenceSolver {
+class ReferenceMinimax {
  public:
-  explicit ReferenceSolver(Rules rules) : rules_(rules) {}
+  explicit ReferenceMinimax(Rules rules) : rules_(rules) {}
 
   int margin(const Position& p) {
     return with_rules(rules_, [&](auto r) {
-      return std::get<PolicyReferenceSolver<decltype(r)>>(solvers_).margin(p);
+      return std::get<PolicyReferenceMinimax<decltype(r)>>(solvers_).margin(p);
     });
   }
 

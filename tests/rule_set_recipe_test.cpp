@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "level_solver.hpp"
+#include "level_kernel.hpp"
 #include "move.hpp"
 #include "reference.hpp"
 #include "rules/wetherell_twos.hpp"
@@ -17,7 +17,7 @@ namespace {
 using test::WetherellTwos;
 
 // The best pits (1-based, ascending) of p by the reference's exact margins.
-std::vector<int> reference_best(test::PolicyReferenceSolver<WetherellTwos>& ref,
+std::vector<int> reference_best(test::PolicyReferenceMinimax<WetherellTwos>& ref,
                                 const Position& p) {
   std::vector<int> best;
   int top = -1000000;
@@ -47,13 +47,13 @@ template <int M>
 void check_generator(int max_stones) {
   const LevelIndex index(M, max_stones);
   LevelTables twos, etude;
-  test::PolicyReferenceSolver<WetherellTwos> ref;
+  test::PolicyReferenceMinimax<WetherellTwos> ref;
   int differ = 0;
   for (int n = 0; n <= max_stones; ++n) {
     twos.open(n, index.size(n), kUnknownValue);
     etude.open(n, index.size(n), kUnknownValue);
-    LevelSolver<WetherellTwos, M>(index, twos).solve_range(n, 0, index.size(n));
-    LevelSolver<Wetherell, M>(index, etude).solve_range(n, 0, index.size(n));
+    LevelKernel<WetherellTwos, M>(index, twos).compute_range(n, 0, index.size(n));
+    LevelKernel<Wetherell, M>(index, etude).compute_range(n, 0, index.size(n));
     twos.pack(n);  // the levels above read them packed
     etude.pack(n);
     for (std::uint64_t r = 0; r < index.size(n); ++r) {
@@ -73,7 +73,7 @@ TEST(RuleSetRecipe, GeneratorAgreesWithMinimax) {
 
 // The exhaustive solver on board B: margin, best moves and a PV that ends at the margin.
 template <class B>
-void check_solver(const Position& p, test::PolicyReferenceSolver<WetherellTwos>& ref) {
+void check_solver(const Position& p, test::PolicyReferenceMinimax<WetherellTwos>& ref) {
   SolveOptions opt;
   opt.tt_bytes = 1 << 16;
   const SolveResult r = solve_detail::solve_on<B>(p, opt);
@@ -89,7 +89,7 @@ void check_solver(const Position& p, test::PolicyReferenceSolver<WetherellTwos>&
 }
 
 TEST(RuleSetRecipe, SolverAgreesWithMinimax) {
-  test::PolicyReferenceSolver<WetherellTwos> ref;
+  test::PolicyReferenceMinimax<WetherellTwos> ref;
   for (const auto& [m, k] : {std::pair{3, 2}, {3, 3}, {4, 2}}) {
     const Position p = start_position(m, k);
     check_solver<solve_detail::SolveBoard<WetherellTwos, ByteArrayBoard<>>>(p, ref);
@@ -99,7 +99,7 @@ TEST(RuleSetRecipe, SolverAgreesWithMinimax) {
 }
 
 TEST(RuleSetRecipe, EngineAgreesWithMinimax) {
-  test::PolicyReferenceSolver<WetherellTwos> ref;
+  test::PolicyReferenceMinimax<WetherellTwos> ref;
   SearchOptions opt;
   opt.tt_bytes = 1 << 20;
   opt.randomize = false;

@@ -40,7 +40,7 @@ const Data& data() {
     const LevelIndex index(kM, d.top);
     LevelTables solved;
     for (int n = 0; n <= d.top; ++n) {
-      solve_level(kTable.rules, index, solved, n, 0);
+      generate_level(kTable.rules, index, solved, n, 0);
       for (std::uint64_t r = 0; r < index.size(n); ++r)
         d.levels.resize(n + 1), d.levels[n].push_back(std::int8_t(solved.level(n).future(r)));
     }

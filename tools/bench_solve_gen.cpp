@@ -153,11 +153,11 @@ int bench_gen(int argc, char** argv) {
   LevelTables levels(0, packed);
   std::uint64_t peak = 0;
   std::uint64_t entries = 0, sum = 0;
-  double solving = 0;  // seconds in solve_level: the signature's reads are not timed
+  double solving = 0;  // seconds in generate_level: the signature's reads are not timed
   for (int n = 0; n <= max_stones; ++n) {
     peak = std::max(peak, levels.memory_bytes() + index.size(n));  // level n in bytes
     const auto t = std::chrono::steady_clock::now();
-    solve_level(game.parsed_rules(), index, levels, n, threads);
+    generate_level(game.parsed_rules(), index, levels, n, threads);
     const double s = since(t);
     solving += s;
     entries += index.size(n);

@@ -6,7 +6,7 @@
 
 #include "build.hpp"
 #include "command.hpp"
-#include "level_solver.hpp"
+#include "level_kernel.hpp"
 #include "options.hpp"
 #include "progress.hpp"
 #ifdef KALAH_MPI

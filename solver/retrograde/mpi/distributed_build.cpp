@@ -22,7 +22,7 @@
 #include <tbb/task_arena.h>
 
 #include "block_codec.hpp"
-#include "level_solver.hpp"
+#include "level_kernel.hpp"
 #include "physical_memory.hpp"
 #include "storage_order.hpp"
 
@@ -226,18 +226,18 @@ int local_value(const LevelTables& levels, int solving, std::uint64_t key) {
   return level == solving ? load(levels.bytes(level)[local]) : levels.level(level).future(local);
 }
 
-// Solves this process's slice of level n (levels.bytes(n), opened with kUnknownValue), all
+// Computes this process's slice of level n (levels.bytes(n), opened with kUnknownValue), all
 // processes together band by band of equal potential, in increasing potential: an entry's
 // successors are then all solved, in this process's slices (read at once) or in others' (asked
 // for in batches, MPI_Alltoallv). Returns the number of bands.
 template <class R, int M>
-class SliceSolver {
+class SliceKernel {
  public:
-  SliceSolver(World w, const LevelIndex& index, LevelTables& levels,
+  SliceKernel(World w, const LevelIndex& index, LevelTables& levels,
               const std::vector<Slices>& slices, Exchange& exchange)
       : w_(w), moves_(index), levels_(levels), slices_(slices), exchange_(exchange) {}
 
-  int solve(int n, const std::function<void(std::uint64_t)>& progress) {
+  int compute_level(int n, const std::function<void(std::uint64_t)>& progress) {
     n_ = n;
     values_ = levels_.bytes(n).data();
     const std::uint64_t count = slices_[n].count(w_.rank);
@@ -608,9 +608,9 @@ BuildReport build_database_distributed(Store* store, const BuildOptions& o,
         with_pits(
             t.m,
             [&](auto pits) {
-              SliceSolver<decltype(r), decltype(pits)::value> solver(w, index, levels, slices,
+              SliceKernel<decltype(r), decltype(pits)::value> kernel(w, index, levels, slices,
                                                                      exchange);
-              stats.bands = solver.solve(n, progress);
+              stats.bands = kernel.compute_level(n, progress);
             },
             PitsOneTo<kMaxPits>{});
       });

@@ -77,7 +77,7 @@ class LevelMoves {
     return pits;
   }
 
-  // A successor board as an arrangement to solve: both kalahs emptied.
+  // A successor board as an arrangement to value: both kalahs emptied.
   static Ring without_kalahs(const Ring& board) {
     Ring child = board;
     if constexpr (M <= ByteTables::kMaxM) {
@@ -120,27 +120,27 @@ class LevelMoves {
 
 // Computes entries of level n (levels[n] in bytes) given complete levels below n (packed: pack()),
 // for rule policy R and M pits a side, with LevelMoves. Same-level successors (sowings that stay on
-// the mover's own side) are solved on demand by recursion; that terminates because such a move
-// lowers the potential (LevelMoves::potential). Entries may be solved
+// the mover's own side) are computed on demand by recursion; that terminates because such a move
+// lowers the potential (LevelMoves::potential). Entries may be computed
 // concurrently from several threads: a value is written once it is final, and a duplicate
 // computation writes the same value. Tests compare every entry of small tables with a plain minimax
 // over the engine.
 template <class R, int M>
-class LevelSolver {
+class LevelKernel {
  public:
-  LevelSolver(const LevelIndex& index, LevelTables& levels) : moves_(index), levels_(levels) {}
+  LevelKernel(const LevelIndex& index, LevelTables& levels) : moves_(index), levels_(levels) {}
 
   // Future margin of the arrangement x (2M cells, side to move first) holding n stones.
-  int solve(const Stones* x, int n) { return solve(Moves::board_of(x), n); }
+  int value(const Stones* x, int n) { return value(Moves::board_of(x), n); }
 
-  // Solves and stores ranks [begin, end) of level n that are still unknown.
-  void solve_range(int n, std::uint64_t begin, std::uint64_t end) {
+  // Computes and stores the entries of ranks [begin, end) of level n that are still unknown.
+  void compute_range(int n, std::uint64_t begin, std::uint64_t end) {
     if (begin >= end) return;
     Stones x[2 * kMaxPits];
     moves_.index().unrank(begin, n, x);
     std::int8_t* values = levels_.bytes(n).data();
     for (std::uint64_t r = begin;;) {
-      if (load(values[r]) == kUnknownValue) store(values[r], solve(x, n));
+      if (load(values[r]) == kUnknownValue) store(values[r], value(x, n));
       if (++r == end) break;
       moves_.index().next(x);
     }
@@ -151,7 +151,7 @@ class LevelSolver {
   using Ring = typename Moves::Ring;
 
   // Future margin of the position on `base` (kalahs empty, n stones in its pits).
-  int solve(const Ring& base, int n) {
+  int value(const Ring& base, int n) {
     int over;
     if (Moves::over(base, &over)) return over;
     // First every successor's rank (so the reads can be in flight together), then the values.
@@ -186,7 +186,7 @@ class LevelSolver {
             all_packed ? lower[child_n].packed_future(ranks[k]) : lower[child_n].future(ranks[k]);
       } else if ((child = load(same_level[ranks[k]])) == kUnknownValue) {
         // Same level: strictly lower potential.
-        child = solve(Moves::without_kalahs(children[k]), n);
+        child = value(Moves::without_kalahs(children[k]), n);
         store(same_level[ranks[k]], child);
       }
       const int v = gains[k] + (agains[k] ? child : -child);

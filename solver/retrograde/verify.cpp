@@ -13,7 +13,7 @@
 #include <tbb/task_arena.h>
 
 #include "index.hpp"
-#include "level_solver.hpp"
+#include "level_kernel.hpp"
 #include "move.hpp"
 #include "probe.hpp"
 

@@ -1,4 +1,4 @@
-// Parallel solving of one level with TBB.
+// generate_level: one level of a table computed in parallel with TBB.
 #include "generate.hpp"
 
 #include <algorithm>
@@ -14,7 +14,7 @@
 
 namespace kalah {
 
-void solve_level(Rules rules, const LevelIndex& index, LevelTables& levels, int n, int threads,
+void generate_level(Rules rules, const LevelIndex& index, LevelTables& levels, int n, int threads,
                  const LevelProgress& progress) {
   const std::uint64_t total = index.size(n);
   levels.open(n, total, kUnknownValue);
@@ -35,13 +35,13 @@ void solve_level(Rules rules, const LevelIndex& index, LevelTables& levels, int 
     with_pits(
         index.m(),
         [&](auto pits) {
-          using Solver = LevelSolver<decltype(r), decltype(pits)::value>;
+          using Kernel = LevelKernel<decltype(r), decltype(pits)::value>;
           tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
           arena.execute([&] {
             tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, total, grain),
                               [&](const tbb::blocked_range<std::uint64_t>& range) {
-                                Solver solver(index, levels);
-                                solver.solve_range(n, range.begin(), range.end());
+                                Kernel kernel(index, levels);
+                                kernel.compute_range(n, range.begin(), range.end());
                                 done.fetch_add(range.size(), std::memory_order_relaxed);
                               });
           });

@@ -130,7 +130,7 @@ BuildReport build_database(Store& store, const BuildOptions& o, const BuildEvent
   try {
     for (int n = stored + 1; n <= o.max_stones; ++n) {
       const auto level_start = std::chrono::steady_clock::now();
-      solve_level(t.rules, index, levels, n, o.threads, events.solving);
+      generate_level(t.rules, index, levels, n, o.threads, events.solving);
       const double solve_s = seconds_since(level_start);
       finish_write();
       writing_level = n;

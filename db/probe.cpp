@@ -2,6 +2,7 @@
 #include "probe.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -33,12 +34,14 @@ std::uint64_t Probe::resident_bytes(const Store& store, TableId t, int levels) {
   return words * sizeof(std::uint64_t);
 }
 
-Probe::Probe(const Store& store, TableId t, std::size_t cache_bytes, ProbeLoad load,
+Probe::Probe(const Store& store, TableId t, std::size_t cache_bytes, TableLoad load,
              unsigned threads, int levels)
     : store_(store),
       table_(t),
       order_(t.m, std::max(covered_levels(store, t, levels), 0)),
-      cache_(load == ProbeLoad::kResident ? 0 : cache_bytes) {
+      cache_(load == TableLoad::kMemory ? 0 : cache_bytes) {
+  if (load == TableLoad::kAuto)
+    throw std::invalid_argument("Probe: resolve TableLoad::kAuto first (resolve_table_load)");
   max_stones_ = covered_levels(store, t, levels);
   for (int n = 0; n <= max_stones_; ++n) {
     const auto meta = store.level_meta(t, n);
@@ -47,7 +50,7 @@ Probe::Probe(const Store& store, TableId t, std::size_t cache_bytes, ProbeLoad l
                     " vanished while opening the probe");
     block_entries_.push_back(meta->block_entries);
   }
-  if (load == ProbeLoad::kResident) load_resident(threads);
+  if (load == TableLoad::kMemory) load_resident(threads);
   for (const auto& [pits, margin] : store.book_entries(t))
     book_.emplace(
         std::string(reinterpret_cast<const char*>(pits.data()), pits.size() * sizeof(Stones)),

@@ -15,15 +15,9 @@
 #include "resident_level.hpp"
 #include "storage_order.hpp"
 #include "store.hpp"
+#include "table_load.hpp"
 
 namespace kalah {
-
-// How a probe holds the levels. kOnDemand: blocks are read and decompressed when first probed,
-// through an LRU cache. kResident: every level is decoded into memory at construction (on
-// `threads` threads, 0: all cores; resident_bytes(store, t) bytes, verified as they are read, a
-// value out of its level's range or parity being corruption),
-// then probes answer without locks or decompression and the store is no longer read for levels.
-enum class ProbeLoad { kOnDemand, kResident };
 
 // Answers future margins of table t: positions with n <= store.complete_through(t) stones in pits
 // from the level blocks (storage rank -> block -> cached decompressed block -> value), positions
@@ -32,11 +26,16 @@ enum class ProbeLoad { kOnDemand, kResident };
 // store must outlive the probe; levels written after construction are not seen (make a new Probe).
 class Probe : public ExactOracle {
  public:
-  // Throws DbError when the store holds no table t. cache_bytes bounds the LRU cache of
-  // decompressed blocks (see BlockCache for the exact bound); unused when resident. levels >= 0
-  // uses only levels 0..levels of the table (what a smaller table would answer); -1: all of them.
+  // Throws DbError when the store holds no table t. load is kCache or kMemory (resolve kAuto
+  // first: resolve_table_load). kCache: blocks are read and decompressed when first probed,
+  // through an LRU cache of cache_bytes (see BlockCache for the exact bound). kMemory: every
+  // level is decoded at construction (on `threads` threads, 0: all cores; resident_bytes(store,
+  // t) bytes, verified as they are read, a value out of its level's range or parity being
+  // corruption), then probes answer without locks or decompression and the store is no longer
+  // read for levels. levels >= 0 uses only levels 0..levels of the table (what a smaller table
+  // would answer); -1: all of them.
   Probe(const Store& store, TableId t, std::size_t cache_bytes = 256 << 20,
-        ProbeLoad load = ProbeLoad::kOnDemand, unsigned threads = 0, int levels = -1);
+        TableLoad load = TableLoad::kCache, unsigned threads = 0, int levels = -1);
 
   // Memory a resident probe of table t (levels as above) takes: its complete levels as
   // ResidentLevel packs them (5 bits a position up to 31 stones in pits, a byte above).
@@ -56,7 +55,7 @@ class Probe : public ExactOracle {
   const BlockCache& cache() const { return cache_; }
 
  private:
-  // Reads and packs every level into resident_ (constructor, ProbeLoad::kResident).
+  // Reads and packs every level into resident_ (constructor, TableLoad::kMemory).
   void load_resident(unsigned threads);
 
   const Store& store_;

@@ -267,7 +267,7 @@ TEST(Query, BeyondTheDatabaseUsesTheSolverAndSaysSo) {
   build_database(store, {t, 4, 1});
   // The block cache on one thread, and the table resident with two search threads.
   Probe cached(store, t, 1 << 20);
-  Probe resident(store, t, 0, ProbeLoad::kResident);
+  Probe resident(store, t, 0, TableLoad::kMemory);
   const Position p = parse_position("1,6,1,5/0,0,0,5 S");  // 13 stones in pits; margin 8 (vectors)
   test::ReferenceMinimax reference(Rules::kWetherell);
   for (auto [probe, threads] : {std::pair{&cached, 1}, std::pair{&resident, 2}}) {

@@ -203,11 +203,17 @@ TEST(CliDatabase, PlayAndTreeUseTheDatabaseExactly) {
   EXPECT_TRUE(contains(play.out, "exact;")) << play.out;
   EXPECT_TRUE(contains(play.out, "database hits")) << play.out;
   EXPECT_FALSE(contains(play.out, "depth 3;")) << play.out;
-  // The engine reads the table through the block cache; the exact player loads it into memory.
+  // The engine reads the table through the block cache. The exact player holds it as --db-load
+  // auto would: through the cache for a game that starts inside the table, decoded into memory
+  // for one that starts 8 stones in pits beyond it.
   EXPECT_TRUE(contains(play.out, "read through a block cache")) << play.out;
   const Result exact = run("KALAH play --self --exact --no-random --threads 1 --db " + db + pos);
   EXPECT_EQ(exact.status, 0) << exact.err;
-  EXPECT_TRUE(contains(exact.out, "stones in pits, loaded into memory")) << exact.out;
+  EXPECT_TRUE(contains(exact.out, "stones in pits, read through a block cache")) << exact.out;
+  const Result beyond = run("KALAH play --self --exact --no-random --threads 1 --db " + db +
+                            " --position '2,2,2,2,2,2,9/2,2,1,0,1,0,9 S'");
+  EXPECT_EQ(beyond.status, 0) << beyond.err;
+  EXPECT_TRUE(contains(beyond.out, "stones in pits, loaded into memory")) << beyond.out;
   const Result tree = run("KALAH tree '0,0,1,0,2,3,10/1,0,0,0,1,0,18 S' --depth 2 --db " + db);
   EXPECT_EQ(tree.status, 0) << tree.err;
   EXPECT_TRUE(contains(tree.out, "  database")) << tree.out;

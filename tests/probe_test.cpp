@@ -79,7 +79,7 @@ TEST(Probe, AgreesWithTheValueOfEveryPosition) {
 
 TEST(Probe, ResidentAgreesWithTheValueOfEveryPosition) {
   SmallDb db;
-  Probe probe(*db.store, SmallDb::kTable, 0, ProbeLoad::kResident, 2);
+  Probe probe(*db.store, SmallDb::kTable, 0, TableLoad::kMemory, 2);
   EXPECT_TRUE(probe.resident());
   std::uint64_t positions = 0;
   const LevelIndex idx(2, SmallDb::kMaxN);
@@ -109,7 +109,7 @@ TEST(Probe, LimitedToLowerLevelsAnswersOnlyThem) {
   EXPECT_EQ(Probe::resident_bytes(*db.store, SmallDb::kTable, kLevels), packed_bytes);
   EXPECT_EQ(Probe::resident_bytes(*db.store, SmallDb::kTable, 200),
             Probe::resident_bytes(*db.store, SmallDb::kTable));
-  for (const ProbeLoad load : {ProbeLoad::kResident, ProbeLoad::kOnDemand}) {
+  for (const TableLoad load : {TableLoad::kMemory, TableLoad::kCache}) {
     Probe probe(*db.store, SmallDb::kTable, 1 << 20, load, 2, kLevels);
     EXPECT_EQ(probe.max_stones(), kLevels);
     for (const auto& x : all_arrangements(idx, SmallDb::kMaxN)) {
@@ -135,7 +135,7 @@ TEST(Probe, ResidentKeepsLevelsAbove31AsBytes) {
     for (int n = 0; n <= kMaxN; ++n) w.write_level(kTable, n, test::pits_level(idx, n));
   }
   Store store(dir.str(), false);
-  Probe probe(store, kTable, 0, ProbeLoad::kResident, 2);
+  Probe probe(store, kTable, 0, TableLoad::kMemory, 2);
   std::uint64_t bytes = 0;
   for (int n = 0; n <= kMaxN; ++n) {
     bytes += n <= 31 ? (idx.size(n) + 11) / 12 * 8 : (idx.size(n) + 7) / 8 * 8;
@@ -162,7 +162,7 @@ TEST(Probe, ResidentRefusesAValueOfTheWrongParity) {
   }
   db.store = std::make_unique<Store>(db.dir.str(), false);
   try {
-    Probe(*db.store, SmallDb::kTable, 0, ProbeLoad::kResident, 2);
+    Probe(*db.store, SmallDb::kTable, 0, TableLoad::kMemory, 2);
     FAIL() << "a value of the wrong parity was packed";
   } catch (const DbError& e) {
     const std::string what = e.what();

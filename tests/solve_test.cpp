@@ -433,7 +433,7 @@ struct ResidentTable {
     build.table = table;
     build.max_stones = max_stones;
     build_database(store, build);
-    probe = std::make_unique<Probe>(store, table, 0, ProbeLoad::kResident);
+    probe = std::make_unique<Probe>(store, table, 0, TableLoad::kMemory);
   }
   test::TempDir dir;
   Store store;
@@ -509,7 +509,7 @@ TEST(Solve, ResidentDatabaseOfAnotherBoardSizeIsNotUsed) {
   build.table = {Rules::kKalah, 4};
   build.max_stones = 8;
   build_database(store, build);
-  Probe resident(store, build.table, 0, ProbeLoad::kResident);
+  Probe resident(store, build.table, 0, TableLoad::kMemory);
   Naive naive(Rules::kKalah);
   std::mt19937_64 rng(99);
   for (int trial = 0; trial < 10; ++trial) {

@@ -426,7 +426,7 @@ TEST(Store, FlippedByteIsDetectedByReadLevelAndProbe) {
     EXPECT_NE(e.find("level 8 block 2"), std::string::npos) << e << " (flip case " << where << ")";
 
     // A resident probe reads every block up front: the whole load is refused, naming the block.
-    const std::string resident_error = error_of([&] { Probe(store, t, 0, ProbeLoad::kResident); });
+    const std::string resident_error = error_of([&] { Probe(store, t, 0, TableLoad::kMemory); });
     EXPECT_NE(resident_error.find("level 8 block 2"), std::string::npos)
         << resident_error << " (flip case " << where << ")";
     // So is a parallel scan, whatever the threads.

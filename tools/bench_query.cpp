@@ -119,7 +119,7 @@ int bench_query(int argc, char** argv) {
   Xxh64Stream signature;
   for (const TableId& t : tables) {
     const auto load_start = std::chrono::steady_clock::now();
-    Probe probe(store, t, 0, ProbeLoad::kResident);
+    Probe probe(store, t, 0, TableLoad::kMemory);
     const Position start = bench_start(t);
     std::printf("%s m=6 <= %d (loaded in %.2f s), %d thread%s, start %s\n",
                 std::string(rules_name(t.rules)).c_str(), probe.max_stones(), since(load_start),

@@ -54,7 +54,7 @@ void run_solve_cases(const std::vector<SolveCase>& cases,
       }
       if (store == nullptr) throw InputError("no database given holds the table " + to_string(t));
       const auto start = std::chrono::steady_clock::now();
-      probe = std::make_unique<Probe>(*store, t, 0, ProbeLoad::kResident);
+      probe = std::make_unique<Probe>(*store, t, 0, TableLoad::kMemory);
       load_s = since(start);
       opt.oracle = probe.get();
     }

@@ -308,9 +308,12 @@ int run_play(int argc, char** argv) {
            std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
   }
   opt.seed = seed;
-  const OpenedDb database = cfg.exact ? open_db_for(db, !vm["db"].defaulted(), {cfg.rules, p.m},
-                                                    default_db_memory_bytes(), DbLoad::kAuto)
-                                      : open_db_for(db, !vm["db"].defaulted(), {cfg.rules, p.m});
+  // The solver decodes the table as --db-load auto would for the first position; the engine's
+  // searches probe too few positions to repay decoding, and read it through the block cache.
+  const OpenedDb database =
+      cfg.exact ? open_db_for(db, !vm["db"].defaulted(), {cfg.rules, p.m},
+                              default_db_memory_bytes(), TableLoad::kAuto, -1, p.pit_stones())
+                : open_db_for(db, !vm["db"].defaulted(), {cfg.rules, p.m});
   opt.oracle = database.probe.get();
   Searcher searcher(cfg.rules, opt);
 

@@ -62,10 +62,7 @@ int run_query(int argc, char** argv) {
       "reuses what earlier ones proved); 0: sized to the first position searched, as kalah solve "
       "--tt-mb 0 sizes it")("position", po::value(&words),
                             "POSITION, or - to read one position per line from stdin");
-  db_load.add_to(desc,
-                 "the LRU block cache, and the whole table decoded into memory (once) before the "
-                 "first search of a position 8 or more stones in pits beyond it, when it fits "
-                 "--cache-mb");
+  db_load.add_to(desc);
   add_progress_options(desc);
   po::positional_options_description pos;
   pos.add("position", -1);

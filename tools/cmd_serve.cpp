@@ -37,9 +37,7 @@ int run_serve(int argc, char** argv) {
       "the analysis cache in MiB: one transposition table shared by every query and kept from one "
       "query to the next, so that the positions of a game walked move by move reuse the earlier "
       "ones' proofs; by default a sixteenth of this machine's memory, 64..1024");
-  db_load.add_to(desc,
-                 "the LRU block cache, and the whole table decoded into memory (once) at the first "
-                 "query 8 or more stones in pits beyond it, when it fits --cache-mb");
+  db_load.add_to(desc);
   po::variables_map vm;
   if (!parse_command(
           argc, argv,

@@ -42,11 +42,12 @@ const char* kDescription =
     "the rule set and board size) are answered from it. When --max-time runs out the answer is\n"
     "incomplete: only the proven bounds on the margin are printed (and the exact margin if it was\n"
     "proven before the best moves were).\n"
-    "The database's values are decoded into memory before the search when they fit in\n"
-    "--cache-mb (--db-load auto; by default half of the machine's memory; a 6-pit <= 24-stone\n"
-    "table takes 0.78 GiB), else read block by block through an LRU cache\n"
-    "of --cache-mb. The time printed is the search's; the database's opening and loading time\n"
-    "is printed beside it, with the way the table is held.\n"
+    "When the position has 8 or more stones in pits beyond the table, the database's values\n"
+    "are decoded into memory before the search if they fit in --cache-mb (--db-load auto; by\n"
+    "default half of the machine's memory; a 6-pit <= 24-stone table takes 0.78 GiB); else\n"
+    "they are read block by block through an LRU cache of --cache-mb. The time printed is the\n"
+    "search's; the database's opening and loading time is printed beside it, with the way the\n"
+    "table is held.\n"
     "With --store, the exact values of the position and of every position within --book-plies\n"
     "moves of it are written into the database's book for this rule set and board size, so\n"
     "query and play from this opening are instant; kalah verify checks the book. Each of those\n"
@@ -136,209 +137,260 @@ void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUs
   std::cout << line;
 }
 
-int run_solve(int argc, char** argv) {
-  GameOptions game;
-  std::vector<std::string> position_words;
+// What the command line asked for, checked.
+struct SolveArgs {
+  Rules rules = Rules::kWetherell;
+  Position position;
   std::string db_path = kDefaultDbPath;
+  bool explicit_db = false;  // --db given
+  bool no_db = false;
+  bool json = false;
+  bool store_book = false;
+  int book_plies = 2;
   double max_time = 0;
   long long tt_mb = 0;
   DbLoadOptions db_load;
+  TableLoad load = TableLoad::kAuto;
   int memo = -1;
   int threads = 0;
   int guess_depth = SolveOptions{}.guess_depth;
   int untabled = -1;
-  po::options_description desc("options");
-  add_game_options(desc, game);
-  add_db_option(desc, db_path);
+  bool progress = false;
+};
+
+void add_solve_options(po::options_description& desc, SolveArgs& a,
+                       std::vector<std::string>& position_words) {
   // clang-format off
   desc.add_options()
       ("position", po::value(&position_words)->multitoken(), "position to solve (instead of --stones)")
       ("no-db", "search alone, even when the database at --db exists")
       ("json", "print one JSON object")
-      ("max-time", po::value(&max_time), "give up after SEC seconds (0: no limit)")
-      ("tt-mb", po::value(&tt_mb)->default_value(tt_mb),
+      ("max-time", po::value(&a.max_time), "give up after SEC seconds (0: no limit)")
+      ("tt-mb", po::value(&a.tt_mb)->default_value(a.tt_mb),
        "transposition table size in MiB; 0: sized to the position (64 MiB up to 24 stones in pits "
        "beyond the database, or 16 MiB up to 28 when --untabled is in effect, doubled for every 2 "
        "more, at most 2048 and a quarter of the memory); "
        "at most the machine's memory")
-      ("memo", po::value(&memo)->default_value(memo),
+      ("memo", po::value(&a.memo)->default_value(a.memo),
        "solve boards with up to this many stones in pits once into a dense table (-1: automatic, "
        "0: off)")
-      ("threads", po::value(&threads)->default_value(threads),
+      ("threads", po::value(&a.threads)->default_value(a.threads),
        "search threads, 0: all cores (sharing one transposition table; node counts vary from "
        "run to run with more than one)")
-      ("guess-depth", po::value(&guess_depth)->default_value(guess_depth),
+      ("guess-depth", po::value(&a.guess_depth)->default_value(a.guess_depth),
        "plies of the heuristic engine search giving MTD(f)'s first guess, used when the position "
        "has 20 or more stones in pits beyond the database (0: guess 0)")
-      ("untabled", po::value(&untabled)->default_value(untabled),
+      ("untabled", po::value(&a.untabled)->default_value(a.untabled),
        "boards with at most N stones in pits beyond the database skip the transposition table "
        "(-1: 4 with the table in memory under kalah and kalah-empty-capture, else 0); the value "
        "is the same, the nodes and time differ")
       ("store", "write the position and its first --book-plies plies into the database's book")
-      ("book-plies", po::value<int>()->default_value(2), "plies below the position stored by --store (0..8)");
+      ("book-plies", po::value(&a.book_plies)->default_value(a.book_plies),
+       "plies below the position stored by --store (0..8)");
   // clang-format on
+}
+
+// The position: the words of POSITION, else the start of --pits/--stones.
+Position solve_position(const GameOptions& game, const std::vector<std::string>& words,
+                        const po::variables_map& vm) {
+  if (words.empty()) {
+    game.check();
+    return game.start();
+  }
+  if (!vm["stones"].defaulted()) throw InputError("give either --stones or a POSITION, not both");
+  std::string text;
+  for (const auto& w : words) text += (text.empty() ? "" : " ") + w;
+  const Position p = parse_position(text);
+  if (!vm["pits"].defaulted() && game.pits != p.m)
+    throw InputError("--pits " + std::to_string(game.pits) + " disagrees with the position's " +
+                     std::to_string(p.m) + " pits");
+  return p;
+}
+
+// Parses and checks the command line; false when --help was answered.
+bool parse_solve_args(int argc, char** argv, SolveArgs& a) {
+  GameOptions game;
+  std::vector<std::string> position_words;
+  po::options_description desc("options");
+  add_game_options(desc, game);
+  add_db_option(desc, a.db_path);
+  add_solve_options(desc, a, position_words);
   add_progress_options(desc);
-  db_load.add_to(desc,
-                 "the whole table decoded into memory before the search when it fits "
-                 "--cache-mb, else an LRU block cache of --cache-mb");
+  a.db_load.add_to(desc);
   po::positional_options_description pos;
   pos.add("position", -1);
   po::variables_map vm;
-  if (!parse_command(argc, argv, kUsage, kDescription, desc, pos, vm)) return 0;
-
-  const Rules rules = game.parsed_rules();
-  if (!(max_time >= 0)) throw InputError("--max-time must be >= 0");
-  check_memory_mb("tt-mb", tt_mb, 0, 1 << 20);
-  check_range("memo", memo, -1, 126);
-  const DbLoad load = db_load.parsed();
-  check_range("threads", threads, 0, 256);
-  threads = threads_or_all_cores(threads);
-  check_range("guess-depth", guess_depth, 0, 60);
-  check_range("untabled", untabled, -1, 64);
-  const bool store_book = vm.count("store") > 0;
-  const int plies = vm["book-plies"].as<int>();
-  refuse_unless(vm, "book-plies", store_book, "applies only to --store");
-  check_range("book-plies", plies, 0, 8);
-  const bool explicit_db = !vm["db"].defaulted();
-  if (vm.count("no-db")) {
-    if (explicit_db) throw InputError("give either --db or --no-db, not both");
-    if (store_book) throw InputError("--store needs a database: drop --no-db");
+  if (!parse_command(argc, argv, kUsage, kDescription, desc, pos, vm)) return false;
+  a.rules = game.parsed_rules();
+  if (!(a.max_time >= 0)) throw InputError("--max-time must be >= 0");
+  check_memory_mb("tt-mb", a.tt_mb, 0, 1 << 20);
+  check_range("memo", a.memo, -1, 126);
+  a.load = a.db_load.parsed();
+  check_range("threads", a.threads, 0, 256);
+  a.threads = threads_or_all_cores(a.threads);
+  check_range("guess-depth", a.guess_depth, 0, 60);
+  check_range("untabled", a.untabled, -1, 64);
+  a.store_book = vm.count("store") > 0;
+  refuse_unless(vm, "book-plies", a.store_book, "applies only to --store");
+  check_range("book-plies", a.book_plies, 0, 8);
+  a.explicit_db = !vm["db"].defaulted();
+  a.no_db = vm.count("no-db") > 0;
+  a.json = vm.count("json") > 0;
+  if (a.no_db) {
+    if (a.explicit_db) throw InputError("give either --db or --no-db, not both");
+    if (a.store_book) throw InputError("--store needs a database: drop --no-db");
     for (const char* o : {"cache-mb", "db-load", "db-max-stones", "untabled"})
       refuse_unless(vm, o, false, "does not apply to --no-db (no database is read)");
   }
-  Position p;
-  if (!position_words.empty()) {
-    if (!vm["stones"].defaulted()) throw InputError("give either --stones or a POSITION, not both");
-    std::string text;
-    for (const auto& w : position_words) text += (text.empty() ? "" : " ") + w;
-    p = parse_position(text);
-    if (!vm["pits"].defaulted() && game.pits != p.m)
-      throw InputError("--pits " + std::to_string(game.pits) + " disagrees with the position's " +
-                       std::to_string(p.m) + " pits");
-  } else {
-    game.check();
-    p = game.start();
-  }
-  Progress progress(progress_wanted(vm));
-  // The TT of a solve of q: --tt-mb, or with 0 the size auto_tt_bytes gives q. The levels above the
-  // table skip the TT as SolveOptions::untabled_above_db decides.
-  const auto tt_bytes = [&](const Position& q, const Probe* probe) {
-    const bool untabled_levels = untabled > 0   ? probe != nullptr && probe->resident()
-                                 : untabled < 0 ? untabled_by_default(rules, probe)
+  a.position = solve_position(game, position_words, vm);
+  a.progress = progress_wanted(vm);
+  return true;
+}
+
+// The TT of a solve of q: --tt-mb, or with 0 the size auto_tt_bytes gives q. The levels above the
+// table skip the TT as SolveOptions::untabled_above_db decides.
+std::size_t tt_bytes_for(const SolveArgs& a, const Position& q, const Probe* probe) {
+  if (a.tt_mb > 0) return std::size_t(a.tt_mb) << 20;
+  const bool untabled_levels = a.untabled > 0   ? probe != nullptr && probe->resident()
+                               : a.untabled < 0 ? untabled_by_default(a.rules, probe)
                                                 : false;
-    return tt_mb > 0
-               ? std::size_t(tt_mb) << 20
-               : auto_tt_bytes(q, probe != nullptr ? probe->max_stones() : -1, untabled_levels);
-  };
-  if (store_book) {
-    // The book is written into the database, so it must exist already (opening it for writing
-    // would create an empty one) and hold the table.
-    if (!std::filesystem::exists(db_path))
-      throw DbError("database " + db_path + " does not exist (kalah gen builds it)");
-    const TableId table{rules, p.m};
-    const auto open_start = std::chrono::steady_clock::now();
-    progress.status("opening the database at " + db_path);
-    Store store(db_path, true);
-    const bool resident =
-        load == DbLoad::kMemory ||
-        (load == DbLoad::kAuto && store.complete_through(table) >= 0 &&
-         Probe::resident_bytes(store, table, db_load.levels) <= db_load.cache_bytes());
-    Probe probe(store, table, db_load.cache_bytes(),
-                resident ? ProbeLoad::kResident : ProbeLoad::kOnDemand, 0, db_load.levels);
-    const double open_s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - open_start).count();
-    SolveOptions base;
-    base.memo_stones = memo;
-    base.max_seconds = max_time;
-    base.threads = threads;
-    base.guess_depth = guess_depth;
-    base.untabled_above_db = untabled;
-    std::string at;  // "book 3/43"
-    if (auto sink = progress.status_sink())
-      base.progress = [&at, sink](const std::string& line) { sink(at + ": " + line); };
-    std::size_t tt_min = 0, tt_max = 0;  // the TT sizes the solves used
-    const BookReport b = build_book(
-        rules, store, probe, p, plies, base,
-        [&](int done, int total) {
-          at = "book " + std::to_string(done) + "/" + std::to_string(total);
-          progress.status(at + " positions");
-        },
-        [&](const Position& q) {
-          const std::size_t bytes = tt_bytes(q, &probe);
-          tt_min = tt_min == 0 ? bytes : std::min(tt_min, bytes);
-          tt_max = std::max(tt_max, bytes);
-          return bytes;
-        });
-    progress.clear_line();
-    std::string tt_text = "no solve needed";  // every position was over or in the levels
-    if (tt_max > 0) {
-      tt_text = "TT " + std::to_string(tt_min >> 20);
-      if (tt_min != tt_max) tt_text.append("-").append(std::to_string(tt_max >> 20));
-      tt_text.append(" MiB");
-    }
-    if (vm.count("json")) {
-      nlohmann::ordered_json j;
-      j["position"] = to_string(p);
-      j["rules"] = rules_name(rules);
-      j["db"] = db_path;
-      j["book_plies"] = plies;
-      j["positions"] = b.positions;
-      j["stored"] = b.stored;
-      j["unsolved"] = b.unsolved;
-      j["threads"] = threads;
-      j["tt_mb_min"] = tt_min >> 20;
-      j["tt_mb_max"] = tt_max >> 20;
-      j["db_stones"] = probe.max_stones();
-      j["db_in_memory"] = probe.resident();
-      j["db_open_seconds"] = open_s;
-      j["nodes"] = b.nodes;
-      j["seconds"] = b.seconds;
-      std::cout << j.dump() << "\n";
-    } else {
-      char buf[256];
-      std::snprintf(buf, sizeof buf,
-                    "book: %d positions within %d plies, %d stored (%d unsolved in time, not "
-                    "stored); %.2f s, %llu nodes, %d thread%s, %s\n",
-                    b.positions, plies, b.stored, b.unsolved, b.seconds,
-                    static_cast<unsigned long long>(b.nodes), threads, threads == 1 ? "" : "s",
-                    tt_text.c_str());
-      std::cout << buf;
-      std::snprintf(buf, sizeof buf, ", exact up to %d stones in pits, %s in %.2f s\n",
-                    probe.max_stones(),
-                    probe.resident() ? "loaded into memory" : "opened (block cache)", open_s);
-      std::cout << "database:   " << db_path << buf;
-    }
-    return b.unsolved ? 1 : 0;
+  return auto_tt_bytes(q, probe != nullptr ? probe->max_stones() : -1, untabled_levels);
+}
+
+// The options every solve of this command shares (no oracle, no TT size, no progress yet).
+SolveOptions shared_solve_options(const SolveArgs& a) {
+  SolveOptions o;
+  o.memo_stones = a.memo;
+  o.max_seconds = a.max_time;
+  o.threads = a.threads;
+  o.guess_depth = a.guess_depth;
+  o.untabled_above_db = a.untabled;
+  return o;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// The TT sizes the book's solves took, as "TT 16 MiB" or "TT 16-64 MiB".
+struct TtRange {
+  std::size_t min = 0, max = 0;
+  void add(std::size_t bytes) {
+    min = min == 0 ? bytes : std::min(min, bytes);
+    max = std::max(max, bytes);
   }
+  std::string text() const {
+    if (max == 0) return "no solve needed";  // every position was over or in the levels
+    std::string t = "TT " + std::to_string(min >> 20);
+    if (min != max) t.append("-").append(std::to_string(max >> 20));
+    return t + " MiB";
+  }
+};
+
+void print_book_report(const SolveArgs& a, const BookReport& b, const TtRange& tt,
+                       const Probe& probe, double open_s) {
+  if (a.json) {
+    nlohmann::ordered_json j;
+    j["position"] = to_string(a.position);
+    j["rules"] = rules_name(a.rules);
+    j["db"] = a.db_path;
+    j["book_plies"] = a.book_plies;
+    j["positions"] = b.positions;
+    j["stored"] = b.stored;
+    j["unsolved"] = b.unsolved;
+    j["threads"] = a.threads;
+    j["tt_mb_min"] = tt.min >> 20;
+    j["tt_mb_max"] = tt.max >> 20;
+    j["db_stones"] = probe.max_stones();
+    j["db_in_memory"] = probe.resident();
+    j["db_open_seconds"] = open_s;
+    j["nodes"] = b.nodes;
+    j["seconds"] = b.seconds;
+    std::cout << j.dump() << "\n";
+    return;
+  }
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "book: %d positions within %d plies, %d stored (%d unsolved in time, not "
+                "stored); %.2f s, %llu nodes, %d thread%s, %s\n",
+                b.positions, a.book_plies, b.stored, b.unsolved, b.seconds,
+                static_cast<unsigned long long>(b.nodes), a.threads, a.threads == 1 ? "" : "s",
+                tt.text().c_str());
+  std::cout << buf;
+  std::snprintf(buf, sizeof buf, ", exact up to %d stones in pits, %s in %.2f s\n",
+                probe.max_stones(),
+                probe.resident() ? "loaded into memory" : "opened (block cache)", open_s);
+  std::cout << "database:   " << a.db_path << buf;
+}
+
+// --store: the position and its first plies solved into the database's book. The book is written
+// into the database, so it must exist already (opening it for writing would create an empty one)
+// and hold the table.
+int store_book(const SolveArgs& a, Progress& progress) {
+  if (!std::filesystem::exists(a.db_path))
+    throw DbError("database " + a.db_path + " does not exist (kalah gen builds it)");
+  const Position& p = a.position;
+  const TableId table{a.rules, p.m};
+  const auto open_start = std::chrono::steady_clock::now();
+  progress.status("opening the database at " + a.db_path);
+  Store store(a.db_path, true);
+  const TableLoadChoice how = resolve_table_load(a.load, store, table, a.db_load.levels,
+                                                 a.db_load.cache_bytes(), p.pit_stones());
+  Probe probe(store, table, a.db_load.cache_bytes(), how.load, 0, a.db_load.levels);
+  const double open_s = seconds_since(open_start);
+  SolveOptions base = shared_solve_options(a);
+  std::string at;  // "book 3/43"
+  if (auto sink = progress.status_sink())
+    base.progress = [&at, sink](const std::string& line) { sink(at + ": " + line); };
+  TtRange tt;
+  const BookReport b = build_book(
+      a.rules, store, probe, p, a.book_plies, base,
+      [&](int done, int total) {
+        at = "book " + std::to_string(done) + "/" + std::to_string(total);
+        progress.status(at + " positions");
+      },
+      [&](const Position& q) {
+        const std::size_t bytes = tt_bytes_for(a, q, &probe);
+        tt.add(bytes);
+        return bytes;
+      });
+  progress.clear_line();
+  print_book_report(a, b, tt, probe, open_s);
+  return b.unsolved ? 1 : 0;
+}
+
+// The position solved, with the database at the leaves unless --no-db.
+int solve_and_print(const SolveArgs& a, Progress& progress) {
+  const Position& p = a.position;
   OpenedDb db;
   const auto open_start = std::chrono::steady_clock::now();
-  if (!vm.count("no-db")) {
-    if (explicit_db || std::filesystem::exists(db_path))
-      progress.status("opening the database at " + db_path);
-    db = open_db_for(db_path, explicit_db, {rules, p.m}, db_load.cache_bytes(), load,
-                     db_load.levels);
+  if (!a.no_db) {
+    if (a.explicit_db || std::filesystem::exists(a.db_path))
+      progress.status("opening the database at " + a.db_path);
+    db = open_db_for(a.db_path, a.explicit_db, {a.rules, p.m}, a.db_load.cache_bytes(), a.load,
+                     a.db_load.levels, p.pit_stones());
   }
-  const double open_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - open_start).count();
-
-  SolveOptions opt;
+  const double open_s = seconds_since(open_start);
+  SolveOptions opt = shared_solve_options(a);
   opt.oracle = db.probe.get();
-  opt.tt_bytes = tt_bytes(p, db.probe.get());
-  opt.memo_stones = memo;
-  opt.max_seconds = max_time;
+  opt.tt_bytes = tt_bytes_for(a, p, db.probe.get());
   opt.progress = progress.status_sink();
-  opt.threads = threads;
-  opt.guess_depth = guess_depth;
-  opt.untabled_above_db = untabled;
-  const SolveResult r = solve(rules, p, opt);
+  const SolveResult r = solve(a.rules, p, opt);
   progress.clear_line();
   const int db_stones = opt.oracle != nullptr ? opt.oracle->max_stones() : -1;
   const DbUse use{db_stones, db.probe && db.probe->resident(), open_s};
-  if (vm.count("json"))
-    print_json(p, rules, r, use);
+  if (a.json)
+    print_json(p, a.rules, r, use);
   else
-    print_text(p, rules, r, use);
+    print_text(p, a.rules, r, use);
   return 0;
+}
+
+int run_solve(int argc, char** argv) {
+  SolveArgs a;
+  if (!parse_solve_args(argc, argv, a)) return 0;
+  Progress progress(a.progress);
+  return a.store_book ? store_book(a, progress) : solve_and_print(a, progress);
 }
 
 const RegisterCommand reg{

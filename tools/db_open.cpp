@@ -22,7 +22,7 @@ std::string no_table_message(const std::string& path, TableId t, const std::vect
 }
 
 OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t,
-                     std::size_t cache_bytes, DbLoad load, int levels) {
+                     std::size_t cache_bytes, TableLoad load, int levels, int reach) {
   OpenedDb db;
   if (!explicit_path && !std::filesystem::exists(path)) return db;
   db.store = std::make_unique<Store>(path, false);
@@ -34,15 +34,12 @@ OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t,
     db.store.reset();
     return db;
   }
-  const bool resident =
-      load == DbLoad::kMemory ||
-      (load == DbLoad::kAuto && Probe::resident_bytes(*db.store, t, levels) <= cache_bytes);
-  db.probe = std::make_unique<Probe>(
-      *db.store, t, cache_bytes, resident ? ProbeLoad::kResident : ProbeLoad::kOnDemand, 0, levels);
+  const TableLoadChoice how = resolve_table_load(load, *db.store, t, levels, cache_bytes, reach);
+  db.probe = std::make_unique<Probe>(*db.store, t, cache_bytes, how.load, 0, levels);
   return db;
 }
 
-void DbLoadOptions::add_to(po::options_description& desc, const char* auto_meaning) {
+void DbLoadOptions::add_to(po::options_description& desc) {
   desc.add_options()("cache-mb", po::value(&cache_mb)->default_value(cache_mb),
                      ("memory for database values in MiB; 0: half of this machine's memory (" +
                       std::to_string(default_db_memory_bytes() >> 20) +
@@ -50,31 +47,30 @@ void DbLoadOptions::add_to(po::options_description& desc, const char* auto_meani
                       "<= 30 6.87 GiB")
                          .c_str())(
       "db-load", po::value(&load)->default_value(load),
-      (std::string("auto: ") + auto_meaning +
-       "; memory: decode the whole table into memory at once; cache: always the LRU block cache")
+      ("auto: the LRU block cache until a search reaches " + std::to_string(kDecodeBeyond) +
+       " or more stones in pits beyond the table, then the whole table decoded into memory "
+       "(once) when it fits --cache-mb; memory: decode the whole table into memory at once; "
+       "cache: always the LRU block cache")
           .c_str())(
       "db-max-stones", po::value(&levels),
       "use only the table's levels 0..N (what a smaller table would answer); default: all");
 }
 
-DbLoad DbLoadOptions::parsed() const {
+TableLoad DbLoadOptions::parsed() const {
   check_memory_mb("cache-mb", cache_mb, 0, 1 << 20);
   if (levels != -1) check_range("db-max-stones", levels, 0, 127);
-  if (load == "auto") return DbLoad::kAuto;
-  if (load == "memory") return DbLoad::kMemory;
-  if (load == "cache") return DbLoad::kCache;
-  throw InputError("--db-load must be auto, memory or cache, not '" + load + "'");
+  return parse_table_load(load);
 }
 
 api::Database open_api_database(const std::string& path, bool explicit_path,
                                 const DbLoadOptions& load, std::size_t tt_bytes,
                                 std::function<void(const std::string&)> note) {
-  const DbLoad how = load.parsed();
+  const TableLoad how = load.parsed();
   api::Options options;
   options.cache_bytes = load.cache_bytes();
-  options.load = how == DbLoad::kMemory  ? api::Options::Load::kMemory
-                 : how == DbLoad::kCache ? api::Options::Load::kCache
-                                         : api::Options::Load::kAuto;
+  options.load = how == TableLoad::kMemory  ? api::Options::Load::kMemory
+                 : how == TableLoad::kCache ? api::Options::Load::kCache
+                                            : api::Options::Load::kAuto;
   options.max_stones = load.levels;
   options.note = std::move(note);
   options.tt_bytes = tt_bytes;

@@ -10,6 +10,7 @@
 #include "options.hpp"
 #include "probe.hpp"
 #include "store.hpp"
+#include "table_load.hpp"
 
 namespace kalah::cli {
 
@@ -22,17 +23,14 @@ struct OpenedDb {
 // "database PATH has no table for T (it holds: ...)".
 std::string no_table_message(const std::string& path, TableId t, const std::vector<TableId>& held);
 
-// Opens `path` for table t. When `explicit_path` (the user gave --db), a missing database or a
-// missing table is an error (DbError naming the path and the tables it holds). Otherwise it is a
-// note on stderr and the result is empty.
-// How the probe holds the table: kAuto decodes it all into memory when that takes at most
-// cache_bytes (Probe::resident_bytes), else keeps an LRU cache of cache_bytes.
-enum class DbLoad { kAuto, kMemory, kCache };
-
-// levels >= 0: only levels 0..levels of the table are used (Probe); -1: all of them.
+// Opens `path` for table t, held as `load` decides (resolve_table_load) for work reaching `reach`
+// stones in pits with cache_bytes of memory. When `explicit_path` (the user gave --db), a missing
+// database or a missing table is an error (DbError naming the path and the tables it holds).
+// Otherwise it is a note on stderr and the result is empty. levels >= 0: only levels 0..levels
+// of the table are used (Probe); -1: all of them.
 OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t,
-                     std::size_t cache_bytes = 256u << 20, DbLoad load = DbLoad::kCache,
-                     int levels = -1);
+                     std::size_t cache_bytes = 256u << 20, TableLoad load = TableLoad::kCache,
+                     int levels = -1, int reach = 0);
 
 // The memory for database values when --cache-mb is 0: half of this machine's memory, at least
 // 256 MiB (the transposition table of a solve takes at most a quarter).
@@ -44,10 +42,9 @@ struct DbLoadOptions {
   long long cache_mb = 0;  // 0: default_db_memory_bytes()
   std::string load = "auto";
   int levels = -1;  // --db-max-stones; -1: every level of the table
-  // auto_meaning: what --db-load auto does in this command.
-  void add_to(po::options_description& desc, const char* auto_meaning);
+  void add_to(po::options_description& desc);
   // The checked values; throws InputError for a bad one.
-  DbLoad parsed() const;
+  TableLoad parsed() const;
   std::size_t cache_bytes() const {
     return cache_mb > 0 ? std::size_t(cache_mb) << 20 : default_db_memory_bytes();
   }

@@ -13,12 +13,10 @@
 #include "query.hpp"
 #include "solve.hpp"
 #include "store.hpp"
+#include "table_load.hpp"
 
 namespace kalah::api {
 namespace {
-
-// Positions this many stones in pits beyond a table make Load::kAuto decode it into memory.
-constexpr int kResidentBeyond = 8;
 
 // Runs f, turning the layers' errors into Error.
 template <class F>
@@ -72,7 +70,7 @@ struct Database::Impl {
     });
     if (t == tables.end()) return nullptr;
     const std::pair<int, int> key{int(r), m};
-    const auto load = options.load;
+    const TableLoad load = table_load();
     std::shared_ptr<Probe> current;
     bool decode = false;  // kAuto: decode the table into memory now
     {
@@ -80,34 +78,50 @@ struct Database::Impl {
       auto& p = probes[key];
       if (!p) {
         // kMemory decodes under the lock: every query of the table waits for it anyway.
-        const bool whole = load == Options::Load::kMemory;
-        if (whole && options.note)
+        const TableLoad first = load == TableLoad::kMemory ? load : TableLoad::kCache;
+        if (first == TableLoad::kMemory && options.note)
           options.note("decoding the " + to_string(t->first) + " table into memory");
-        p = std::make_shared<Probe>(*store, t->first, options.cache_bytes,
-                                    whole ? ProbeLoad::kResident : ProbeLoad::kOnDemand, 0,
-                                    t->second);
+        p = std::make_shared<Probe>(*store, t->first, options.cache_bytes, first, 0, t->second);
       }
       current = p;
-      if (load == Options::Load::kAuto && !p->resident() && !auto_done.count(key) &&
-          pit_stones >= t->second + kResidentBeyond) {
-        auto_done.insert(key);
-        const std::uint64_t need = Probe::resident_bytes(*store, t->first, t->second);
-        decode = need <= options.cache_bytes;
-        if (options.note)
-          options.note(
-              "the " + to_string(t->first) + " table is " +
-              (decode ? "decoded into memory (" : "read through a block cache (decoded it needs ") +
-              std::to_string(need >> 20) + " MiB; the limit is " +
-              std::to_string(options.cache_bytes >> 20) + " MiB)");
+      if (load == TableLoad::kAuto && !p->resident() && !auto_done.count(key)) {
+        const TableLoadChoice how =
+            resolve_table_load(load, *store, t->first, t->second, options.cache_bytes, pit_stones);
+        if (how.by_size) {
+          auto_done.insert(key);
+          decode = how.load == TableLoad::kMemory;
+          if (options.note) options.note(auto_load_note(t->first, how));
+        }
       }
     }
     if (!decode) return current;
     // Outside the lock: other queries go on reading through the cache meanwhile.
-    auto resident =
-        std::make_shared<Probe>(*store, t->first, 0, ProbeLoad::kResident, 0, t->second);
+    auto resident = std::make_shared<Probe>(*store, t->first, 0, TableLoad::kMemory, 0, t->second);
     std::lock_guard lock(mutex);
     probes[key] = resident;
     return resident;
+  }
+
+  // The library's Load as the layers' TableLoad.
+  TableLoad table_load() const {
+    switch (options.load) {
+      case Options::Load::kCache:
+        return TableLoad::kCache;
+      case Options::Load::kMemory:
+        return TableLoad::kMemory;
+      case Options::Load::kAuto:
+        break;
+    }
+    return TableLoad::kAuto;
+  }
+
+  // "the T table is decoded into memory (N MiB; the limit is L MiB)", or why it is not.
+  std::string auto_load_note(TableId t, const TableLoadChoice& how) const {
+    const bool decoded = how.load == TableLoad::kMemory;
+    return "the " + to_string(t) + " table is " +
+           (decoded ? "decoded into memory (" : "read through a block cache (decoded it needs ") +
+           std::to_string(how.decoded_bytes >> 20) + " MiB; the limit is " +
+           std::to_string(options.cache_bytes >> 20) + " MiB)";
   }
 };
 

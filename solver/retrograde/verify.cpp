@@ -129,10 +129,11 @@ VerifyReport verify_table(const Store& store, TableId t, const VerifyOptions& o)
         if (o.progress) o.progress("values", done, all);
       }
     } else if (check_top >= 0) {
-      const bool resident = o.sample_memory_bytes > 0 &&
-                            Probe::resident_bytes(store, t, check_top) <= o.sample_memory_bytes;
-      Probe probe(store, t, 256u << 20, resident ? ProbeLoad::kResident : ProbeLoad::kOnDemand,
-                  unsigned(std::max(o.threads, 0)), check_top);
+      const TableLoad load =
+          resolve_table_load(o.sample_memory_bytes > 0 ? TableLoad::kAuto : TableLoad::kCache,
+                             store, t, check_top, o.sample_memory_bytes, kReachesEverywhere)
+              .load;
+      Probe probe(store, t, 256u << 20, load, unsigned(std::max(o.threads, 0)), check_top);
       auto probe_future = [&](const Position& c, int) { return *probe.future(c); };
       std::uint64_t checkable = 0;
       for (int n = 0; n <= check_top; ++n) checkable += index.size(n);

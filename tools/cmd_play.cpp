@@ -213,10 +213,34 @@ int computer_move_exact(const PlayConfig& cfg, ExactOracle* oracle, std::mt19937
   return r.margin;
 }
 
-int run_play(int argc, char** argv) {
-  po::options_description desc("options");
+const char* const kPlayDescription =
+    "Plays a game at the terminal. You play South: your pits are the bottom row, numbered 1..m\n"
+    "from left to right, your kalah is at the right; the computer plays North (the top row).\n"
+    "Type a pit number to move, 'help' or 'quit'. Input may be piped in; end of input quits.\n"
+    "With --self the computer plays both sides. Each engine move shows its value for the mover\n"
+    "and 'depth d' (heuristic search) or 'exact' (the true game margin). Without --seed the\n"
+    "random choice among equal moves is seeded from the clock; the seed used is printed.\n"
+    "Under wetherell the game ends when a kalah holds more than half the stones or the side\n"
+    "to move has none in its pits. With an endgame database (--db, or ";
+const char* const kPlayDescriptionEnd =
+    " when it exists) every\nposition the search reaches inside it is valued exactly. With --exact "
+    "every computer move is\nchosen by the exhaustive solver: perfect play, each move with its "
+    "exact margin.";
+
+// What the command line asked for, checked.
+struct PlayArgs {
+  PlayConfig cfg;
+  Position start;
+  SearchOptions search;  // the engine's options, without its oracle
+  std::uint64_t seed = 0;
+  std::string db = kDefaultDbPath;
+  bool explicit_db = false;
+  bool budget_only = false;  // only --nodes/--time: the engine deepens until the budget runs out
+};
+
+// Raw values of the options, checked by check_play_args.
+struct PlayOptions {
   GameOptions game;
-  add_game_options(desc, game);
   int depth = 10;
   std::string first = "human";
   std::uint64_t seed = 0;
@@ -224,99 +248,97 @@ int run_play(int argc, char** argv) {
   double seconds = 0;
   std::string position;
   int tt_mb = 64;
-  int cfg_threads = 0;
-  std::string db = kDefaultDbPath;
+  int threads = 0;
+};
+
+void add_play_options(po::options_description& desc, PlayOptions& o, std::string& db) {
+  add_game_options(desc, o.game);
   add_db_option(desc, db);
-  desc.add_options()("depth,d", po::value(&depth)->default_value(depth),
+  desc.add_options()("depth,d", po::value(&o.depth)->default_value(o.depth),
                      "engine search depth in plies, 1..60 (60 when only --nodes/--time is given)")(
-      "first", po::value(&first)->default_value(first),
+      "first", po::value(&o.first)->default_value(o.first),
       "who moves first from the start position: human or computer (not with --self/--position)")(
       "self", "the computer plays both sides")(
-      "seed", po::value(&seed),
+      "seed", po::value(&o.seed),
       "seed for the random choice among equally good moves (reproducible)")(
       "no-random", "among equally good moves always take the lowest pit")(
-      "nodes", po::value(&nodes), "node budget per engine move (0: none)")(
-      "time", po::value(&seconds), "time budget per engine move in seconds (0: none)")(
-      "position", po::value(&position),
+      "nodes", po::value(&o.nodes), "node budget per engine move (0: none)")(
+      "time", po::value(&o.seconds), "time budget per engine move in seconds (0: none)")(
+      "position", po::value(&o.position),
       "start from this position (\"s1,..,SK/n1,..,NK X\"; not with --pits/--stones)")(
-      "tt-mb", po::value(&tt_mb)->default_value(tt_mb),
+      "tt-mb", po::value(&o.tt_mb)->default_value(o.tt_mb),
       "transposition table size in MiB, 1..65536 (not with --exact)")(
       "exact",
       "the computer plays only moves the exhaustive solver proves best, each with its exact value\n"
       "and every legal move's (not with --depth/--nodes/--time/--tt-mb; beyond the database each\n"
       "move is a full analysis, its transposition table kept for the whole game)")(
-      "threads", po::value(&cfg_threads)->default_value(cfg_threads),
+      "threads", po::value(&o.threads)->default_value(o.threads),
       "solver threads with --exact, 0: all cores");
-  po::variables_map vm;
-  if (!parse_command(
-          argc, argv, "play [OPTIONS]",
-          "Plays a game at the terminal. You play South: your pits are the bottom row, "
-          "numbered 1..m\nfrom left to right, your kalah is at the right; the computer "
-          "plays North (the top row).\nType a pit number to move, 'help' or 'quit'. "
-          "Input may be piped in; end of input quits.\nWith --self the computer plays "
-          "both sides. Each engine move shows its value for the mover\nand 'depth d' "
-          "(heuristic search) or 'exact' (the true game margin). Without --seed the\n"
-          "random choice among equal moves is seeded from the clock; the seed used is "
-          "printed.\nUnder wetherell the game ends when a kalah holds more than half the "
-          "stones or the side\nto move has none in its pits. With an endgame database (--db, or " +
-              std::string(kDefaultDbPath) +
-              " when it exists) every\nposition the search reaches inside it is valued exactly. "
-              "With --exact every computer move is\nchosen by the exhaustive solver: perfect "
-              "play, each move with its exact margin.",
-          desc, {}, vm))
-    return 0;
+}
+
+// The options' checks and the game they describe.
+void check_play_args(const PlayOptions& o, const po::variables_map& vm, PlayArgs& a) {
   if (vm.count("position")) {  // the position says the board
-    refuse_unless(vm, "stones", false,
-                  "does not apply with --position (the position says the board)");
-    refuse_unless(vm, "pits", false,
-                  "does not apply with --position (the position says the board)");
+    for (const char* board : {"stones", "pits"})
+      refuse_unless(vm, board, false,
+                    "does not apply with --position (the position says the board)");
   }
-  game.check();
-  PlayConfig cfg;
-  cfg.rules = game.parsed_rules();
+  o.game.check();
+  PlayConfig& cfg = a.cfg;
+  cfg.rules = o.game.parsed_rules();
   cfg.self = vm.count("self") > 0;
   cfg.exact = vm.count("exact") > 0;
-  check_range("depth", depth, 1, 60);
-  check_range("threads", cfg_threads, 0, 256);
-  cfg.threads = threads_or_all_cores(cfg_threads);
-  const char* const searches_to_the_end =
-      "does not apply to --exact (the solver searches to the end)";
-  refuse_unless(vm, "depth", !cfg.exact, searches_to_the_end);
-  refuse_unless(vm, "tt-mb", !cfg.exact, searches_to_the_end);
-  refuse_unless(vm, "nodes", !cfg.exact || nodes == 0, searches_to_the_end);
-  refuse_unless(vm, "time", !cfg.exact || seconds == 0, searches_to_the_end);
+  check_range("depth", o.depth, 1, 60);
+  check_range("threads", o.threads, 0, 256);
+  cfg.threads = threads_or_all_cores(o.threads);
+  const char* const to_the_end = "does not apply to --exact (the solver searches to the end)";
+  refuse_unless(vm, "depth", !cfg.exact, to_the_end);
+  refuse_unless(vm, "tt-mb", !cfg.exact, to_the_end);
+  refuse_unless(vm, "nodes", !cfg.exact || o.nodes == 0, to_the_end);
+  refuse_unless(vm, "time", !cfg.exact || o.seconds == 0, to_the_end);
   refuse_unless(vm, "threads", cfg.exact, "applies only to --exact");
-  check_memory_mb("tt-mb", tt_mb, 1, 65536);
-  if (!(seconds >= 0 && seconds <= 1e6)) throw InputError("--time must be 0..1000000 seconds");
-  if (first != "human" && first != "computer")
-    throw InputError("--first must be human or computer, got '" + first + "'");
+  check_memory_mb("tt-mb", o.tt_mb, 1, 65536);
+  if (!(o.seconds >= 0 && o.seconds <= 1e6)) throw InputError("--time must be 0..1000000 seconds");
+  if (o.first != "human" && o.first != "computer")
+    throw InputError("--first must be human or computer, got '" + o.first + "'");
   if (!vm["first"].defaulted() && (cfg.self || vm.count("position")))
     throw InputError("--first applies only to a human game from the start position");
   if (vm.count("seed") && vm.count("no-random"))
     throw InputError("--seed and --no-random exclude each other");
-  const bool budget_only = vm["depth"].defaulted() && (nodes > 0 || seconds > 0);
-  cfg.limits = {budget_only ? 60 : depth, nodes, seconds};
+  a.budget_only = vm["depth"].defaulted() && (o.nodes > 0 || o.seconds > 0);
+  cfg.limits = {a.budget_only ? 60 : o.depth, o.nodes, o.seconds};
+  a.start = vm.count("position")
+                ? parse_position(o.position)
+                : o.game.start(o.first == "computer" ? Side::kNorth : Side::kSouth);
+}
 
-  Position p = vm.count("position") ? parse_position(position)
-                                    : game.start(first == "computer" ? Side::kNorth : Side::kSouth);
-  SearchOptions opt;
-  opt.tt_bytes = std::size_t(tt_mb) << 20;
-  opt.randomize = vm.count("no-random") == 0;
+// Parses and checks the command line; false when --help was answered.
+bool parse_play_args(int argc, char** argv, PlayArgs& a) {
+  PlayOptions o;
+  po::options_description desc("options");
+  add_play_options(desc, o, a.db);
+  po::variables_map vm;
+  const std::string description =
+      kPlayDescription + std::string(kDefaultDbPath) + kPlayDescriptionEnd;
+  if (!parse_command(argc, argv, "play [OPTIONS]", description, desc, {}, vm)) return false;
+  check_play_args(o, vm, a);
+  a.explicit_db = !vm["db"].defaulted();
+  a.search.tt_bytes = std::size_t(o.tt_mb) << 20;
+  a.search.randomize = vm.count("no-random") == 0;
+  a.seed = o.seed;
   if (!vm.count("seed")) {
     std::random_device rd;
-    seed = (std::uint64_t(rd()) << 32) ^ rd() ^
-           std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
+    a.seed = (std::uint64_t(rd()) << 32) ^ rd() ^
+             std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
   }
-  opt.seed = seed;
-  // The solver decodes the table as --db-load auto would for the first position; the engine's
-  // searches probe too few positions to repay decoding, and read it through the block cache.
-  const OpenedDb database =
-      cfg.exact ? open_db_for(db, !vm["db"].defaulted(), {cfg.rules, p.m},
-                              default_db_memory_bytes(), TableLoad::kAuto, -1, p.pit_stones())
-                : open_db_for(db, !vm["db"].defaulted(), {cfg.rules, p.m});
-  opt.oracle = database.probe.get();
-  Searcher searcher(cfg.rules, opt);
+  a.search.seed = a.seed;
+  return true;
+}
 
+// The header: the game, the engine and the database.
+void print_play_header(const PlayArgs& a, const OpenedDb& database) {
+  const PlayConfig& cfg = a.cfg;
+  const Position& p = a.start;
   std::cout << "kalah play: " << rules_name(cfg.rules) << ", " << p.m << " pits, "
             << p.total_stones() << " stones; "
             << (cfg.self ? std::string("computer against itself")
@@ -326,36 +348,46 @@ int run_play(int argc, char** argv) {
     std::cout << "exhaustive solver (exact), " << cfg.threads << " thread"
               << (cfg.threads == 1 ? "" : "s");
   } else {
-    std::cout << (cfg.limits.depth == 60 && budget_only
+    std::cout << (cfg.limits.depth == 60 && a.budget_only
                       ? std::string("deepening")
                       : "depth " + std::to_string(cfg.limits.depth));
-    if (nodes) std::cout << ", at most " << nodes << " nodes";
-    if (seconds > 0) std::cout << ", at most " << seconds << " s";
+    if (cfg.limits.nodes) std::cout << ", at most " << cfg.limits.nodes << " nodes";
+    if (cfg.limits.seconds > 0) std::cout << ", at most " << cfg.limits.seconds << " s";
   }
   std::cout << " per move; "
-            << (opt.randomize ? "random choice among equal moves, seed " + std::to_string(seed)
-                              : std::string("lowest pit among equal moves"));
-  if (opt.oracle)
-    std::cout << "\ndatabase: " << db << ", exact with up to " << opt.oracle->max_stones()
+            << (a.search.randomize
+                    ? "random choice among equal moves, seed " + std::to_string(a.seed)
+                    : std::string("lowest pit among equal moves"));
+  if (database.probe)
+    std::cout << "\ndatabase: " << a.db << ", exact with up to " << database.probe->max_stones()
               << " stones in pits, "
               << (database.probe->resident() ? "loaded into memory" : "read through a block cache");
   std::cout << "\n\n" << draw_board(p);
   if (!cfg.self) print_human_help(p);
-  std::mt19937_64 rng(seed);
+}
+
+// Plays the game to its end (or the human's quit); with --exact --self, checks its end against the
+// value proven before the first move.
+int play_game(const PlayArgs& a, ExactOracle* oracle) {
+  const PlayConfig& cfg = a.cfg;
+  Position p = a.start;
+  SearchOptions search = a.search;
+  search.oracle = oracle;
+  Searcher searcher(cfg.rules, search);
+  std::mt19937_64 rng(a.seed);
   std::optional<int> proven;          // --exact --self: the first move's value for South
   std::unique_ptr<SolveTable> table;  // --exact: the solver's table, kept for the whole game
-  if (cfg.exact) table = std::make_unique<SolveTable>(auto_tt_bytes(cfg.rules, p, opt.oracle));
+  if (cfg.exact) table = std::make_unique<SolveTable>(auto_tt_bytes(cfg.rules, p, oracle));
   while (!game_finished(cfg.rules, p)) {
     std::cout << "\n";
     if (!cfg.self && p.mover == cfg.human) {
-      const HumanTurn t = human_move(cfg, p);
-      if (t != HumanTurn::kMoved) {
+      if (human_move(cfg, p) != HumanTurn::kMoved) {
         std::cout << "position: " << to_string(p) << "\n";
         return 0;
       }
     } else if (cfg.exact) {
       const Side mover = p.mover;
-      const int v = computer_move_exact(cfg, opt.oracle, opt.randomize ? &rng : nullptr, *table, p);
+      const int v = computer_move_exact(cfg, oracle, search.randomize ? &rng : nullptr, *table, p);
       if (!proven) proven = mover == Side::kSouth ? v : -v;
     } else {
       computer_move(cfg, searcher, p);
@@ -368,6 +400,20 @@ int run_play(int argc, char** argv) {
   std::cout << "position: " << to_string(p) << "\n";
   if (!agrees) throw std::runtime_error("perfect play did not reach the proven value");
   return 0;
+}
+
+int run_play(int argc, char** argv) {
+  PlayArgs a;
+  if (!parse_play_args(argc, argv, a)) return 0;
+  // The solver decodes the table as --db-load auto would for the first position; the engine's
+  // searches probe too few positions to repay decoding, and read it through the block cache.
+  const TableId table{a.cfg.rules, a.start.m};
+  const OpenedDb database = a.cfg.exact
+                                ? open_db_for(a.db, a.explicit_db, table, default_db_memory_bytes(),
+                                              TableLoad::kAuto, -1, a.start.pit_stones())
+                                : open_db_for(a.db, a.explicit_db, table);
+  print_play_header(a, database);
+  return play_game(a, database.probe.get());
 }
 
 const RegisterCommand reg{

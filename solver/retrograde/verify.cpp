@@ -13,7 +13,6 @@
 #include <tbb/task_arena.h>
 
 #include "index.hpp"
-#include "level_kernel.hpp"
 #include "move.hpp"
 #include "probe.hpp"
 
@@ -44,144 +43,181 @@ int bellman_value(const Position& p, int n, Lookup&& future) {
   return best;
 }
 
+// One verification of table t: the report filled step by step.
+class TableVerifier {
+ public:
+  TableVerifier(const Store& store, TableId t, const VerifyOptions& o)
+      : store_(store),
+        t_(t),
+        o_(o),
+        arena_(o.threads > 0 ? o.threads : tbb::task_arena::automatic) {
+    rep_.table = t;
+    rep_.complete_through = store.complete_through(t);
+    for (int n = 0; n <= rep_.complete_through; ++n) all_ += level_entries(t.m, n);
+  }
+
+  // 1. Blocks and level checksums, on the threads of the entry check. Returns the last level
+  // below the first damaged one (values can only be checked there).
+  int check_checksums() {
+    const int top = rep_.complete_through;
+    std::atomic<std::uint64_t> scanned{0};
+    std::mutex progress_mu;
+    int first_bad = top + 1;
+    for (int n = 0; n <= top; ++n) {
+      LevelCheck lc;
+      lc.n = n;
+      lc.entries = level_entries(t_.m, n);
+      try {
+        store_.scan_level_parallel(
+            t_, n, threads(), [&](std::uint64_t, std::span<const std::int8_t> v) {
+              const std::uint64_t done = scanned += v.size();
+              if (!o_.progress) return;
+              if (std::unique_lock lock(progress_mu, std::try_to_lock); lock.owns_lock())
+                o_.progress("checksums", done, all_);
+            });
+        if (o_.progress) o_.progress("checksums", scanned, all_);
+        lc.checksum_ok = true;
+      } catch (const DbError& e) {
+        lc.error = e.what();
+        first_bad = std::min(first_bad, n);
+      }
+      rep_.levels.push_back(lc);
+    }
+    return first_bad - 1;
+  }
+
+  // 2a. Every entry of levels 0..top against its successors, all levels read into memory.
+  template <class R>
+  void check_every_entry(int top) {
+    const LevelIndex index(t_.m, std::max(top, 0));
+    std::vector<std::vector<std::int8_t>> levels(std::max(top + 1, 0));
+    for (int n = 0; n <= top; ++n) {
+      levels[n].resize(index.size(n));
+      store_.read_level(t_, n, levels[n]);
+    }
+    auto table_future = [&](const Position& c, int cn) {
+      return int(levels[cn][index.rank(c, cn)]);
+    };
+    std::atomic<std::uint64_t> done{0};
+    for (int n = 0; n <= top; ++n) {
+      std::atomic<std::uint64_t> bad{0};
+      const auto check_range = [&](const tbb::blocked_range<std::uint64_t>& range) {
+        Stones x[2 * kMaxPits];
+        index.unrank(range.begin(), n, x);
+        for (std::uint64_t r = range.begin(); r < range.end(); ++r) {
+          if (r != range.begin()) index.next(x);
+          const Position p = position_of_cells(t_.m, x);
+          if (!check<R>(p, n, levels[n][r], table_future)) ++bad;
+        }
+        done += range.size();
+      };
+      arena_.execute([&] {
+        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, index.size(n), 1 << 14),
+                          check_range);
+      });
+      rep_.levels[n].checked = index.size(n);
+      rep_.levels[n].mismatches = bad;
+      if (o_.progress) o_.progress("values", done, all_);
+    }
+  }
+
+  // 2b. o.sample random entries of levels 0..top against their successors, read through a probe.
+  template <class R>
+  void check_sample(int top) {
+    const LevelIndex index(t_.m, top);
+    const TableLoad load =
+        resolve_table_load(o_.sample_memory_bytes > 0 ? TableLoad::kAuto : TableLoad::kCache,
+                           store_, t_, top, o_.sample_memory_bytes, kReachesEverywhere)
+            .load;
+    Probe probe(store_, t_, 256u << 20, load, threads(), top);
+    auto probe_future = [&](const Position& c, int) { return *probe.future(c); };
+    const std::vector<std::pair<int, std::uint64_t>> picks = sample_ranks(index, top);
+    std::vector<std::atomic<std::uint64_t>> bad(top + 1);
+    std::atomic<std::uint64_t> done{0};
+    const auto check_range = [&](const tbb::blocked_range<std::size_t>& range) {
+      Stones x[2 * kMaxPits];
+      for (std::size_t i = range.begin(); i < range.end(); ++i) {
+        const auto [n, r] = picks[i];
+        index.unrank(r, n, x);
+        const Position p = position_of_cells(t_.m, x);
+        if (!check<R>(p, n, *probe.future(p), probe_future)) ++bad[n];
+      }
+      const std::uint64_t now = done += range.size();
+      if (o_.progress) {
+        std::lock_guard lock(mu_);
+        o_.progress("sampled values", now, picks.size());
+      }
+    };
+    arena_.execute([&] {
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, picks.size(), 1024), check_range);
+    });
+    for (int n = 0; n <= top; ++n) rep_.levels[n].mismatches = bad[n];
+  }
+
+  VerifyReport report() {
+    for (const auto& l : rep_.levels) {
+      rep_.checked += l.checked;
+      rep_.mismatches += l.mismatches;
+    }
+    return std::move(rep_);
+  }
+
+ private:
+  unsigned threads() const { return unsigned(std::max(o_.threads, 0)); }
+
+  // Whether the stored value of p (n stones in pits) is its best move's; else it is recorded.
+  template <class R, class Lookup>
+  bool check(const Position& p, int n, int stored, Lookup&& future) {
+    const int expected = bellman_value<R>(p, n, future);
+    if (stored == expected) return true;
+    std::lock_guard lock(mu_);
+    if (rep_.first_mismatches.size() < 10)
+      rep_.first_mismatches.push_back(to_string(p) + " stored " + std::to_string(stored) +
+                                      " expected " + std::to_string(expected));
+    return false;
+  }
+
+  // The (level, rank) pairs of the sample: one generator draws them all, level by level, entries
+  // per level in proportion to its size, at least one; they do not depend on the threads. Sets
+  // each level's `checked`.
+  std::vector<std::pair<int, std::uint64_t>> sample_ranks(const LevelIndex& index, int top) {
+    std::uint64_t checkable = 0;
+    for (int n = 0; n <= top; ++n) checkable += index.size(n);
+    std::mt19937_64 rng(o_.seed);
+    std::vector<std::pair<int, std::uint64_t>> picks;
+    for (int n = 0; n <= top; ++n) {
+      const std::uint64_t size = index.size(n);
+      const std::uint64_t k = std::min<std::uint64_t>(
+          size, std::max<std::uint64_t>(1, (unsigned __int128)o_.sample * size /
+                                               std::max<std::uint64_t>(checkable, 1)));
+      for (std::uint64_t i = 0; i < k; ++i) picks.emplace_back(n, k == size ? i : rng() % size);
+      rep_.levels[n].checked = k;
+    }
+    return picks;
+  }
+
+  const Store& store_;
+  TableId t_;
+  const VerifyOptions& o_;
+  tbb::task_arena arena_;
+  VerifyReport rep_;
+  std::uint64_t all_ = 0;  // entries of the complete levels
+  std::mutex mu_;          // guards rep_.first_mismatches and the sample's progress
+};
+
 }  // namespace
 
 VerifyReport verify_table(const Store& store, TableId t, const VerifyOptions& o) {
-  VerifyReport rep;
-  rep.table = t;
-  rep.complete_through = store.complete_through(t);
-  const int top = rep.complete_through;
-  std::uint64_t all = 0;
-  for (int n = 0; n <= top; ++n) all += level_entries(t.m, n);
-
-  // 1. Blocks and level checksums, on the threads of the entry check.
-  std::atomic<std::uint64_t> scanned{0};
-  std::mutex progress_mu;
-  int first_bad = top + 1;
-  for (int n = 0; n <= top; ++n) {
-    LevelCheck lc;
-    lc.n = n;
-    lc.entries = level_entries(t.m, n);
-    try {
-      store.scan_level_parallel(t, n, unsigned(std::max(o.threads, 0)),
-                                [&](std::uint64_t, std::span<const std::int8_t> v) {
-                                  const std::uint64_t done = scanned += v.size();
-                                  if (!o.progress) return;
-                                  if (std::unique_lock lock(progress_mu, std::try_to_lock);
-                                      lock.owns_lock())
-                                    o.progress("checksums", done, all);
-                                });
-      if (o.progress) o.progress("checksums", scanned, all);
-      lc.checksum_ok = true;
-    } catch (const DbError& e) {
-      lc.error = e.what();
-      first_bad = std::min(first_bad, n);
-    }
-    rep.levels.push_back(lc);
-  }
-  // Values can only be checked below the first damaged level.
-  const int check_top = first_bad - 1;
-  const LevelIndex index(t.m, std::max(check_top, 0));
-  std::mutex mu;
-  auto record = [&](const Position& p, int stored, int expected) {
-    std::lock_guard lock(mu);
-    if (rep.first_mismatches.size() < 10)
-      rep.first_mismatches.push_back(to_string(p) + " stored " + std::to_string(stored) +
-                                     " expected " + std::to_string(expected));
-  };
-
+  TableVerifier v(store, t, o);
+  const int check_top = v.check_checksums();
   with_rules(t.rules, [&](auto rules) {
     using R = decltype(rules);
-    if (o.sample == 0) {
-      std::vector<std::vector<std::int8_t>> levels(std::max(check_top + 1, 0));
-      for (int n = 0; n <= check_top; ++n) {
-        levels[n].resize(index.size(n));
-        store.read_level(t, n, levels[n]);
-      }
-      auto table_future = [&](const Position& c, int cn) {
-        return int(levels[cn][index.rank(c, cn)]);
-      };
-      std::atomic<std::uint64_t> done{0};
-      tbb::task_arena arena(o.threads > 0 ? o.threads : tbb::task_arena::automatic);
-      for (int n = 0; n <= check_top; ++n) {
-        std::atomic<std::uint64_t> bad{0};
-        arena.execute([&] {
-          tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, index.size(n), 1 << 14),
-                            [&](const auto& range) {
-                              Stones x[2 * kMaxPits];
-                              index.unrank(range.begin(), n, x);
-                              std::uint64_t local_bad = 0;
-                              for (std::uint64_t r = range.begin(); r < range.end(); ++r) {
-                                if (r != range.begin()) index.next(x);
-                                const Position p = position_of_cells(t.m, x);
-                                const int expected = bellman_value<R>(p, n, table_future);
-                                if (expected != levels[n][r]) {
-                                  ++local_bad;
-                                  record(p, levels[n][r], expected);
-                                }
-                              }
-                              bad += local_bad;
-                              done += range.size();
-                            });
-        });
-        rep.levels[n].checked = index.size(n);
-        rep.levels[n].mismatches = bad;
-        if (o.progress) o.progress("values", done, all);
-      }
-    } else if (check_top >= 0) {
-      const TableLoad load =
-          resolve_table_load(o.sample_memory_bytes > 0 ? TableLoad::kAuto : TableLoad::kCache,
-                             store, t, check_top, o.sample_memory_bytes, kReachesEverywhere)
-              .load;
-      Probe probe(store, t, 256u << 20, load, unsigned(std::max(o.threads, 0)), check_top);
-      auto probe_future = [&](const Position& c, int) { return *probe.future(c); };
-      std::uint64_t checkable = 0;
-      for (int n = 0; n <= check_top; ++n) checkable += index.size(n);
-      // The ranks drawn do not depend on the threads: one generator draws them all, level by
-      // level, entries per level in proportion to its size, at least one.
-      std::mt19937_64 rng(o.seed);
-      std::vector<std::pair<int, std::uint64_t>> picks;  // (level, rank)
-      for (int n = 0; n <= check_top; ++n) {
-        const std::uint64_t size = index.size(n);
-        const std::uint64_t k = std::min<std::uint64_t>(
-            size, std::max<std::uint64_t>(1, (unsigned __int128)o.sample * size /
-                                                 std::max<std::uint64_t>(checkable, 1)));
-        for (std::uint64_t i = 0; i < k; ++i) picks.emplace_back(n, k == size ? i : rng() % size);
-        rep.levels[n].checked = k;
-      }
-      std::vector<std::atomic<std::uint64_t>> bad(check_top + 1);
-      std::atomic<std::uint64_t> done{0};
-      tbb::task_arena arena(o.threads > 0 ? o.threads : tbb::task_arena::automatic);
-      arena.execute([&] {
-        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, picks.size(), 1024),
-                          [&](const auto& range) {
-                            Stones x[2 * kMaxPits];
-                            for (std::size_t i = range.begin(); i < range.end(); ++i) {
-                              const auto [n, r] = picks[i];
-                              index.unrank(r, n, x);
-                              const Position p = position_of_cells(t.m, x);
-                              const int stored = *probe.future(p);
-                              const int expected = bellman_value<R>(p, n, probe_future);
-                              if (stored != expected) {
-                                ++bad[n];
-                                record(p, stored, expected);
-                              }
-                            }
-                            const std::uint64_t now = done += range.size();
-                            if (o.progress) {
-                              std::lock_guard lock(mu);
-                              o.progress("sampled values", now, picks.size());
-                            }
-                          });
-      });
-      for (int n = 0; n <= check_top; ++n) rep.levels[n].mismatches = bad[n];
-    }
+    if (o.sample == 0)
+      v.template check_every_entry<R>(check_top);
+    else if (check_top >= 0)
+      v.template check_sample<R>(check_top);
   });
-  for (const auto& l : rep.levels) {
-    rep.checked += l.checked;
-    rep.mismatches += l.mismatches;
-  }
-  return rep;
+  return v.report();
 }
 
 }  // namespace kalah

@@ -15,81 +15,85 @@
 namespace kalah::cli {
 namespace {
 
-int run_serve(int argc, char** argv) {
+// What the command line asked for, checked.
+struct ServeArgs {
   std::string db_path = kDefaultDbPath, host = "127.0.0.1";
+  bool explicit_db = false;
   int port = 8080, connections = 32, threads = 0;
   long long tt_mb = serve_tt_mb();
   double max_time = 30;
   DbLoadOptions db_load;
+};
+
+const char* const kServeUsage =
+    "serve [--db PATH] [--host ADDR] [--port N] [--max-time SEC] [--connections N] "
+    "[--threads N] [--tt-mb MB] [--cache-mb MB] [--db-load auto|memory|cache] "
+    "[--db-max-stones N]";
+const char* const kServeDescription =
+    "Serves the database over HTTP until interrupted (Ctrl-C or SIGTERM):\n"
+    "  GET /                   the position explorer (a page: the board, its value and\n"
+    "                          every move's, click a pit to play it)\n"
+    "  GET /api/v1/query?rules=R&position=P[&max_time=SEC]\n"
+    "                          what `kalah query --rules R --json P` prints; a bad\n"
+    "                          parameter is status 400 with {\"error\": \"...\"}\n"
+    "  GET /api/v1/analyze?rules=R&position=P[&max_time=SEC]\n"
+    "                          the same answer as Server-Sent Events: `answer` each\n"
+    "                          time the search proves more, `progress` about once a\n"
+    "                          second, `done` with the final answer\n"
+    "  GET /api/v1/tables      {db, rules, tables[{rules, pits, max_stones}], max_time}\n"
+    "Positions beyond the database are searched (the database at the leaves, the\n"
+    "analysis cache shared by all queries) for at most --max-time seconds, or a\n"
+    "request's max_time when it is less. Prints the address it listens on and the\n"
+    "analysis cache's size, then one line per failed request.";
+
+// Parses and checks the command line; false when --help was answered.
+bool parse_serve_args(int argc, char** argv, ServeArgs& a) {
   po::options_description desc("options");
-  add_db_option(desc, db_path);
-  desc.add_options()("host", po::value(&host)->default_value(host),
+  add_db_option(desc, a.db_path);
+  desc.add_options()("host", po::value(&a.host)->default_value(a.host),
                      "address to listen on (0.0.0.0: every interface)")(
-      "port", po::value(&port)->default_value(port), "port to listen on; 0: any free port")(
-      "max-time", po::value(&max_time)->default_value(max_time),
+      "port", po::value(&a.port)->default_value(a.port), "port to listen on; 0: any free port")(
+      "max-time", po::value(&a.max_time)->default_value(a.max_time),
       "seconds of search per query beyond the database (0 < SEC <= 3600); what it does not "
       "settle is answered as bounds, marked not exact")(
-      "connections", po::value(&connections)->default_value(connections),
+      "connections", po::value(&a.connections)->default_value(a.connections),
       "connections served at once, each on its own thread (1..1024); more wait their turn")(
-      "threads", po::value(&threads)->default_value(threads),
+      "threads", po::value(&a.threads)->default_value(a.threads),
       "search threads of each query beyond the database; 0: all cores")(
-      "tt-mb", po::value(&tt_mb)->default_value(tt_mb),
+      "tt-mb", po::value(&a.tt_mb)->default_value(a.tt_mb),
       "the analysis cache in MiB: one transposition table shared by every query and kept from one "
       "query to the next, so that the positions of a game walked move by move reuse the earlier "
       "ones' proofs; by default a sixteenth of this machine's memory, 64..1024");
-  db_load.add_to(desc);
+  a.db_load.add_to(desc);
   po::variables_map vm;
-  if (!parse_command(
-          argc, argv,
-          "serve [--db PATH] [--host ADDR] [--port N] [--max-time SEC] [--connections N] "
-          "[--threads N] [--tt-mb MB] [--cache-mb MB] [--db-load auto|memory|cache] "
-          "[--db-max-stones N]",
-          "Serves the database over HTTP until interrupted (Ctrl-C or SIGTERM):\n"
-          "  GET /                   the position explorer (a page: the board, its value and\n"
-          "                          every move's, click a pit to play it)\n"
-          "  GET /api/v1/query?rules=R&position=P[&max_time=SEC]\n"
-          "                          what `kalah query --rules R --json P` prints; a bad\n"
-          "                          parameter is status 400 with {\"error\": \"...\"}\n"
-          "  GET /api/v1/analyze?rules=R&position=P[&max_time=SEC]\n"
-          "                          the same answer as Server-Sent Events: `answer` each\n"
-          "                          time the search proves more, `progress` about once a\n"
-          "                          second, `done` with the final answer\n"
-          "  GET /api/v1/tables      {db, rules, tables[{rules, pits, max_stones}], max_time}\n"
-          "Positions beyond the database are searched (the database at the leaves, the\n"
-          "analysis cache shared by all queries) for at most --max-time seconds, or a\n"
-          "request's max_time when it is less. Prints the address it listens on and the\n"
-          "analysis cache's size, then one line per failed request.",
-          desc, {}, vm))
-    return 0;
-  check_range("port", port, 0, 65535);
-  check_range("connections", connections, 1, 1024);
-  check_range("threads", threads, 0, 256);
-  check_memory_mb("tt-mb", tt_mb, 1, 1 << 20);
-  if (!(max_time > 0 && max_time <= 3600)) throw InputError("--max-time must be in (0, 3600]");
-  const api::Database db = open_api_database(
-      db_path, !vm["db"].defaulted(), db_load, std::size_t(tt_mb) << 20,
-      [](const std::string& line) { std::cerr << "kalah serve: " << line << "\n"; });
+  if (!parse_command(argc, argv, kServeUsage, kServeDescription, desc, {}, vm)) return false;
+  check_range("port", a.port, 0, 65535);
+  check_range("connections", a.connections, 1, 1024);
+  check_range("threads", a.threads, 0, 256);
+  a.threads = threads_or_all_cores(a.threads);
+  check_memory_mb("tt-mb", a.tt_mb, 1, 1 << 20);
+  if (!(a.max_time > 0 && a.max_time <= 3600)) throw InputError("--max-time must be in (0, 3600]");
+  a.explicit_db = !vm["db"].defaulted();
+  return true;
+}
 
-  // SIGINT and SIGTERM stop the server from a thread of their own, not inside a handler.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-
-  WebServer server(db, max_time, threads_or_all_cores(threads), connections);
-  const int bound = server.bind(host, port);
+// "kalah serve: listening on http://HOST:PORT/ (database ...; analysis cache ...)".
+void print_listening(const ServeArgs& a, const api::Database& db, int port) {
   std::string tables;
   for (const api::Table& t : db.tables())
     tables += (tables.empty() ? "" : ", ") + t.rules + " m=" + std::to_string(t.pits) +
               " <= " + std::to_string(t.max_stones);
-  std::cout << "kalah serve: listening on http://" << host << ":" << bound << "/ ("
+  std::cout << "kalah serve: listening on http://" << a.host << ":" << port << "/ ("
             << (db.path().empty()
                     ? "no database: search only"
                     : "database " + db.path() + ": " + (tables.empty() ? "no tables" : tables))
-            << "; analysis cache " << (db.tt_bytes() >> 20) << " MiB, "
-            << threads_or_all_cores(threads) << " search thread"
-            << (threads_or_all_cores(threads) == 1 ? "" : "s") << " a query)" << std::endl;
+            << "; analysis cache " << (db.tt_bytes() >> 20) << " MiB, " << a.threads
+            << " search thread" << (a.threads == 1 ? "" : "s") << " a query)" << std::endl;
+}
+
+// Serves until SIGINT or SIGTERM, which stop the server from a thread of their own, not inside a
+// handler.
+void serve_until_signalled(WebServer& server, sigset_t stop_signals) {
   std::atomic<bool> signalled = false;
   std::thread stopper([&] {
     int signal = 0;
@@ -101,6 +105,23 @@ int run_serve(int argc, char** argv) {
   if (!signalled) pthread_kill(stopper.native_handle(), SIGTERM);  // it stopped on its own
   stopper.join();
   if (!served && !signalled) throw std::runtime_error("the server stopped unexpectedly");
+}
+
+int run_serve(int argc, char** argv) {
+  ServeArgs a;
+  if (!parse_serve_args(argc, argv, a)) return 0;
+  const api::Database db = open_api_database(
+      a.db_path, a.explicit_db, a.db_load, std::size_t(a.tt_mb) << 20,
+      [](const std::string& line) { std::cerr << "kalah serve: " << line << "\n"; });
+  // Blocked in every thread (set before any starts), so that only the stopper receives them.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  WebServer server(db, a.max_time, a.threads, a.connections);
+  print_listening(a, db, server.bind(a.host, a.port));
+  serve_until_signalled(server, stop_signals);
   std::cout << "kalah serve: stopped" << std::endl;
   return 0;
 }

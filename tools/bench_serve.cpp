@@ -8,6 +8,7 @@
 #include <random>
 #include <set>
 #include <thread>
+#include <tuple>
 
 #include "bench.hpp"
 #include "db_open.hpp"
@@ -48,112 +49,148 @@ std::pair<int, int> parse_beyond(const std::string& text) {
   return {lo, hi};
 }
 
-int bench_serve(int argc, char** argv) {
-  std::string db_path = kDefaultDbPath, rules, beyond;
+// What the command line asked for, checked.
+struct ServeBenchArgs {
+  std::string db_path = kDefaultDbPath, rules;
   int requests = 20000, connections = 32, distinct = 1000, threads = 1;
   long long tt_mb = 256;
+  int beyond_lo = -1, beyond_hi = -1;  // -1: positions inside the table
+};
+
+const char* const kServeBenchUsage =
+    "bench serve [--db PATH] [--rules R] [--requests N] [--connections C] [--positions N] "
+    "[--beyond LO-HI] [--threads N] [--tt-mb MB]";
+const char* const kServeBenchDescription =
+    "Starts kalah serve's server in this process on a free loopback port, asks\n"
+    "GET /api/v1/query for positions of one table's board (fixed seed, kalahs empty;\n"
+    "inside the table, or --beyond it) over C keep-alive connections at once, and checks\n"
+    "every answer against the library's Answer::to_json (beyond the table: a search with\n"
+    "a cache of its own for each position). Prints requests, seconds, requests/s and the\n"
+    "process's resident memory after the load beside the analysis cache; the\n"
+    "signature is the XXH64 of the expected answers, the same on every run. Exit 1 on a\n"
+    "wrong answer.";
+
+// Parses and checks the command line; false when --help was answered.
+bool parse_serve_bench_args(int argc, char** argv, ServeBenchArgs& a) {
+  std::string beyond;
   po::options_description desc("options");
-  add_db_option(desc, db_path);
-  desc.add_options()("rules", po::value(&rules),
+  add_db_option(desc, a.db_path);
+  desc.add_options()("rules", po::value(&a.rules),
                      "the table's rule set (default: the database's first table)")(
-      "requests", po::value(&requests)->default_value(requests), "requests in all (1..10^8)")(
-      "connections", po::value(&connections)->default_value(connections),
+      "requests", po::value(&a.requests)->default_value(a.requests), "requests in all (1..10^8)")(
+      "connections", po::value(&a.connections)->default_value(a.connections),
       "client connections at once, each on its own thread (1..1024); the server serves as many")(
-      "positions", po::value(&distinct)->default_value(distinct),
+      "positions", po::value(&a.distinct)->default_value(a.distinct),
       "distinct positions asked, cycled through (1..10^6)")(
       "beyond", po::value(&beyond),
       "ask positions with N (or LO-HI) stones in pits more than the table holds: each a search "
       "through the server's analysis cache, its answer checked against a cold search of its own "
       "(default: positions inside the table)")(
-      "threads", po::value(&threads)->default_value(threads),
+      "threads", po::value(&a.threads)->default_value(a.threads),
       "the server's search threads a query (kalah serve --threads; 0: all cores)")(
-      "tt-mb", po::value(&tt_mb)->default_value(tt_mb), "the server's analysis cache in MiB");
+      "tt-mb", po::value(&a.tt_mb)->default_value(a.tt_mb), "the server's analysis cache in MiB");
   po::variables_map vm;
-  if (!parse_command(
-          argc, argv,
-          "bench serve [--db PATH] [--rules R] [--requests N] [--connections C] [--positions N] "
-          "[--beyond LO-HI] [--threads N] [--tt-mb MB]",
-          "Starts kalah serve's server in this process on a free loopback port, asks\n"
-          "GET /api/v1/query for positions of one table's board (fixed seed, kalahs empty;\n"
-          "inside the table, or --beyond it) over C keep-alive connections at once, and checks\n"
-          "every answer against the library's Answer::to_json (beyond the table: a search with\n"
-          "a cache of its own for each position). Prints requests, seconds, requests/s and the\n"
-          "process's resident memory after the load beside the analysis cache; the\n"
-          "signature is the XXH64 of the expected answers, the same on every run. Exit 1 on a\n"
-          "wrong answer.",
-          desc, {}, vm))
-    return 0;
-  check_range("requests", requests, 1, 100'000'000);
-  check_range("connections", connections, 1, 1024);
-  check_range("positions", distinct, 1, 1'000'000);
-  check_range("threads", threads, 0, 256);
-  check_memory_mb("tt-mb", tt_mb, 1, 1 << 20);
-  const auto [beyond_lo, beyond_hi] = beyond.empty() ? std::pair{-1, -1} : parse_beyond(beyond);
-  const api::Database db =
-      open_api_database(db_path, true, DbLoadOptions{}, std::size_t(tt_mb) << 20, {});
-  std::optional<api::Table> table;
-  for (const api::Table& t : db.tables())
-    if (!table && (rules.empty() || t.rules == rules)) table = t;
-  if (!table)
-    throw InputError("database " + db_path + " has no " + (rules.empty() ? "" : rules + " ") +
-                     "table");
+  if (!parse_command(argc, argv, kServeBenchUsage, kServeBenchDescription, desc, {}, vm))
+    return false;
+  check_range("requests", a.requests, 1, 100'000'000);
+  check_range("connections", a.connections, 1, 1024);
+  check_range("positions", a.distinct, 1, 1'000'000);
+  check_range("threads", a.threads, 0, 256);
+  a.threads = threads_or_all_cores(a.threads);
+  check_memory_mb("tt-mb", a.tt_mb, 1, 1 << 20);
+  if (!beyond.empty()) std::tie(a.beyond_lo, a.beyond_hi) = parse_beyond(beyond);
+  return true;
+}
 
-  const bool inside = beyond_lo < 0;
-  const std::vector<std::string> positions =
-      inside ? positions_with(*table, 1, std::max(table->max_stones, 1), distinct)
-             : positions_with(*table, table->max_stones + beyond_lo, table->max_stones + beyond_hi,
-                              distinct);
+// The requests and their expected answers (beyond the table each a cold search), and the XXH64
+// of the answers.
+struct ServeWork {
   std::vector<std::string> targets, expected;
+  std::uint64_t signature = 0;
+};
+
+ServeWork serve_work(const ServeBenchArgs& a, const api::Database& db, const api::Table& table,
+                     const std::vector<std::string>& positions) {
+  ServeWork w;
   Xxh64Stream signature;
   for (const std::string& p : positions) {
-    targets.push_back("/api/v1/query?" + httplib::detail::params_to_query_str(
-                                             {{"rules", table->rules}, {"position", p}}));
+    w.targets.push_back("/api/v1/query?" + httplib::detail::params_to_query_str(
+                                               {{"rules", table.rules}, {"position", p}}));
     // Beyond the table a cold answer: the analysis cache emptied before each.
-    if (!inside) db.clear_cache();
-    expected.push_back(db.query(table->rules, p, 0, threads_or_all_cores(threads)).to_json());
-    signature.update(expected.back().data(), expected.back().size());
+    if (a.beyond_lo >= 0) db.clear_cache();
+    w.expected.push_back(db.query(table.rules, p, 0, a.threads).to_json());
+    signature.update(w.expected.back().data(), w.expected.back().size());
   }
+  w.signature = signature.digest();
+  return w;
+}
 
+// Serves the requests from a.connections clients at once, the server cold at the start; returns
+// the seconds taken and counts the wrong answers.
+double serve_requests(const ServeBenchArgs& a, const api::Database& db, const ServeWork& w,
+                      std::atomic<long long>& wrong) {
   db.clear_cache();  // the server starts cold
-  WebServer server(db, 3600, threads_or_all_cores(threads), connections);
+  WebServer server(db, 3600, a.threads, a.connections);
   const int port = server.bind("127.0.0.1", 0);
   std::thread serving([&] { server.listen(); });
-  std::atomic<long long> wrong = 0;
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::thread> clients;
-  for (int c = 0; c < connections; ++c)
+  for (int c = 0; c < a.connections; ++c)
     clients.emplace_back([&, c] {
       httplib::Client client("127.0.0.1", port);
       client.set_keep_alive(true);
       client.set_tcp_nodelay(true);
-      for (int i = c; i < requests; i += connections) {
-        const std::size_t k = std::size_t(i) % targets.size();
-        const auto res = client.Get(targets[k]);
-        if (!res || res->status != 200 || res->body != expected[k]) ++wrong;
+      for (int i = c; i < a.requests; i += a.connections) {
+        const std::size_t k = std::size_t(i) % w.targets.size();
+        const auto res = client.Get(w.targets[k]);
+        if (!res || res->status != 200 || res->body != w.expected[k]) ++wrong;
       }
     });
   for (auto& t : clients) t.join();
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   server.stop();
   serving.join();
+  return s;
+}
 
-  long resident_pages = 0;  // the process's resident memory now, the load done
+// The process's resident memory now, in MiB.
+long resident_mib() {
+  long resident_pages = 0;
   if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
     if (std::fscanf(f, "%*s %ld", &resident_pages) != 1) resident_pages = 0;
     std::fclose(f);
   }
-  const long resident_mib = resident_pages * (sysconf(_SC_PAGESIZE) >> 10) >> 10;
+  return resident_pages * (sysconf(_SC_PAGESIZE) >> 10) >> 10;
+}
+
+int bench_serve(int argc, char** argv) {
+  ServeBenchArgs a;
+  if (!parse_serve_bench_args(argc, argv, a)) return 0;
+  const api::Database db =
+      open_api_database(a.db_path, true, DbLoadOptions{}, std::size_t(a.tt_mb) << 20, {});
+  std::optional<api::Table> table;
+  for (const api::Table& t : db.tables())
+    if (!table && (a.rules.empty() || t.rules == a.rules)) table = t;
+  if (!table)
+    throw InputError("database " + a.db_path + " has no " + (a.rules.empty() ? "" : a.rules + " ") +
+                     "table");
+  const bool inside = a.beyond_lo < 0;
+  const int lo = inside ? 1 : table->max_stones + a.beyond_lo;
+  const int hi = inside ? std::max(table->max_stones, 1) : table->max_stones + a.beyond_hi;
+  const std::vector<std::string> positions = positions_with(*table, lo, hi, a.distinct);
+  const ServeWork w = serve_work(a, db, *table, positions);
+  std::atomic<long long> wrong = 0;
+  const double s = serve_requests(a, db, w, wrong);
   std::printf(
       "%s m=%d <= %d: %d requests (%zu positions %s) on %d connections in %.3f s, %.0f/s, "
       "%lld wrong\nresident memory after the load %ld MiB (analysis cache %zu MiB)\nsignature: "
       "%016llx\n",
-      table->rules.c_str(), table->pits, table->max_stones, requests, positions.size(),
-      inside ? "inside the table"
-             : ("with " + std::to_string(table->max_stones + beyond_lo) + ".." +
-                std::to_string(table->max_stones + beyond_hi) + " stones in pits")
-                   .c_str(),
-      connections, s, requests / s, static_cast<long long>(wrong), resident_mib,
-      db.tt_bytes() >> 20, static_cast<unsigned long long>(signature.digest()));
+      table->rules.c_str(), table->pits, table->max_stones, a.requests, positions.size(),
+      inside
+          ? "inside the table"
+          : ("with " + std::to_string(lo) + ".." + std::to_string(hi) + " stones in pits").c_str(),
+      a.connections, s, a.requests / s, static_cast<long long>(wrong), resident_mib(),
+      db.tt_bytes() >> 20, static_cast<unsigned long long>(w.signature));
   return wrong ? 1 : 0;
 }
 

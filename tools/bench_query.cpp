@@ -72,50 +72,112 @@ QueryAnswer query_once(Rules rules, const Position& p, Probe& probe, int threads
   return a;
 }
 
-int bench_query(int argc, char** argv) {
+// What the command line asked for, checked.
+struct QueryBenchArgs {
   std::string db_path = kDefaultDbPath, rules_text = "all";
   int threads = 0, plies = 20, runs = 1;
   long long tt_mb = serve_tt_mb();
+};
+
+const char* const kQueryBenchDescription =
+    "For each 6-pit table of the database (in memory): the start of its game (3 stones a\n"
+    "pit under wetherell, 4 under the kalah rule sets) solved as kalah solve does (margin,\n"
+    "best moves, PV) and queried as kalah query does (every move exact), each with a\n"
+    "transposition table of its own, alternated --runs times; then a game walked from\n"
+    "the start, lowest best move each ply, every position queried in turn through one\n"
+    "table of --tt-mb kept for the walk (kalah serve's analysis cache). Prints times, nodes and\n"
+    "the ratios; the signature is the XXH64 of every answer's values, the same on every\n"
+    "run.";
+
+// Parses and checks the command line; false when --help was answered.
+bool parse_query_bench_args(int argc, char** argv, QueryBenchArgs& a) {
   po::options_description desc("options");
-  add_db_option(desc, db_path);
+  add_db_option(desc, a.db_path);
   desc.add_options()(
-      "rules", po::value(&rules_text)->default_value(rules_text),
+      "rules", po::value(&a.rules_text)->default_value(a.rules_text),
       ("the table's rule set: " + rules_names() + ", or all (every 6-pit table)").c_str())(
-      "threads", po::value(&threads)->default_value(threads), "search threads, 0: all cores")(
-      "plies", po::value(&plies)->default_value(plies), "plies of the walked game, 0..200")(
-      "runs", po::value(&runs)->default_value(runs),
+      "threads", po::value(&a.threads)->default_value(a.threads), "search threads, 0: all cores")(
+      "plies", po::value(&a.plies)->default_value(a.plies), "plies of the walked game, 0..200")(
+      "runs", po::value(&a.runs)->default_value(a.runs),
       "solves and queries of each start, alternated (1..20)")(
-      "tt-mb", po::value(&tt_mb)->default_value(tt_mb),
+      "tt-mb", po::value(&a.tt_mb)->default_value(a.tt_mb),
       "the walk's table in MiB (by default kalah serve's analysis cache)");
   po::variables_map vm;
   if (!parse_command(
           argc, argv,
           "bench query [--db PATH] [--rules R] [--threads N] [--plies P] [--runs N] [--tt-mb MB]",
-          "For each 6-pit table of the database (in memory): the start of its game (3 stones a\n"
-          "pit under wetherell, 4 under the kalah rule sets) solved as kalah solve does (margin,\n"
-          "best moves, PV) and queried as kalah query does (every move exact), each with a\n"
-          "transposition table of its own, alternated --runs times; then a game walked from\n"
-          "the start, lowest best move each ply, every position queried in turn through one\n"
-          "table of --tt-mb kept for the walk (kalah serve's analysis cache). Prints times, nodes "
-          "and\n"
-          "the ratios; the signature is the XXH64 of every answer's values, the same on every\n"
-          "run.",
-          desc, {}, vm))
-    return 0;
-  check_range("threads", threads, 0, 256);
-  check_range("plies", plies, 0, 200);
-  check_range("runs", runs, 1, 20);
-  check_memory_mb("tt-mb", tt_mb, 1, 1 << 20);
-  threads = threads_or_all_cores(threads);
-  const Store store(db_path, false);
+          kQueryBenchDescription, desc, {}, vm))
+    return false;
+  check_range("threads", a.threads, 0, 256);
+  check_range("plies", a.plies, 0, 200);
+  check_range("runs", a.runs, 1, 20);
+  check_memory_mb("tt-mb", a.tt_mb, 1, 1 << 20);
+  a.threads = threads_or_all_cores(a.threads);
+  return true;
+}
+
+// The start solved and queried, alternated a.runs times; the first query's values signed.
+void bench_start_position(const QueryBenchArgs& a, Rules rules, const Position& start, Probe& probe,
+                          Xxh64Stream& signature) {
+  Timed solved, queried;
+  for (int run = 0; run < a.runs; ++run) {
+    const Timed s = solve_once(rules, start, probe, a.threads);
+    const QueryAnswer q = query_once(rules, start, probe, a.threads, nullptr);
+    std::printf("  run %d: solve %.3f s %llu nodes; query (every move) %.3f s %llu nodes: %s\n",
+                run + 1, s.seconds, static_cast<unsigned long long>(s.nodes), q.seconds,
+                static_cast<unsigned long long>(q.nodes), values_text(q).c_str());
+    solved.seconds += s.seconds;
+    queried.seconds += q.seconds;
+    if (run == 0) {
+      const std::string v = values_text(q);
+      signature.update(v.data(), v.size());
+    }
+  }
+  std::printf("  every move exact in %.3f s, %.2fx the solve's %.3f s\n", queried.seconds / a.runs,
+              queried.seconds / solved.seconds, solved.seconds / a.runs);
+}
+
+// A game walked from the start, lowest best move each ply, each position queried through one
+// table kept for the walk; every answer signed.
+void bench_walk(const QueryBenchArgs& a, Rules rules, const Position& start, Probe& probe,
+                Xxh64Stream& signature) {
+  SolveTable table(std::size_t(a.tt_mb) << 20);
+  Position p = start;
+  double first = 0, total = 0;
+  std::uint64_t nodes = 0;
+  int asked = 0;
+  for (int ply = 0; ply <= a.plies && !is_over(rules, p); ++ply, ++asked) {
+    const auto at = std::chrono::steady_clock::now();
+    const QueryAnswer q = query_once(rules, p, probe, a.threads, &table);
+    const double s = since(at);
+    if (ply == 0) first = s;
+    total += s;
+    nodes += q.nodes;
+    const std::string v = to_string(p) + " " + values_text(q);
+    signature.update(v.data(), v.size());
+    const auto best =
+        std::find_if(q.moves.begin(), q.moves.end(), [](const MoveAnswer& m) { return m.best; });
+    play_move(rules, p, best->pit);
+  }
+  std::printf(
+      "  walk of %d positions, one table of %zu MiB: first %.3f s, all %.3f s (%.2fx the "
+      "first), %llu nodes\n",
+      asked, table.bytes() >> 20, first, total, total / std::max(first, 1e-9),
+      static_cast<unsigned long long>(nodes));
+}
+
+int bench_query(int argc, char** argv) {
+  QueryBenchArgs a;
+  if (!parse_query_bench_args(argc, argv, a)) return 0;
+  const Store store(a.db_path, false);
   std::vector<TableId> tables;
   for (const TableId& t : store.tables())
-    if (t.m == 6 && (rules_text == "all" || rules_name(t.rules) == rules_text) &&
+    if (t.m == 6 && (a.rules_text == "all" || rules_name(t.rules) == a.rules_text) &&
         store.complete_through(t) >= 0)
       tables.push_back(t);
   if (tables.empty())
-    throw InputError("database " + db_path + " has no 6-pit table" +
-                     (rules_text == "all" ? "" : " for " + rules_text));
+    throw InputError("database " + a.db_path + " has no 6-pit table" +
+                     (a.rules_text == "all" ? "" : " for " + a.rules_text));
   Xxh64Stream signature;
   for (const TableId& t : tables) {
     const auto load_start = std::chrono::steady_clock::now();
@@ -123,48 +185,9 @@ int bench_query(int argc, char** argv) {
     const Position start = bench_start(t);
     std::printf("%s m=6 <= %d (loaded in %.2f s), %d thread%s, start %s\n",
                 std::string(rules_name(t.rules)).c_str(), probe.max_stones(), since(load_start),
-                threads, threads == 1 ? "" : "s", to_string(start).c_str());
-    Timed solved, queried;
-    for (int run = 0; run < runs; ++run) {
-      const Timed s = solve_once(t.rules, start, probe, threads);
-      const QueryAnswer q = query_once(t.rules, start, probe, threads, nullptr);
-      std::printf("  run %d: solve %.3f s %llu nodes; query (every move) %.3f s %llu nodes: %s\n",
-                  run + 1, s.seconds, static_cast<unsigned long long>(s.nodes), q.seconds,
-                  static_cast<unsigned long long>(q.nodes), values_text(q).c_str());
-      solved.seconds += s.seconds;
-      queried.seconds += q.seconds;
-      if (run == 0) {
-        const std::string v = values_text(q);
-        signature.update(v.data(), v.size());
-      }
-    }
-    std::printf("  every move exact in %.3f s, %.2fx the solve's %.3f s\n", queried.seconds / runs,
-                queried.seconds / solved.seconds, solved.seconds / runs);
-
-    SolveTable table(std::size_t(tt_mb) << 20);
-    Position p = start;
-    double first = 0, total = 0;
-    std::uint64_t nodes = 0;
-    int asked = 0;
-    for (int ply = 0; ply <= plies && !is_over(t.rules, p); ++ply, ++asked) {
-      const auto at = std::chrono::steady_clock::now();
-      const QueryAnswer a = query_once(t.rules, p, probe, threads, &table);
-      const double s = since(at);
-      if (ply == 0) first = s;
-      total += s;
-      nodes += a.nodes;
-      const std::string v = to_string(p) + " " + values_text(a);
-      signature.update(v.data(), v.size());
-      const int best = std::find_if(a.moves.begin(), a.moves.end(), [](const MoveAnswer& m) {
-                         return m.best;
-                       })->pit;
-      play_move(t.rules, p, best);
-    }
-    std::printf(
-        "  walk of %d positions, one table of %zu MiB: first %.3f s, all %.3f s (%.2fx the "
-        "first), %llu nodes\n",
-        asked, table.bytes() >> 20, first, total, total / std::max(first, 1e-9),
-        static_cast<unsigned long long>(nodes));
+                a.threads, a.threads == 1 ? "" : "s", to_string(start).c_str());
+    bench_start_position(a, t.rules, start, probe, signature);
+    bench_walk(a, t.rules, start, probe, signature);
   }
   std::printf("signature: %016llx\n", static_cast<unsigned long long>(signature.digest()));
   return 0;

@@ -1,0 +1,62 @@
+// The distributed build's calls on MPI_COMM_WORLD: who this process is, reductions, bulk bytes.
+#include "mpi_world.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+
+namespace kalah {
+
+namespace {
+
+constexpr std::uint64_t kChunk = 1ull << 30;  // bytes of one point-to-point message
+
+std::uint64_t reduce(std::uint64_t v, MPI_Op op) {
+  std::uint64_t r = 0;
+  MPI_Allreduce(&v, &r, 1, MPI_UINT64_T, op, MPI_COMM_WORLD);
+  return r;
+}
+
+}  // namespace
+
+World world() {
+  World w;
+  MPI_Comm_rank(MPI_COMM_WORLD, &w.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &w.size);
+  return w;
+}
+
+std::uint64_t max_over_processes(std::uint64_t v) {
+  return reduce(v, MPI_MAX);
+}
+std::uint64_t sum_over_processes(std::uint64_t v) {
+  return reduce(v, MPI_SUM);
+}
+
+void max_over_processes(std::span<std::uint64_t> v) {
+  MPI_Allreduce(MPI_IN_PLACE, v.data(), int(v.size()), MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+}
+
+int processes_on_this_machine() {
+  MPI_Comm local;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
+  int n = 1;
+  MPI_Comm_size(local, &n);
+  MPI_Comm_free(&local);
+  return n;
+}
+
+void send_bytes(const void* data, std::uint64_t size, int dest, int tag) {
+  const auto* p = static_cast<const char*>(data);
+  for (std::uint64_t at = 0; at < size; at += kChunk)
+    MPI_Send(p + at, int(std::min(kChunk, size - at)), MPI_BYTE, dest, tag, MPI_COMM_WORLD);
+}
+
+void recv_bytes(void* data, std::uint64_t size, int source, int tag) {
+  auto* p = static_cast<char*>(data);
+  for (std::uint64_t at = 0; at < size; at += kChunk)
+    MPI_Recv(p + at, int(std::min(kChunk, size - at)), MPI_BYTE, source, tag, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
+}
+
+}  // namespace kalah

@@ -8,6 +8,7 @@
 #include <random>
 #include <type_traits>
 
+#include "ordering.hpp"
 #include "register_board.hpp"
 #include "search.hpp"
 #include "tt.hpp"
@@ -35,32 +36,6 @@ struct Searcher::Impl {
 namespace search_detail {
 
 constexpr int kInf = 1 << 20;
-
-// Search order of a move: its order key (the mover's kalah difference after it, higher first),
-// then its pit (lower first), packed so that a larger rank comes first.
-constexpr int order_rank(int key, int pit) {
-  return key * 16 + (15 - pit);
-}
-constexpr int kSearched = -(1 << 30);  // the rank of a move already searched
-
-// Index of the next move to search among n with ranks rank[i] (in pit order): `hint` (given for
-// the first pick only; -1 none) if it is among them, else the highest rank. This is
-// ordered_children's order (ordering.hpp), chosen lazily so that a cut-off skips the rest; the
-// chosen rank is replaced by kSearched.
-inline int next_child(int* rank, const int* pit, int n, int hint) {
-  if (hint >= 0) {
-    for (int i = 0; i < n; ++i)
-      if (pit[i] == hint) {
-        rank[i] = kSearched;
-        return i;
-      }
-  }
-  int pick = 0;
-  for (int i = 1; i < n; ++i)
-    if (rank[i] > rank[pick]) pick = i;
-  rank[pick] = kSearched;
-  return pick;
-}
 
 template <class R>
 class SearchImpl final : public Searcher::Impl {

@@ -11,6 +11,7 @@
 #include "ordering.hpp"
 #include "register_board.hpp"
 #include "search.hpp"
+#include "search_trace.hpp"
 #include "tt.hpp"
 #include "wide_board.hpp"
 
@@ -37,10 +38,12 @@ namespace search_detail {
 
 constexpr int kInf = 1 << 20;
 
-template <class R>
+// The search for rule policy R, reporting each step to Trace (search_trace.hpp).
+template <class R, SearchTrace Trace = NoSearchTrace>
 class SearchImpl final : public Searcher::Impl {
  public:
-  using Searcher::Impl::Impl;
+  SearchImpl(Rules r, const SearchOptions& o, Trace trace = {})
+      : Searcher::Impl(r, o), trace_(trace) {}
 
   SearchResult run(const Position& root, const SearchLimits& limits) override {
     // Register boards serve boards of up to 7 pits and 255 stones (one compiled search per size);
@@ -144,17 +147,22 @@ class SearchImpl final : public Searcher::Impl {
   SearchResult search_root(const B& p, int depth) {
     heuristic_leaves_ = 0;
     const TTEntry* e = tt.probe(p.key());
+    const int hint = e ? e->move : -1;
+    trace_.iteration(depth);
+    trace_.expand(hint);
     Moves<B> mv;
     generate(p, mv);
     SearchResult res;
     res.depth = depth;
     int best = -kInf;
     for (int k = 0; k < mv.n; ++k) {
-      const int i = next_child(mv.rank, mv.pit, mv.n, k == 0 && e ? e->move : -1);
+      const int i = next_child(mv.rank, mv.pit, mv.n, k == 0 ? hint : -1);
       const int floor = best == -kInf ? -kInf : best - 1;
+      trace_.enter(mv.pit[i], floor, kInf, mv.again[i]);
       const int v = mv.again[i] ? alphabeta(mv.child(i), mv.hash[i], depth - 1, floor, kInf)
                                 : -alphabeta(mv.child(i), mv.hash[i], depth - 1, -kInf, -floor);
       if (stopped_) return res;
+      trace_.result(v);
       res.root.push_back({mv.pit[i] + 1, v, v <= floor});
       best = std::max(best, v);
     }
@@ -181,17 +189,22 @@ class SearchImpl final : public Searcher::Impl {
   int alphabeta(const B& p, std::uint64_t key, int depth, int alpha, int beta) {
     count_node();
     if (stopped_) return 0;
-    if (is_over<R>(p)) return p.final_margin();
+    if (is_over<R>(p)) {
+      trace_.leaf(TreeLeaf::kGameOver);
+      return p.final_margin();
+    }
     if constexpr (std::is_same_v<B, WideBoard>) {  // run() never pairs an oracle with bytes
       if (opt.oracle) {
         if (auto v = opt.oracle->margin(p.position())) {
           ++oracle_hits_;
+          trace_.leaf(TreeLeaf::kOracle);
           return *v;
         }
       }
     }
     if (depth <= 0) {
       ++heuristic_leaves_;
+      trace_.leaf(TreeLeaf::kEvaluation);
       return p.kalah_difference();
     }
     const int kd = p.kalah_difference();
@@ -203,9 +216,11 @@ class SearchImpl final : public Searcher::Impl {
       if (e->proven ? e->depth <= depth : e->depth == depth) {
         const int v = e->future + kd;
         if (!e->proven) ++heuristic_leaves_;  // a reused heuristic value taints exactness
-        if (e->bound == Bound::kExact) return v;
-        if (e->bound == Bound::kLower && v >= beta) return v;
-        if (e->bound == Bound::kUpper && v <= alpha) return v;
+        if (e->bound == Bound::kExact || (e->bound == Bound::kLower && v >= beta) ||
+            (e->bound == Bound::kUpper && v <= alpha)) {
+          trace_.leaf(TreeLeaf::kTable);
+          return v;
+        }
         if (!e->proven) --heuristic_leaves_;
       }
     }
@@ -213,6 +228,7 @@ class SearchImpl final : public Searcher::Impl {
     const int alpha0 = alpha;
     int best = -kInf;
     int best_pit = -1;
+    trace_.expand(hint);
     if (depth == 1 && !opt.oracle) {
       frontier(p, hint, alpha, beta, best, best_pit);
     } else {
@@ -237,14 +253,19 @@ class SearchImpl final : public Searcher::Impl {
     generate(p, mv);
     for (int k = 0; k < mv.n; ++k) {
       const int i = next_child(mv.rank, mv.pit, mv.n, k == 0 ? hint : -1);
+      trace_.enter(mv.pit[i], alpha, beta, mv.again[i]);
       const int v = mv.again[i] ? alphabeta(mv.child(i), mv.hash[i], depth - 1, alpha, beta)
                                 : -alphabeta(mv.child(i), mv.hash[i], depth - 1, -beta, -alpha);
       if (stopped_) return;
+      trace_.result(v);
       if (v > best) {
         best = v;
         best_pit = mv.pit[i];
         if (v > alpha) alpha = v;
-        if (alpha >= beta) break;
+        if (alpha >= beta) {
+          trace_pruned(mv.rank, mv.pit, mv.again, mv.n, k + 1);
+          break;
+        }
       }
     }
   }
@@ -254,7 +275,7 @@ class SearchImpl final : public Searcher::Impl {
   template <class B>
   void frontier(const B& p, int hint, int& alpha, int beta, int& best, int& best_pit) {
     int rank[kMaxPits], value[kMaxPits], pit[kMaxPits];
-    bool heuristic[kMaxPits];
+    bool heuristic[kMaxPits], again_for_trace[kMaxPits];
     int n = 0;
     for (int i = 0; i < p.m(); ++i) {
       if (p.cell(i) == 0) continue;
@@ -265,6 +286,7 @@ class SearchImpl final : public Searcher::Impl {
       rank[n] = order_rank(kd, i);
       value[n] = ended ? c.final_margin() : kd;
       heuristic[n] = !ended;
+      if constexpr (Trace::kEnabled) again_for_trace[n] = again;
       pit[n] = i;
       ++n;
     }
@@ -274,11 +296,29 @@ class SearchImpl final : public Searcher::Impl {
       if (stopped_) return;
       heuristic_leaves_ += heuristic[i];
       const int v = value[i];
+      if constexpr (Trace::kEnabled) {
+        trace_.enter(pit[i], alpha, beta, again_for_trace[i]);
+        trace_.leaf(heuristic[i] ? TreeLeaf::kEvaluation : TreeLeaf::kGameOver);
+        trace_.result(v);
+      }
       if (v > best) {
         best = v;
         best_pit = pit[i];
         if (v > alpha) alpha = v;
-        if (alpha >= beta) break;
+        if (alpha >= beta) {
+          trace_pruned(rank, pit, again_for_trace, n, k + 1);
+          break;
+        }
+      }
+    }
+  }
+
+  // Reports the moves a cut-off left unsearched, `picked` of the n having been picked.
+  void trace_pruned(int* rank, const int* pit, const bool* again, int n, int picked) {
+    if constexpr (Trace::kEnabled) {
+      for (int k = picked; k < n; ++k) {
+        const int i = next_child(rank, pit, n, -1);
+        trace_.pruned(pit[i], again[i]);
       }
     }
   }
@@ -304,9 +344,19 @@ class SearchImpl final : public Searcher::Impl {
   std::uint64_t heuristic_leaves_ = 0;
   bool stopping_allowed_ = false;
   bool stopped_ = false;  // the budget ran out: the iteration under way is abandoned
+  [[no_unique_address]] Trace trace_;
 };
 
 }  // namespace search_detail
+
+// Searches p as Searcher::search does on a new searcher for R (a fresh transposition table),
+// reporting each step to `trace`.
+template <class R, SearchTrace Trace>
+SearchResult traced_search(const Position& p, const SearchLimits& limits,
+                           const SearchOptions& options, Trace trace) {
+  search_detail::SearchImpl<R, Trace> impl(rules_id<R>, options, trace);
+  return impl.run(p, limits);
+}
 
 template <class R>
 Searcher Searcher::for_rules(const SearchOptions& options) {

@@ -1,73 +1,66 @@
-// Traced alpha-beta search and its text / Graphviz renderings (see tree.hpp).
+// The engine search's last iteration recorded as a tree, and its text / Graphviz renderings.
 #include "tree.hpp"
 
 #include <algorithm>
 
-#include "ordering.hpp"
+#include "search_impl.hpp"
 
 namespace kalah {
 
 namespace {
 
-template <class R>
-class Tracer {
+// Records the search's last iteration as a SearchTree (the trace policy of search_trace.hpp).
+class TreeRecorder {
  public:
-  Tracer(SearchTree& tree, std::size_t max_nodes, ExactOracle* oracle)
-      : tree_(tree), max_nodes_(max_nodes), oracle_(oracle) {}
+  static constexpr bool kEnabled = true;
 
-  // Value of node `id` (position p) for its side to move, as in the engine's alphabeta.
-  int search(int id, const Position& p, int depth, int alpha, int beta) {
+  TreeRecorder(SearchTree& tree, std::size_t max_nodes) : tree_(tree), max_nodes_(max_nodes) {}
+
+  void iteration(int depth) {
+    tree_.nodes.resize(1);
+    tree_.nodes[0].children.clear();
+    tree_.depth = depth;
+    tree_.searched = 1;
+    tree_.pruned = 0;
+    path_.assign(1, 0);
+  }
+  void expand(int hint) { hint_ = hint; }
+  void enter(int pit, int alpha, int beta, bool extra_turn) {
+    const int parent = path_.back();
+    const bool first = tree_.nodes[parent].children.empty();
+    const int id = add(parent, pit, extra_turn);
+    TreeNode& n = tree_.nodes[id];
+    n.alpha = alpha;
+    n.beta = beta;
+    n.table_move = first && pit == hint_;
     ++tree_.searched;
-    if (is_over<R>(p)) {
-      tree_.nodes[id].leaf = TreeLeaf::kGameOver;
-      return final_margin(p);
-    }
-    if (oracle_ && id != 0) {  // the root is always expanded, as in the engine
-      if (auto v = oracle_->margin(p)) {
-        tree_.nodes[id].leaf = TreeLeaf::kOracle;
-        return *v;
-      }
-    }
-    if (depth <= 0) {
-      tree_.nodes[id].leaf = TreeLeaf::kEvaluation;
-      tree_.exact = false;
-      return p.kalah_difference();
-    }
-    Child children[kMaxPits];
-    const int n = ordered_children<R>(p, -1, children);
-    int best = -kTreeInf;
-    for (int i = 0; i < n; ++i) {
-      const Child& c = children[i];
-      const int child = add(id, c, p.mover, alpha, beta);
-      if (alpha >= beta) {  // cut off: the remaining moves are recorded as pruned
-        tree_.nodes[child].bound = TreeBound::kPruned;
-        ++tree_.pruned;
-        continue;
-      }
-      const int v = c.sign > 0 ? search(child, c.pos, depth - 1, alpha, beta)
-                               : -search(child, c.pos, depth - 1, -beta, -alpha);
-      TreeNode& node = tree_.nodes[child];
-      node.value = v;
-      node.bound = v <= alpha  ? TreeBound::kUpper
-                   : v >= beta ? TreeBound::kLower
-                               : TreeBound::kExact;
-      best = std::max(best, v);
-      alpha = std::max(alpha, v);
-    }
-    return best;
+    path_.push_back(id);
+  }
+  void leaf(TreeLeaf kind) { tree_.nodes[path_.back()].leaf = kind; }
+  void result(int value) {
+    TreeNode& n = tree_.nodes[path_.back()];
+    n.value = value;
+    n.bound = value <= n.alpha  ? TreeBound::kUpper
+              : value >= n.beta ? TreeBound::kLower
+                                : TreeBound::kExact;
+    path_.pop_back();
+  }
+  void pruned(int pit, bool extra_turn) {
+    tree_.nodes[add(path_.back(), pit, extra_turn)].bound = TreeBound::kPruned;
+    ++tree_.pruned;
   }
 
  private:
-  int add(int parent, const Child& c, Side player, int alpha, int beta) {
+  // A new child of `parent` for the move `pit` (0-based) of the player to move there.
+  int add(int parent, int pit, bool extra_turn) {
     if (tree_.nodes.size() >= max_nodes_)
       throw TreeTooLarge("the tree has more than " + std::to_string(max_nodes_) + " nodes");
+    const TreeNode& p = tree_.nodes[parent];
     TreeNode node;
     node.parent = parent;
-    node.pit = c.pit + 1;
-    node.player = player;
-    node.alpha = alpha;
-    node.beta = beta;
-    node.extra_turn = c.sign > 0;
+    node.pit = pit + 1;
+    node.player = parent == 0 || p.extra_turn ? p.player : other(p.player);
+    node.extra_turn = extra_turn;
     tree_.nodes.push_back(node);
     const int id = int(tree_.nodes.size()) - 1;
     tree_.nodes[parent].children.push_back(id);
@@ -76,7 +69,8 @@ class Tracer {
 
   SearchTree& tree_;
   std::size_t max_nodes_;
-  ExactOracle* oracle_;
+  std::vector<int> path_;  // the nodes from the root to the one being searched
+  int hint_ = -1;          // the hint of the node expanded last
 };
 
 std::string bound_text(int v) {
@@ -118,6 +112,8 @@ std::string leaf_text(TreeLeaf leaf) {
       return "game over";
     case TreeLeaf::kOracle:
       return "database";
+    case TreeLeaf::kTable:
+      return "table";
   }
   return "";
 }
@@ -125,10 +121,12 @@ std::string leaf_text(TreeLeaf leaf) {
 std::string summary(const SearchTree& t) {
   std::string s = to_string(t.root_position) + ", depth " + std::to_string(t.depth) + ": value " +
                   bound_text(t.value) + " for " + side_letter(t.root_position.mover) +
-                  (t.exact ? " (exact game margin)" : " (heuristic, depth-limited)") + "; " +
-                  std::to_string(t.searched) +
-                  (t.searched == 1 ? " node searched, " : " nodes searched, ") +
-                  std::to_string(t.pruned) + (t.pruned == 1 ? " move pruned" : " moves pruned");
+                  (t.exact ? " (exact game margin)" : " (heuristic, depth-limited)") + "; ";
+  if (t.depth < t.requested_depth)
+    s += "depth " + std::to_string(t.requested_depth) +
+         " asked, the deepening stopped at an exact value; ";
+  s += std::to_string(t.searched) + (t.searched == 1 ? " node searched, " : " nodes searched, ") +
+       std::to_string(t.pruned) + (t.pruned == 1 ? " move pruned" : " moves pruned");
   return s;
 }
 
@@ -138,17 +136,23 @@ SearchTree trace_search(Rules rules, const Position& p, int depth, std::size_t m
                         ExactOracle* oracle) {
   SearchTree tree;
   tree.root_position = p;
-  tree.depth = depth;
-  tree.exact = true;
+  tree.requested_depth = depth;
   TreeNode root;
   root.player = p.mover;
   root.alpha = -kTreeInf;
   root.beta = kTreeInf;
   tree.nodes.push_back(root);
-  with_rules(rules, [&](auto r) {
-    Tracer<decltype(r)> tracer(tree, std::max<std::size_t>(max_nodes, 1), oracle);
-    tree.value = tracer.search(0, p, depth, -kTreeInf, kTreeInf);
+  TreeRecorder recorder(tree, std::max<std::size_t>(max_nodes, 1));
+  SearchOptions options;
+  options.oracle = oracle;
+  options.randomize = false;
+  SearchLimits limits;
+  limits.depth = depth;
+  const SearchResult res = with_rules(rules, [&](auto r) {
+    return traced_search<decltype(r)>(p, limits, options, SearchTraceTo<TreeRecorder>{&recorder});
   });
+  tree.value = res.value;
+  tree.exact = res.exact;
   tree.nodes[0].value = tree.value;
   return tree;
 }
@@ -173,6 +177,7 @@ std::string tree_to_text(const SearchTree& t) {
     if (n.bound != TreeBound::kPruned) {
       line += "  (" + bound_text(n.alpha) + ", " + bound_text(n.beta) + ")";
       if (n.extra_turn) line += "  extra turn";
+      if (n.table_move) line += "  table move";
       if (n.leaf != TreeLeaf::kInner) line += "  " + leaf_text(n.leaf);
     }
     out += line + "\n";
@@ -196,6 +201,7 @@ std::string tree_to_dot(const SearchTree& t) {
     } else {
       label = move_name(n) + "\\n" + value_text(n);
       if (n.extra_turn) label += "\\nextra turn";
+      if (n.table_move) label += "\\ntable move";
       if (n.leaf != TreeLeaf::kInner) label += "\\n" + leaf_text(n.leaf);
       switch (n.bound) {
         case TreeBound::kExact:

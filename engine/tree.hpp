@@ -1,4 +1,4 @@
-// The alpha-beta tree of a depth-limited search, recorded node by node for display (`kalah tree`).
+// The engine search's tree at a given depth, recorded node by node for display (`kalah tree`).
 #pragma once
 
 #include <cstdint>
@@ -8,6 +8,7 @@
 #include "oracle.hpp"
 #include "position.hpp"
 #include "rules.hpp"
+#include "search_trace.hpp"
 
 namespace kalah {
 
@@ -20,9 +21,6 @@ enum class TreeBound : std::uint8_t {
   kPruned,  // never searched: a cut-off at the parent made it irrelevant
 };
 
-// What decided a searched node's value.
-enum class TreeLeaf : std::uint8_t { kInner, kEvaluation, kGameOver, kOracle };
-
 struct TreeNode {
   int parent = -1;             // index into SearchTree::nodes; -1 for the root
   int pit = 0;                 // 1-based pit of the move into this node; 0 for the root
@@ -32,6 +30,7 @@ struct TreeNode {
   TreeBound bound = TreeBound::kExact;
   TreeLeaf leaf = TreeLeaf::kInner;
   bool extra_turn = false;    // the move gave `player` another move (kalah rules)
+  bool table_move = false;    // searched first as the transposition table's best move here
   std::vector<int> children;  // in search order, pruned ones included
 };
 
@@ -39,10 +38,11 @@ constexpr int kTreeInf = 1 << 20;
 
 struct SearchTree {
   Position root_position;
-  int depth = 0;
+  int depth = 0;                // the iteration recorded
+  int requested_depth = 0;      // > depth when an earlier iteration was exact: the deepening stops
   std::vector<TreeNode> nodes;  // nodes[0] is the root
   int value = 0;                // root value for the side to move
-  bool exact = false;           // no evaluation leaf was searched: value is the exact game margin
+  bool exact = false;           // no heuristic leaf or table value: value is the exact game margin
   std::uint64_t searched = 0;   // nodes searched (the root included)
   std::uint64_t pruned = 0;     // moves shown as pruned
 };
@@ -52,10 +52,17 @@ struct TreeTooLarge : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Negamax fail-soft alpha-beta from `p` (not over) to `depth` plies, full window at the root, no
-// transposition table, children in the engine's order (ordered_children, no hint move). Leaves are
-// ends of game, oracle answers, or the kalah difference at depth 0 (as in the engine). Throws
-// TreeTooLarge when more than max_nodes nodes (searched + pruned) would be recorded.
+// The engine's search (Searcher::search with a fresh transposition table, no random choice) of
+// `p` (not over) to `depth` plies, its last iteration recorded through the search's trace hooks:
+// what the engine does at that depth after the iterations before it filled the table. So the
+// root's moves carry the engine's root windows (the first move (-inf, +inf), each later one
+// (best - 1, +inf), ties kept exact); each node searches first the table's best move when it has
+// one (`table_move`), then the rest in the engine's order (ordering.hpp); a node may end as a
+// `table` leaf where a stored value or bound decides its window; the moves of depth-1 nodes are
+// the leaves the engine values inline. Leaves are also ends of game, oracle answers and the kalah
+// difference at depth 0. When an iteration before `depth` is exact, the deepening stops and that
+// iteration is recorded (tree.depth). Throws TreeTooLarge when an iteration would record more
+// than max_nodes nodes (searched + pruned).
 SearchTree trace_search(Rules rules, const Position& p, int depth, std::size_t max_nodes,
                         ExactOracle* oracle = nullptr);
 

@@ -1,4 +1,4 @@
-// The traced alpha-beta tree (kalah tree): root value = minimax, and every recorded bound is true.
+// The engine search's recorded tree (kalah tree): root value = minimax, every recorded bound true.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -13,7 +13,7 @@ namespace {
 
 // Checks node `id` (reached as position `p` with `depth` plies left) and its subtree.
 void check_subtree(Rules rules, const SearchTree& t, int id, const Position& p, int depth,
-                   int& checked) {
+                   int& checked, int& table_leaves) {
   for (int child : t.nodes[id].children) {
     const TreeNode& n = t.nodes[child];
     ASSERT_EQ(n.player, p.mover);
@@ -43,14 +43,15 @@ void check_subtree(Rules rules, const SearchTree& t, int id, const Position& p, 
         break;
     }
     ++checked;
-    check_subtree(rules, t, child, c, depth - 1, checked);
+    table_leaves += n.leaf == TreeLeaf::kTable;
+    check_subtree(rules, t, child, c, depth - 1, checked, table_leaves);
   }
 }
 
 TEST(Tree, RootValueIsMinimaxAndEveryBoundHolds) {
   std::mt19937_64 rng(4242);
   for (Rules rules : test::registered_rules()) {
-    int checked = 0, pruned = 0;
+    int checked = 0, pruned = 0, table_leaves = 0;
     for (int i = 0; i < 40; ++i) {
       const Position p = test::random_position(rules, 3 + int(rng() % 4), 2 + int(rng() % 3),
                                                int(rng() % 10), rng);
@@ -58,8 +59,15 @@ TEST(Tree, RootValueIsMinimaxAndEveryBoundHolds) {
       const int depth = 1 + int(rng() % 5);
       const SearchTree t = trace_search(rules, p, depth, 1000000);
       ASSERT_EQ(t.value, test::reference_minimax(rules, p, depth)) << to_string(p);
+      // The recorded iteration is the one asked for, or an earlier exact one that ended the
+      // deepening (its exact value is the minimax value at every greater depth).
+      ASSERT_EQ(t.requested_depth, depth);
+      ASSERT_LE(t.depth, depth);
+      if (t.depth < depth) {
+        ASSERT_TRUE(t.exact) << to_string(p);
+      }
       ASSERT_EQ(t.nodes.size(), 1 + t.searched - 1 + t.pruned);  // searched counts the root
-      check_subtree(rules, t, 0, p, depth, checked);
+      check_subtree(rules, t, 0, p, t.depth, checked, table_leaves);
       pruned += int(t.pruned);
       if (t.exact) {
         ASSERT_EQ(t.value, test::reference_minimax(rules, p, 1000)) << to_string(p);
@@ -67,6 +75,7 @@ TEST(Tree, RootValueIsMinimaxAndEveryBoundHolds) {
     }
     EXPECT_GT(checked, 500) << rules_name(rules);
     EXPECT_GT(pruned, 50) << rules_name(rules);
+    EXPECT_GT(table_leaves, 0) << rules_name(rules);  // the bounds of table cut-offs were checked
   }
 }
 

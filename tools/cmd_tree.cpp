@@ -1,4 +1,4 @@
-// `kalah tree`: prints the alpha-beta tree of a depth-limited search as indented text or DOT.
+// `kalah tree`: prints the engine search's tree at a depth as indented text or Graphviz DOT.
 #include <iostream>
 
 #include "command.hpp"
@@ -23,7 +23,8 @@ int run_tree(int argc, char** argv) {
                      "search depth in plies, 1..60")(
       "format", po::value(&format)->default_value(format), "text (indented) or dot (Graphviz)")(
       "max-nodes", po::value(&max_nodes)->default_value(max_nodes),
-      "refuse trees with more nodes than this (searched and pruned), 1..100000000")(
+      "refuse trees with more nodes than this (searched and pruned, in any iteration), "
+      "1..100000000")(
       "position", po::value(&args)->multitoken(),
       "the position (also the positional argument; not with --stones); default: the start "
       "position of --pits/--stones");
@@ -32,16 +33,21 @@ int run_tree(int argc, char** argv) {
   po::variables_map vm;
   if (!parse_command(
           argc, argv, "tree [POSITION] [--depth D] [--format text|dot] [OPTIONS]",
-          "Searches POSITION to depth D with plain fail-soft alpha-beta (full window at the root, "
-          "no\ntransposition table, the engine's move order) and prints every node: the move, its "
-          "value\nfor the player making it and whether that value is exact, a lower bound "
-          "(fail-high:\nthe moves after it are pruned) or an upper bound (fail-low), plus the "
-          "moves pruned by\neach cut-off. Leaves are ends of game or the kalah difference at "
-          "depth 0,\nor database values (--db, or " +
+          "Searches POSITION to depth D with the engine's search (kalah play's: iterative "
+          "deepening\nwith a transposition table, here a fresh one) and prints its last "
+          "iteration, every node: the\nmove, its value for the player making it and whether "
+          "that value is exact, a lower bound\n(fail-high: the moves after it are pruned) or an "
+          "upper bound (fail-low), and the window it\nwas searched with. The root keeps ties "
+          "exact (later moves searched with (best - 1, +inf));\n'table move' marks a move "
+          "searched first because the transposition table named it, the rest\nfollow the "
+          "engine's move order. Leaves are ends of game, the kalah difference at depth 0,\n"
+          "'table' (a stored value or bound that decides the window), or database values (--db, "
+          "or\n" +
               std::string(kDefaultDbPath) +
-              " when it exists).\nPOSITION is one quoted argument or two (BOARD SIDE), as for "
-              "kalah move. "
-              "Render DOT with\n`kalah tree ... --format dot | dot -Tpng -o tree.png`.",
+              " when it exists). When an iteration before D is already exact, the\ndeepening "
+              "stops there and that one is shown. POSITION is one quoted argument or two\n(BOARD "
+              "SIDE), as for kalah move. Render DOT with\n`kalah tree ... --format dot | dot "
+              "-Tpng -o tree.png`.",
           desc, pos, vm))
     return 0;
   game.check();

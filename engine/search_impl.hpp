@@ -103,7 +103,8 @@ class SearchImpl final : public Searcher::Impl {
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
   // Counts a node and, every 1024 nodes of an iteration past the first, sets stopped_ when the
-  // budget has run out: from then on every search returns at once, storing nothing.
+  // budget has run out: from then on every alphabeta returns at its entry and nothing is stored;
+  // the values of the unfinished iteration are meaningless and it is discarded.
   void count_node() {
     ++nodes_;
     if (!stopping_allowed_ || (nodes_ & 1023) != 0) return;
@@ -256,7 +257,6 @@ class SearchImpl final : public Searcher::Impl {
       trace_.enter(mv.pit[i], alpha, beta, mv.again[i]);
       const int v = mv.again[i] ? alphabeta(mv.child(i), mv.hash[i], depth - 1, alpha, beta)
                                 : -alphabeta(mv.child(i), mv.hash[i], depth - 1, -beta, -alpha);
-      if (stopped_) return;
       trace_.result(v);
       if (v > best) {
         best = v;
@@ -293,7 +293,6 @@ class SearchImpl final : public Searcher::Impl {
     for (int k = 0; k < n; ++k) {
       const int i = next_child(rank, pit, n, k == 0 ? hint : -1);
       count_node();
-      if (stopped_) return;
       heuristic_leaves_ += heuristic[i];
       const int v = value[i];
       if constexpr (Trace::kEnabled) {

@@ -341,6 +341,14 @@ TEST(DistributedMemory, ShareFallsAsOneOverP) {
   EXPECT_LT(share_memory_bytes(6, 24, 4), share_memory_bytes(6, 24, 2));
 }
 
+// A table too large to count in 64 bits (12 pits, 50 stones: the top level alone is 5.7e18
+// entries, 5 bytes each) needs all the memory there is, never a wrapped-around small number.
+TEST(DistributedMemory, ShareSaturatesInsteadOfWrapping) {
+  EXPECT_EQ(share_memory_bytes(12, 50, 1), UINT64_MAX);
+  EXPECT_GE(share_memory_bytes(12, 50, 2), UINT64_MAX / 2);
+  EXPECT_GE(share_memory_bytes(12, 50, 1000), UINT64_MAX / 1000);
+}
+
 // The share fits up to the limit and not a byte beyond, and the refusal names the table, what a
 // process needs, the limit and where it comes from.
 TEST(DistributedMemory, ShareFitsItsLimitAndARefusalNamesTheNeed) {

@@ -1,14 +1,17 @@
 // Whether a process's share of a distributed build fits the memory it may use.
 #include "memory_check.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace kalah {
 
 std::uint64_t share_memory_bytes(int m, int max_stones, int processes) {
-  return (build_memory_bytes(m, max_stones, true) + 4 * level_entries(m, max_stones)) /
-             std::uint64_t(processes) +
-         (std::uint64_t(256) << 20);
+  using Wide = unsigned __int128;
+  const Wide total =
+      Wide(build_memory_bytes(m, max_stones, true)) + 4 * Wide(level_entries(m, max_stones));
+  const Wide share = std::min<Wide>(total, UINT64_MAX) / unsigned(processes) + (Wide(256) << 20);
+  return share > UINT64_MAX ? UINT64_MAX : std::uint64_t(share);
 }
 
 void check_share_fits(const BuildOptions& o, int processes, int local,

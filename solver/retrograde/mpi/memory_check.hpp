@@ -9,7 +9,7 @@ namespace kalah {
 
 // Bytes a process holds while levels 0..max_stones of m pits are built on `processes` processes:
 // 1/P of the packed levels below the top one and of the top level's bytes and potential order (5
-// bytes an entry), plus its batches' buffers (256 MiB).
+// bytes an entry), plus its batches' buffers (256 MiB); saturating at UINT64_MAX.
 std::uint64_t share_memory_bytes(int m, int max_stones, int processes);
 
 // Throws InputError, naming the memory a process needs on `processes` processes and the limit,

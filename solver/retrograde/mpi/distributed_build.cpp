@@ -96,12 +96,12 @@ class DistributedBuild {
 
   // Levels 0..stored: process 0 reads each one and sends every process its slice.
   void hand_out_stored_levels();
-  // Solves level n and commits it on process 0.
+  // Computes level n and commits it on process 0.
   DistributedLevelStats build_level(int n);
 
  private:
-  // This process's slice of level n solved and packed; returns the bands.
-  int solve_level(int n, std::uint64_t entries);
+  // This process's slice of level n computed and packed; returns the bands.
+  int compute_slice(int n, std::uint64_t entries);
   // Level n's blocks encoded and committed on process 0; returns the bytes sent collecting them.
   std::uint64_t store_level(int n);
 
@@ -136,7 +136,7 @@ void DistributedBuild::hand_out_stored_levels() {
   }
 }
 
-int DistributedBuild::solve_level(int n, std::uint64_t entries) {
+int DistributedBuild::compute_slice(int n, std::uint64_t entries) {
   const std::uint64_t slice = slices_[n].count(w_.rank);
   levels_.open(n, slice, kUnknownValue);
   auto progress = [&](std::uint64_t done) {
@@ -179,7 +179,7 @@ DistributedLevelStats DistributedBuild::build_level(int n) {
   stats.entries = index_.size(n);
   const auto level_start = Clock::now();
   const std::uint64_t bytes_before = exchange_.bytes;
-  stats.bands = solve_level(n, stats.entries);
+  stats.bands = compute_slice(n, stats.entries);
   stats.solve_s = seconds_since(level_start);
   const std::uint64_t solve_bytes = exchange_.bytes - bytes_before;
 

@@ -7,6 +7,13 @@
 
 namespace kalah {
 
+// The future margin a move leaves its mover: the stones it put into the mover's kalah (gain)
+// plus the future margin of the position it leads to, which is the mover's own when the mover
+// moves again and the opponent's (negated) when the turn passes.
+constexpr int future_after_move(int gain, bool again, int child_future) {
+  return again ? gain + child_future : gain - child_future;
+}
+
 // Answers exact future margins for one rule set and board size. The future margin of a position
 // (RULES.md "Values") depends only on the stones in its pits: the exact game margin is
 // p.kalah_difference() + future. Implementations may throw on a corrupted store; they never guess.

@@ -6,6 +6,7 @@
 
 #include "index.hpp"
 #include "move.hpp"
+#include "oracle.hpp"
 
 namespace kalah {
 
@@ -106,7 +107,7 @@ BookCheck verify_book(Rules rules, const Store& store, Probe& probe, double max_
         if (!f)
           known = false;
         else
-          best = std::max(best, gain + (again ? *f : -*f));
+          best = std::max(best, future_after_move(gain, again, *f));
       }
     }
     if (!known) {

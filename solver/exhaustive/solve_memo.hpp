@@ -143,7 +143,7 @@ class ExactMemo {
         f = value(c.b, nc, hooks);
       }
       if (hooks.stopped()) return 0;
-      v = std::max(v, c.again ? c.gain + f : c.gain - f);
+      v = std::max(v, future_after_move(c.gain, c.again, f));
     }
     set(slot, v);
     return v;

@@ -10,6 +10,7 @@
 #include "byte_array_board.hpp"
 #include "index.hpp"
 #include "level_tables.hpp"
+#include "oracle.hpp"
 #include "register_board.hpp"
 #include "rules.hpp"
 
@@ -189,7 +190,7 @@ class LevelKernel {
         child = value(Moves::without_kalahs(children[k]), n);
         store(same_level[ranks[k]], child);
       }
-      const int v = gains[k] + (agains[k] ? child : -child);
+      const int v = future_after_move(gains[k], agains[k], child);
       if (v > best) best = v;
     }
     return best;

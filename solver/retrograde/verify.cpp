@@ -38,7 +38,7 @@ int bellman_value(const Position& p, int n, Lookup&& future) {
     const bool again = play_move<R>(c, i);
     const int gain = again ? c.own_kalah() - p.own_kalah() : c.opp_kalah() - p.own_kalah();
     const int child = future(c, n - gain);
-    best = std::max(best, gain + (again ? child : -child));
+    best = std::max(best, future_after_move(gain, again, child));
   }
   return best;
 }

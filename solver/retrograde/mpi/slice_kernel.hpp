@@ -121,7 +121,7 @@ class SliceKernel {
       }
       const int v = local_value(levels_, n_, request.key);
       if (v == kUnknownValue) throw std::logic_error("distributed build: an unsolved successor");
-      best = std::max(best, played.gain + (played.again ? v : -v));
+      best = std::max(best, future_after_move(played.gain, played.again, v));
     }
     best_[j] = std::int16_t(best);
     remote_count_[j] = std::uint8_t(remote);
@@ -151,7 +151,7 @@ class SliceKernel {
     for (int k = 0; k < remote_count_[j]; ++k) {
       const Remote& r = remotes_[j * M + k];
       const int child = back_[r.place];
-      best = std::max(best, r.gain + (r.again ? child : -child));
+      best = std::max(best, future_after_move(r.gain, r.again, child));
     }
     store_value(values_[slot], best);
   }

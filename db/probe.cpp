@@ -9,10 +9,8 @@
 #include "for_each_index.hpp"
 
 namespace kalah {
-namespace {
 
-// The levels a probe of t answers: complete_through(t), at most `levels` when that is >= 0.
-int covered_levels(const Store& store, TableId t, int levels) {
+int Probe::covered_levels(const Store& store, TableId t, int levels) {
   const auto tables = store.tables();
   if (std::find(tables.begin(), tables.end(), t) == tables.end()) {
     std::string held;
@@ -23,8 +21,6 @@ int covered_levels(const Store& store, TableId t, int levels) {
   const int through = store.complete_through(t);
   return levels >= 0 ? std::min(through, levels) : through;
 }
-
-}  // namespace
 
 std::uint64_t Probe::resident_bytes(const Store& store, TableId t, int levels) {
   std::uint64_t words = 0;

@@ -37,6 +37,10 @@ class Probe : public ExactOracle {
   Probe(const Store& store, TableId t, std::size_t cache_bytes = 256 << 20,
         TableLoad load = TableLoad::kCache, unsigned threads = 0, int levels = -1);
 
+  // The last level a probe of table t answers from: store.complete_through(t), at most `levels`
+  // when that is >= 0 (-1: none). Throws DbError naming the tables held when t is not one.
+  static int covered_levels(const Store& store, TableId t, int levels = -1);
+
   // Memory a resident probe of table t (levels as above) takes: its complete levels as
   // ResidentLevel packs them (5 bits a position up to 31 stones in pits, a byte above).
   static std::uint64_t resident_bytes(const Store& store, TableId t, int levels = -1);

@@ -15,8 +15,7 @@ TableLoad parse_table_load(const std::string& text, const std::string& option) {
 TableLoadChoice resolve_table_load(TableLoad load, const Store& store, TableId t, int levels,
                                    std::size_t memory_bytes, int reach) {
   if (load != TableLoad::kAuto) return {load};
-  const int top = store.complete_through(t);
-  const int covered = levels >= 0 && levels < top ? levels : top;
+  const int covered = Probe::covered_levels(store, t, levels);
   if (covered < 0 || reach < covered + kDecodeBeyond) return {TableLoad::kCache};
   const std::uint64_t bytes = Probe::resident_bytes(store, t, levels);
   return {bytes <= memory_bytes ? TableLoad::kMemory : TableLoad::kCache, true, bytes};

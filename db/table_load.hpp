@@ -32,7 +32,8 @@ struct TableLoadChoice {
 };
 
 // How `load` holds table t of `store` (levels 0..levels, -1: all) for work reaching positions
-// with `reach` stones in pits, memory_bytes allowed.
+// with `reach` stones in pits, memory_bytes allowed. kAuto throws DbError when the store holds no
+// table t (Probe::covered_levels).
 TableLoadChoice resolve_table_load(TableLoad load, const Store& store, TableId t, int levels,
                                    std::size_t memory_bytes, int reach);
 

@@ -12,6 +12,7 @@
 #include "register_board.hpp"
 #include "search.hpp"
 #include "search_trace.hpp"
+#include "stopwatch.hpp"
 #include "tt.hpp"
 #include "wide_board.hpp"
 
@@ -100,7 +101,7 @@ class SearchImpl final : public Searcher::Impl {
     return res;
   }
 
-  double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+  double elapsed() const { return seconds_since(start_); }
 
   // Counts a node and, every 1024 nodes of an iteration past the first, sets stopped_ when the
   // budget has run out: from then on every alphabeta returns at its entry and nothing is stored;

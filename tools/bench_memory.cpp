@@ -10,6 +10,7 @@
 #include "huge_buffer.hpp"
 #include "options.hpp"
 #include "physical_memory.hpp"
+#include "stopwatch.hpp"
 
 namespace kalah::cli {
 namespace {
@@ -28,7 +29,7 @@ double chase(const std::uint64_t* lines, std::uint64_t count, std::uint64_t step
   const auto start = std::chrono::steady_clock::now();
   for (std::uint64_t k = 0; k < steps; ++k)
     for (int c = 0; c < kChains; ++c) at[c] = mix(lines[at[c] * 8] + k) % count;
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double s = seconds_since(start);
   for (int c = 0; c < kChains; ++c) *signature = mix(*signature ^ at[c]);
   return s * 1e9 / double(steps * kChains);
 }
@@ -47,7 +48,7 @@ double prefetched(const std::uint64_t* lines, std::uint64_t count, std::uint64_t
     __builtin_prefetch(&lines[line(k + std::uint64_t(ahead)) * 8]);
     acc += lines[(line(k) ^ (acc & z)) * 8];
   }
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double s = seconds_since(start);
   *signature = mix(*signature ^ acc);
   return s * 1e9 / double(steps);
 }

@@ -12,15 +12,12 @@
 #include "options.hpp"
 #include "probe.hpp"
 #include "query.hpp"
+#include "stopwatch.hpp"
 #include "store.hpp"
 #include "xxhash64.hpp"
 
 namespace kalah::cli {
 namespace {
-
-double since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
 
 // The start of a table's game: 3 stones a pit under wetherell (the etude), 4 under the kalah rule
 // sets (Kalah(m,4), the solved literature game).
@@ -149,7 +146,7 @@ void bench_walk(const QueryBenchArgs& a, Rules rules, const Position& start, Pro
   for (int ply = 0; ply <= a.plies && !is_over(rules, p); ++ply, ++asked) {
     const auto at = std::chrono::steady_clock::now();
     const QueryAnswer q = query_once(rules, p, probe, a.threads, &table);
-    const double s = since(at);
+    const double s = seconds_since(at);
     if (ply == 0) first = s;
     total += s;
     nodes += q.nodes;
@@ -184,8 +181,9 @@ int bench_query(int argc, char** argv) {
     Probe probe(store, t, 0, TableLoad::kMemory);
     const Position start = bench_start(t);
     std::printf("%s m=6 <= %d (loaded in %.2f s), %d thread%s, start %s\n",
-                std::string(rules_name(t.rules)).c_str(), probe.max_stones(), since(load_start),
-                a.threads, a.threads == 1 ? "" : "s", to_string(start).c_str());
+                std::string(rules_name(t.rules)).c_str(), probe.max_stones(),
+                seconds_since(load_start), a.threads, a.threads == 1 ? "" : "s",
+                to_string(start).c_str());
     bench_start_position(a, t.rules, start, probe, signature);
     bench_walk(a, t.rules, start, probe, signature);
   }

@@ -13,6 +13,7 @@
 #include "bench.hpp"
 #include "db_open.hpp"
 #include "options.hpp"
+#include "stopwatch.hpp"
 #include "web_server.hpp"
 #include "xxhash64.hpp"
 
@@ -147,7 +148,7 @@ double serve_requests(const ServeBenchArgs& a, const api::Database& db, const Se
       }
     });
   for (auto& t : clients) t.join();
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double s = seconds_since(start);
   server.stop();
   serving.join();
   return s;

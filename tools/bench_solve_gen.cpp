@@ -13,14 +13,11 @@
 #include "physical_memory.hpp"
 #include "probe.hpp"
 #include "solve.hpp"
+#include "stopwatch.hpp"
 #include "store.hpp"
 
 namespace kalah::cli {
 namespace {
-
-double since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
 
 struct SolveCase {
   Rules rules;
@@ -55,7 +52,7 @@ void run_solve_cases(const std::vector<SolveCase>& cases,
       if (store == nullptr) throw InputError("no database given holds the table " + to_string(t));
       const auto start = std::chrono::steady_clock::now();
       probe = std::make_unique<Probe>(*store, t, 0, TableLoad::kMemory);
-      load_s = since(start);
+      load_s = seconds_since(start);
       opt.oracle = probe.get();
     }
     const SolveResult r = solve(c.rules, start_position(c.m, c.k), opt);
@@ -158,7 +155,7 @@ int bench_gen(int argc, char** argv) {
     peak = std::max(peak, levels.memory_bytes() + index.size(n));  // level n in bytes
     const auto t = std::chrono::steady_clock::now();
     generate_level(game.parsed_rules(), index, levels, n, threads);
-    const double s = since(t);
+    const double s = seconds_since(t);
     solving += s;
     entries += index.size(n);
     for (std::uint64_t r = 0; r < index.size(n); ++r)

@@ -20,6 +20,7 @@
 #include "progress.hpp"
 #include "query.hpp"
 #include "solve.hpp"
+#include "stopwatch.hpp"
 
 namespace kalah::cli {
 namespace {
@@ -80,6 +81,25 @@ struct DbUse {
   double open_s;   // seconds to open (and load) it, outside the search time
 };
 
+DbUse db_use(const Probe& probe, double open_s) {
+  return {probe.max_stones(), probe.resident(), open_s};
+}
+
+// The database's JSON fields: db_stones, db_in_memory, db_open_seconds.
+void add_db_fields(nlohmann::ordered_json& j, const DbUse& db) {
+  j["db_stones"] = db.stones;
+  j["db_in_memory"] = db.in_memory;
+  j["db_open_seconds"] = db.open_s;
+}
+
+// "exact up to N stones in pits, loaded into memory in S s" (or "opened (block cache)").
+std::string db_text(const DbUse& db) {
+  char line[160];
+  std::snprintf(line, sizeof line, "exact up to %d stones in pits, %s in %.2f s", db.stones,
+                db.in_memory ? "loaded into memory" : "opened (block cache)", db.open_s);
+  return line;
+}
+
 void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUse& db) {
   const std::string out = outcome(r);
   nlohmann::ordered_json j;
@@ -95,9 +115,7 @@ void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUs
       r.complete ? nlohmann::ordered_json(r.best_moves) : nlohmann::ordered_json(nullptr);
   j["pv"] = r.complete ? nlohmann::ordered_json(r.pv) : nlohmann::ordered_json(nullptr);
   j["nodes"] = r.nodes;
-  j["db_stones"] = db.stones;
-  j["db_in_memory"] = db.in_memory;
-  j["db_open_seconds"] = db.open_s;
+  add_db_fields(j, db);
   j["db_hits"] = r.oracle_hits;
   j["expanded_nodes"] = r.expanded;
   j["seconds"] = r.seconds;
@@ -121,13 +139,7 @@ void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUs
               << (r.best_moves.empty() ? "none (game over)" : join(r.best_moves, " ")) << "\n";
     std::cout << "pv:         " << (r.pv.empty() ? "(empty)" : join(r.pv, " ")) << "\n";
   }
-  if (db.stones >= 0) {
-    char line[160];
-    std::snprintf(line, sizeof line, "database:   exact up to %d stones in pits, %s in %.2f s\n",
-                  db.stones, db.in_memory ? "loaded into memory" : "opened (block cache)",
-                  db.open_s);
-    std::cout << line;
-  }
+  if (db.stones >= 0) std::cout << "database:   " << db_text(db) << "\n";
   char line[160];
   std::snprintf(
       line, sizeof line, "nodes:      %llu, db hits %llu, expanded %llu, %.3f s, %.2f M nodes/s\n",
@@ -268,10 +280,6 @@ SolveOptions shared_solve_options(const SolveArgs& a) {
   return o;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
 // The TT sizes the book's solves took, as "TT 16 MiB" or "TT 16-64 MiB".
 struct TtRange {
   std::size_t min = 0, max = 0;
@@ -301,9 +309,7 @@ void print_book_report(const SolveArgs& a, const BookReport& b, const TtRange& t
     j["threads"] = a.threads;
     j["tt_mb_min"] = tt.min >> 20;
     j["tt_mb_max"] = tt.max >> 20;
-    j["db_stones"] = probe.max_stones();
-    j["db_in_memory"] = probe.resident();
-    j["db_open_seconds"] = open_s;
+    add_db_fields(j, db_use(probe, open_s));
     j["nodes"] = b.nodes;
     j["seconds"] = b.seconds;
     std::cout << j.dump() << "\n";
@@ -317,10 +323,7 @@ void print_book_report(const SolveArgs& a, const BookReport& b, const TtRange& t
                 static_cast<unsigned long long>(b.nodes), a.threads, a.threads == 1 ? "" : "s",
                 tt.text().c_str());
   std::cout << buf;
-  std::snprintf(buf, sizeof buf, ", exact up to %d stones in pits, %s in %.2f s\n",
-                probe.max_stones(),
-                probe.resident() ? "loaded into memory" : "opened (block cache)", open_s);
-  std::cout << "database:   " << a.db_path << buf;
+  std::cout << "database:   " << a.db_path << ", " << db_text(db_use(probe, open_s)) << "\n";
 }
 
 // --store: the position and its first plies solved into the database's book. The book is written
@@ -377,8 +380,7 @@ int solve_and_print(const SolveArgs& a, Progress& progress) {
   opt.progress = progress.status_sink();
   const SolveResult r = solve(a.rules, p, opt);
   progress.clear_line();
-  const int db_stones = opt.oracle != nullptr ? opt.oracle->max_stones() : -1;
-  const DbUse use{db_stones, db.probe && db.probe->resident(), open_s};
+  const DbUse use = db.probe ? db_use(*db.probe, open_s) : DbUse{-1, false, open_s};
   if (a.json)
     print_json(p, a.rules, r, use);
   else

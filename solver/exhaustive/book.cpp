@@ -7,6 +7,7 @@
 #include "index.hpp"
 #include "move.hpp"
 #include "oracle.hpp"
+#include "stopwatch.hpp"
 
 namespace kalah {
 
@@ -82,7 +83,7 @@ BookReport build_book(Rules rules, Store& store, Probe& probe, const Position& r
   if (progress) progress(rep.positions, rep.positions);
   store.put_book(probe.table(), entries);
   rep.stored = int(entries.size());
-  rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  rep.seconds = seconds_since(start);
   return rep;
 }
 

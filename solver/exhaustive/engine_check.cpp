@@ -8,6 +8,7 @@
 #include "move.hpp"
 #include "search.hpp"
 #include "solve.hpp"
+#include "stopwatch.hpp"
 
 namespace kalah {
 
@@ -110,7 +111,7 @@ ResolveReport resolve_sample(Rules rules, Probe& probe, int count, int max_stone
     }
     if (progress) progress(std::uint64_t(i + 1), std::uint64_t(count));
   }
-  rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  rep.seconds = seconds_since(start);
   return rep;
 }
 

@@ -17,6 +17,7 @@
 #include "search.hpp"
 #include "solve.hpp"
 #include "solve_search.hpp"
+#include "stopwatch.hpp"
 
 namespace kalah::solve_detail {
 
@@ -510,7 +511,7 @@ class RootSolver {
     return res_;
   }
 
-  double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+  double seconds() const { return seconds_since(start_); }
 
   const SolveOptions& opt_;
   const Clock::time_point start_;

@@ -9,14 +9,11 @@
 
 #include "arrangements.hpp"
 #include "physical_memory.hpp"
+#include "stopwatch.hpp"
 
 namespace kalah {
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
 
 // A size for messages: MiB below a GiB, else GiB.
 std::string gib(std::uint64_t bytes) {
@@ -28,10 +25,6 @@ std::string gib(std::uint64_t bytes) {
   }
   return buf;
 }
-
-}  // namespace
-
-namespace {
 
 // arrangement_count, UINT64_MAX for "too many".
 std::uint64_t count_or_max(int c, int n) {

@@ -15,7 +15,7 @@
 namespace kalah {
 
 void generate_level(Rules rules, const LevelIndex& index, LevelTables& levels, int n, int threads,
-                 const LevelProgress& progress) {
+                    const LevelProgress& progress) {
   const std::uint64_t total = index.size(n);
   levels.open(n, total, kUnknownValue);
   std::atomic<std::uint64_t> done{0};

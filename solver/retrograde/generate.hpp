@@ -17,6 +17,6 @@ using LevelProgress = std::function<void(int n, std::uint64_t done, std::uint64_
 // using levels[0..n-1], which must be complete and packed. Runs on `threads` threads (0: all
 // cores) with TBB.
 void generate_level(Rules rules, const LevelIndex& index, LevelTables& levels, int n, int threads,
-                 const LevelProgress& progress = {});
+                    const LevelProgress& progress = {});
 
 }  // namespace kalah

@@ -27,9 +27,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check(params.count("position") == 1, "an accepted query has exactly one position");
   check(params.count("rules") <= 1, "an accepted query has at most one rules");
   check(params.count("max_time") <= 1, "an accepted query has at most one max_time");
-  check(params.size() ==
-            params.count("position") + params.count("rules") + params.count("max_time"),
-        "an accepted query has no other parameter");
+  check(
+      params.size() == params.count("position") + params.count("rules") + params.count("max_time"),
+      "an accepted query has no other parameter");
   check(params.count("max_time") ? std::isfinite(q.max_time) && q.max_time > 0 : q.max_time == 0,
         "q.max_time is the max_time parameter, a finite number > 0, or 0 without one");
   for (const auto& [key, value] : params)

@@ -21,6 +21,7 @@
 #include "partition.hpp"
 #include "physical_memory.hpp"
 #include "slice_kernel.hpp"
+#include "stopwatch.hpp"
 #include "storage_order.hpp"
 #include "stored_blocks.hpp"
 
@@ -29,10 +30,6 @@ namespace kalah {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 std::uint64_t peak_memory_bytes() {
   rusage ru{};

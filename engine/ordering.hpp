@@ -1,35 +1,23 @@
-// The engine's move order, written once: the rank of a move, the lazy pick, and the ordered list.
+// The engine's move order, written once: the priority of a move and the ordered list of moves.
 #pragma once
 
 #include "move.hpp"
+#include "node_loop.hpp"
 
 namespace kalah {
 
-// The rank of a move: its order key (the mover's kalah difference after it, higher first), then
-// its pit (0-based, lower first), packed so that a larger rank comes first.
+// The engine's priority of a move in a MoveQueue: its order key (the mover's kalah difference
+// after it, higher first), then its pit (0-based, lower first). The hint (the table's move) comes
+// before every other move.
 constexpr int order_rank(int key, int pit) {
   return key * 16 + (15 - pit);
 }
 static_assert(kMaxPits <= 16, "order_rank packs the pit in 4 bits");
-constexpr int kSearchedRank = -(1 << 30);  // the rank of a move already picked
-
-// The engine's move order, one pick at a time. Among n moves with ranks rank[i] and pits pit[i]
-// (in pit order), returns the index of the next move: `hint` (a 0-based pit, given for the first
-// pick only; -1 for none) if it is among them, else the highest rank. The picked rank becomes
-// kSearchedRank, so n picks visit every move once; a search that cuts off stops picking.
-inline int next_child(int* rank, const int* pit, int n, int hint) {
-  if (hint >= 0) {
-    for (int i = 0; i < n; ++i)
-      if (pit[i] == hint) {
-        rank[i] = kSearchedRank;
-        return i;
-      }
-  }
-  int pick = 0;
-  for (int i = 1; i < n; ++i)
-    if (rank[i] > rank[pick]) pick = i;
-  rank[pick] = kSearchedRank;
-  return pick;
+constexpr int kHintRank = (1 << 26) - 1;  // above every order_rank, within MoveQueue's range
+static_assert(order_rank(kMaxTotalStones, 0) < kHintRank);
+// The move's MoveQueue key.
+constexpr int engine_key(int key, int pit, int hint) {
+  return move_key(pit == hint ? kHintRank : order_rank(key, pit), pit);
 }
 
 // One legal move and the position it leads to. `sign` is +1 when the mover moves again (kalah
@@ -42,26 +30,23 @@ struct Child {
   int order_key;  // static evaluation of the child for the mover (kalah difference)
 };
 
-// Fills out[] with the legal moves of p (not over) in the engine's order: every pick of
-// next_child, `hint` (0-based, -1 for none) first. Returns the count.
+// Fills out[] with the legal moves of p (not over) in the engine's order: the MoveQueue of their
+// move_rank, `hint` (0-based, -1 for none) first. Returns the count.
 template <class R>
 int ordered_children(const Position& p, int hint, Child* out) {
   Child moves[kMaxPits];
-  int rank[kMaxPits], pit[kMaxPits];
-  int n = 0;
+  MoveQueue<kMaxPits> queue;
   for (int i = 0; i < p.m; ++i) {
     if (p.own_pit(i) == 0) continue;
-    Child& c = moves[n];
+    Child& c = moves[i];
     c.pos = p;
     c.pit = i;
     c.sign = play_move<R>(c.pos, i) ? 1 : -1;
     c.order_key = c.sign * c.pos.kalah_difference();
-    rank[n] = order_rank(c.order_key, i);
-    pit[n] = i;
-    ++n;
+    queue.push(engine_key(c.order_key, i, hint));
   }
-  for (int k = 0; k < n; ++k) out[k] = moves[next_child(rank, pit, n, k == 0 ? hint : -1)];
-  return n;
+  for (int k = 0; k < queue.size(); ++k) out[k] = moves[queue.take(k)];
+  return queue.size();
 }
 
 }  // namespace kalah

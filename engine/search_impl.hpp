@@ -8,6 +8,7 @@
 #include <random>
 #include <type_traits>
 
+#include "node_loop.hpp"
 #include "ordering.hpp"
 #include "register_board.hpp"
 #include "search.hpp"
@@ -113,8 +114,8 @@ class SearchImpl final : public Searcher::Impl {
     if (limits_.seconds > 0 && elapsed() >= limits_.seconds) stopped_ = true;
   }
 
-  // The moves of b with their children (flipped to the child's side to move when the turn
-  // passes) and order keys (the child's kalah difference for b's mover), in pit order.
+  // The moves of b in the engine's order (`queue`, the hint first) with their children (flipped
+  // to the child's side to move when the turn passes), indexed by pit.
   template <class B>
   union Slot {  // a board left unconstructed until generate() copies one in
     Slot() {}
@@ -122,26 +123,33 @@ class SearchImpl final : public Searcher::Impl {
   };
   template <class B>
   struct Moves {
+    MoveQueue<kMaxPits> queue;
     Slot<B> slot[kMaxPits];
-    const B& child(int i) const { return slot[i].b; }
-    int rank[kMaxPits], pit[kMaxPits];
+    const B& child(int pit) const { return slot[pit].b; }
     std::uint64_t hash[kMaxPits];  // the children's TT keys, their slots already prefetched
     bool again[kMaxPits];
-    int n = 0;
   };
   template <class B>
-  void generate(const B& b, Moves<B>& mv) const {
+  void generate(const B& b, int hint, Moves<B>& mv) const {
     for (int i = 0; i < b.m(); ++i) {
       if (b.cell(i) == 0) continue;
-      B& c = *new (&mv.slot[mv.n].b) B(b);
-      mv.again[mv.n] = R::apply(c, i);
-      mv.rank[mv.n] = order_rank(c.kalah_difference(), i);
-      if (!mv.again[mv.n]) c.flip();
-      mv.hash[mv.n] = c.key();
-      tt.prefetch(mv.hash[mv.n]);
-      mv.pit[mv.n] = i;
-      ++mv.n;
+      B& c = *new (&mv.slot[i].b) B(b);
+      mv.again[i] = R::apply(c, i);
+      mv.queue.push(engine_key(c.kalah_difference(), i, hint));
+      if (!mv.again[i]) c.flip();
+      mv.hash[i] = c.key();
+      tt.prefetch(mv.hash[i]);
     }
+  }
+
+  // The value of move `pit` of mv for the mover, searched to `depth` plies within (alpha, beta).
+  template <class B>
+  int search_move(const Moves<B>& mv, int pit, int depth, int alpha, int beta) {
+    trace_.enter(pit, alpha, beta, mv.again[pit]);
+    const int v = mv.again[pit] ? alphabeta(mv.child(pit), mv.hash[pit], depth, alpha, beta)
+                                : -alphabeta(mv.child(pit), mv.hash[pit], depth, -beta, -alpha);
+    trace_.result(v);
+    return v;
   }
 
   // Root: every move searched with a window that keeps ties with the best value exact.
@@ -153,19 +161,16 @@ class SearchImpl final : public Searcher::Impl {
     trace_.iteration(depth);
     trace_.expand(hint);
     Moves<B> mv;
-    generate(p, mv);
+    generate(p, hint, mv);
     SearchResult res;
     res.depth = depth;
     int best = -kInf;
-    for (int k = 0; k < mv.n; ++k) {
-      const int i = next_child(mv.rank, mv.pit, mv.n, k == 0 ? hint : -1);
+    for (int k = 0; k < mv.queue.size(); ++k) {
+      const int pit = mv.queue.take(k);
       const int floor = best == -kInf ? -kInf : best - 1;
-      trace_.enter(mv.pit[i], floor, kInf, mv.again[i]);
-      const int v = mv.again[i] ? alphabeta(mv.child(i), mv.hash[i], depth - 1, floor, kInf)
-                                : -alphabeta(mv.child(i), mv.hash[i], depth - 1, -kInf, -floor);
+      const int v = search_move(mv, pit, depth - 1, floor, kInf);
       if (stopped_) return res;
-      trace_.result(v);
-      res.root.push_back({mv.pit[i] + 1, v, v <= floor});
+      res.root.push_back({pit + 1, v, v <= floor});
       best = std::max(best, v);
     }
     res.value = best;
@@ -227,98 +232,76 @@ class SearchImpl final : public Searcher::Impl {
       }
     }
     const std::uint64_t heuristic_before = heuristic_leaves_;
-    const int alpha0 = alpha;
-    int best = -kInf;
-    int best_pit = -1;
+    Window w{.alpha = alpha, .beta = beta, .best = -kInf};
     trace_.expand(hint);
     if (depth == 1 && !opt.oracle) {
-      frontier(p, hint, alpha, beta, best, best_pit);
+      frontier(p, hint, w);
     } else {
-      interior(p, depth, hint, alpha, beta, best, best_pit);
+      interior(p, depth, hint, w);
     }
     if (stopped_) return 0;
     TTEntry s;
     s.key = key;
-    s.future = std::int16_t(best - kd);
+    s.future = std::int16_t(w.best - kd);
     s.depth = std::int8_t(std::min(depth, 127));
-    s.bound = best <= alpha0 ? Bound::kUpper : best >= beta ? Bound::kLower : Bound::kExact;
+    s.bound = w.best <= alpha ? Bound::kUpper : w.best >= beta ? Bound::kLower : Bound::kExact;
     s.proven = heuristic_leaves_ == heuristic_before;
-    s.move = std::int8_t(best_pit);
+    s.move = std::int8_t(w.best_pit);
     tt.store(s);
-    return best;
+    return w.best;
   }
 
   // Children searched to depth - 1 >= 1 (or with an oracle) by recursion, in the engine's order.
   template <class B>
-  void interior(const B& p, int depth, int hint, int& alpha, int beta, int& best, int& best_pit) {
+  void interior(const B& p, int depth, int hint, Window& w) {
     Moves<B> mv;
-    generate(p, mv);
-    for (int k = 0; k < mv.n; ++k) {
-      const int i = next_child(mv.rank, mv.pit, mv.n, k == 0 ? hint : -1);
-      trace_.enter(mv.pit[i], alpha, beta, mv.again[i]);
-      const int v = mv.again[i] ? alphabeta(mv.child(i), mv.hash[i], depth - 1, alpha, beta)
-                                : -alphabeta(mv.child(i), mv.hash[i], depth - 1, -beta, -alpha);
-      trace_.result(v);
-      if (v > best) {
-        best = v;
-        best_pit = mv.pit[i];
-        if (v > alpha) alpha = v;
-        if (alpha >= beta) {
-          trace_pruned(mv.rank, mv.pit, mv.again, mv.n, k + 1);
-          break;
-        }
-      }
-    }
+    generate(p, hint, mv);
+    int k = 0;
+    const bool cut = search_in_order(mv.queue, k, [&](int pit) {
+      const int v = search_move(mv, pit, depth - 1, w.alpha, w.beta);
+      return stopped_ || w.raise(v, pit);
+    });
+    if (cut) trace_pruned(mv.queue, mv.again, k);
   }
 
   // Depth 1 without an oracle: every child is a leaf (end of game or static evaluation), valued
   // inline from the mover's side without flipping the board; same nodes and values as recursing.
   template <class B>
-  void frontier(const B& p, int hint, int& alpha, int beta, int& best, int& best_pit) {
-    int rank[kMaxPits], value[kMaxPits], pit[kMaxPits];
+  void frontier(const B& p, int hint, Window& w) {
+    MoveQueue<kMaxPits> queue;
+    int value[kMaxPits];
     bool heuristic[kMaxPits], again_for_trace[kMaxPits];
-    int n = 0;
     for (int i = 0; i < p.m(); ++i) {
       if (p.cell(i) == 0) continue;
       B c = p;
       const bool again = R::apply(c, i);
       const int kd = c.kalah_difference();
       const bool ended = is_over_after<R>(c, again);
-      rank[n] = order_rank(kd, i);
-      value[n] = ended ? c.final_margin() : kd;
-      heuristic[n] = !ended;
-      if constexpr (Trace::kEnabled) again_for_trace[n] = again;
-      pit[n] = i;
-      ++n;
+      queue.push(engine_key(kd, i, hint));
+      value[i] = ended ? c.final_margin() : kd;
+      heuristic[i] = !ended;
+      if constexpr (Trace::kEnabled) again_for_trace[i] = again;
     }
-    for (int k = 0; k < n; ++k) {
-      const int i = next_child(rank, pit, n, k == 0 ? hint : -1);
+    int k = 0;
+    const bool cut = search_in_order(queue, k, [&](int pit) {
       count_node();
-      heuristic_leaves_ += heuristic[i];
-      const int v = value[i];
+      heuristic_leaves_ += heuristic[pit];
       if constexpr (Trace::kEnabled) {
-        trace_.enter(pit[i], alpha, beta, again_for_trace[i]);
-        trace_.leaf(heuristic[i] ? TreeLeaf::kEvaluation : TreeLeaf::kGameOver);
-        trace_.result(v);
+        trace_.enter(pit, w.alpha, w.beta, again_for_trace[pit]);
+        trace_.leaf(heuristic[pit] ? TreeLeaf::kEvaluation : TreeLeaf::kGameOver);
+        trace_.result(value[pit]);
       }
-      if (v > best) {
-        best = v;
-        best_pit = pit[i];
-        if (v > alpha) alpha = v;
-        if (alpha >= beta) {
-          trace_pruned(rank, pit, again_for_trace, n, k + 1);
-          break;
-        }
-      }
-    }
+      return w.raise(value[pit], pit);
+    });
+    if (cut) trace_pruned(queue, again_for_trace, k);
   }
 
-  // Reports the moves a cut-off left unsearched, `picked` of the n having been picked.
-  void trace_pruned(int* rank, const int* pit, const bool* again, int n, int picked) {
+  // Reports the moves a cut-off left unsearched, the first `taken` of the queue having been taken.
+  void trace_pruned(MoveQueue<kMaxPits>& queue, const bool* again, int taken) {
     if constexpr (Trace::kEnabled) {
-      for (int k = picked; k < n; ++k) {
-        const int i = next_child(rank, pit, n, -1);
-        trace_.pruned(pit[i], again[i]);
+      for (int k = taken; k < queue.size(); ++k) {
+        const int pit = queue.take(k);
+        trace_.pruned(pit, again[pit]);
       }
     }
   }

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "node_loop.hpp"
 #include "oracle.hpp"
 #include "probe.hpp"
 #include "solve_board.hpp"
@@ -152,15 +153,12 @@ class Search {
 
     Node node{.b = b,
               .n = n,
-              .alpha = alpha,
-              .beta = beta,
+              .w = {.alpha = alpha, .beta = beta, .best = -n - 1},
               .alpha0 = alpha,
               .key = 0,
               .lo = -n,
               .hi = n,
-              .tt_move = -1,
-              .best = -n - 1,
-              .best_move = -1};
+              .tt_move = -1};
     if (n >= table_min_) {
       node.key = lookup != 0 ? lookup : b.key();
       if (int v; probe_table(node, &v)) return v;
@@ -170,14 +168,13 @@ class Search {
     if (const std::optional<int> v = search_moves(node)) return *v;
     if (stopped_) return 0;
     if (n >= table_min_) store_result(node, std::bit_width(nodes_ - nodes_before));
-    return node.best;
+    return node.w.best;
   }
 
   static constexpr int kMaxChildren = B::kMaxM;  // pits a side at most
-  static_assert(kMaxChildren <= 16, "a child's order keeps its pit in kOrderPitBits bits");
 
   // A move of the node: the board after it, the stones it put into the mover's kalah, whether
-  // the mover goes on (extra turn), and its ordering score (higher first, unique per pit).
+  // the mover goes on (extra turn), and its key in the node's MoveQueue (order_key).
   struct Child {
     B b;
     std::uint64_t lookup;  // search()'s lookup of b (its TT key or its storage rank + 1), or 0
@@ -188,15 +185,15 @@ class Search {
     std::int8_t pit;
   };
 
-  // One node's search state: the window, the TT's bounds and move, the best child so far.
+  // One node's search state: the window and the best child so far, the TT's bounds and move.
   struct Node {
     const B& b;
     int n;
-    int alpha, beta, alpha0;  // alpha rises with the best child; alpha0 is the caller's
-    std::uint64_t key;        // the TT key when n >= table_min_
-    int lo, hi;               // proven bounds on the future from the TT
-    int tt_move;              // the TT's best move, -1 none
-    int best, best_move;
+    Window w;
+    int alpha0;         // the caller's alpha
+    std::uint64_t key;  // the TT key when n >= table_min_
+    int lo, hi;         // proven bounds on the future from the TT
+    int tt_move;        // the TT's best move, -1 none
   };
 
   // Narrows the node's bounds by its TT entry; true (with *v) when they settle the window.
@@ -206,11 +203,11 @@ class Search {
     node.lo = std::max(node.lo, int(e.lower));
     node.hi = std::min(node.hi, int(e.upper));
     node.tt_move = e.move;
-    return settles(node.lo, node.hi, node.alpha, node.beta, v);
+    return settles(node.lo, node.hi, node.w.alpha, node.w.beta, v);
   }
 
   // Searches the node's moves: the TT move first, then the others in order. Returns a value
-  // when an enhanced transposition cutoff ends the node (already stored); else node.best holds
+  // when an enhanced transposition cutoff ends the node (already stored); else node.w.best holds
   // the result (meaningless once stopped).
   std::optional<int> search_moves(Node& node) {
     const B& b = node.b;
@@ -225,85 +222,65 @@ class Search {
     Children kids;
     for (int i = 0; i < b.m(); ++i) {
       if (i != node.tt_move && b.pit(i) != 0) {
-        make_child(b, node.n, opp_stones, i, kids.child[i]);
-        kids.orders[kids.count++] = kids.child[i].order;
+        Child& c = kids.child[i];
+        make_child(b, node.n, opp_stones, i, c);
+        kids.queue.push(c.order);
       }
     }
+    const auto visit_child = [&](int pit) __attribute__((always_inline)) {
+      return visit(node, kids.child[pit]);
+    };
     // Children inside the database come first in the order and are exact at the cost of one
     // read: they are visited before the enhanced transposition cutoff reads the other children's
     // TT entries, which a cutoff among them spares.
     int k = 0;
-    for (; k < kids.count; ++k) {
-      const Child& c = kids.take(k);
-      if (c.order < kDatabaseChild) break;
-      if (visit(node, c)) return std::nullopt;
-    }
-    if (k == kids.count) return std::nullopt;
+    if (search_in_order(kids.queue, k, visit_child, move_key(kDatabaseChild, 0)))
+      return std::nullopt;
+    if (k == kids.queue.size()) return std::nullopt;
     if (node.n >= kEtcMinStones) {
       if (const std::optional<int> v = enhanced_cutoff(node, kids, k)) return v;
     }
     if (busy_ == nullptr) {
-      for (; k < kids.count; ++k)
-        if (visit(node, kids.take(k))) break;
+      search_in_order(kids.queue, k, visit_child);
     } else {
       visit_shared(node, kids, k, searched_tt_move);
     }
     return std::nullopt;
   }
 
-  // The moves of a node but the TT move: child[i] after pit i; orders[0, count) their orders,
-  // which end in i (order_key), brought into descending order lazily (a cutoff at the first child
-  // skips the sort).
+  // The moves of a node but the TT move: child[i] after pit i, in the order of `queue`.
   struct Children {
     Child child[kMaxChildren];
-    int orders[kMaxChildren];
-    int count = 0;
-
-    // The k-th child in order, once the 0..k-1-th have been taken.
-    const Child& take(int k) {
-      int top = k;
-      for (int j = k + 1; j < count; ++j)
-        if (orders[j] > orders[top]) top = j;
-      std::swap(orders[k], orders[top]);
-      return child[orders[k] & kOrderPitMask];
-    }
-    Child& at(int k) { return child[orders[k] & kOrderPitMask]; }
+    MoveQueue<kMaxChildren> queue;
   };
 
-  // Searches child c of the node; true when it ends the node (cutoff or abort).
+  // Searches child c of the node within its window and raises the window by the child's value;
+  // true when that ends the node (cutoff or stop).
   [[gnu::always_inline]] bool visit(Node& node, const Child& c) {
     const int nc = node.n - c.gain;
+    const int alpha = node.w.alpha, beta = node.w.beta;
     ++ply_;
-    const int v = c.again ? c.gain + search(c.b, nc, node.alpha - c.gain, node.beta - c.gain,
-                                            c.lookup, c.lower, c.upper)
-                          : c.gain - search(c.b, nc, c.gain - node.beta, c.gain - node.alpha,
-                                            c.lookup, c.lower, c.upper);
+    const int v =
+        c.again
+            ? c.gain + search(c.b, nc, alpha - c.gain, beta - c.gain, c.lookup, c.lower, c.upper)
+            : c.gain - search(c.b, nc, c.gain - beta, c.gain - alpha, c.lookup, c.lower, c.upper);
     --ply_;
-    if (stopped_) return true;
-    if (v > node.best) {
-      node.best = v;
-      node.best_move = c.pit;
-      if (v > node.alpha) {
-        node.alpha = v;
-        if (v >= node.beta) return true;
-      }
-    }
-    return false;
+    return stopped_ || node.w.raise(v, c.pit);
   }
 
   // Enhanced transposition cutoff over the children from the k-th in order: a child's stored
   // bound may already refute the window. Returns the node's value (stored) when one does; keeps
   // the bounds it read in the children for their searches.
   std::optional<int> enhanced_cutoff(Node& node, Children& kids, int k) {
-    for (int j = k; j < kids.count; ++j) {
-      Child& c = kids.at(j);
+    for (int j = k; j < kids.queue.size(); ++j) {
+      Child& c = kids.child[kids.queue.pit_at(j)];
       if (node.n - c.gain < table_min_) continue;  // c.lookup is no TT key
       SolveEntry e;
       if (!tt_.probe(c.lookup, e)) continue;
       c.lower = e.lower;
       c.upper = e.upper;
-      const int v = std::max(node.best, c.again ? c.gain + e.lower : c.gain - e.upper);
-      if (v >= node.beta) {
+      const int v = std::max(node.w.best, c.again ? c.gain + e.lower : c.gain - e.upper);
+      if (v >= node.w.beta) {
         tt_.store(node.key, v, node.hi, c.pit, 0);
         return v;
       }
@@ -316,8 +293,8 @@ class Search {
   // the node's eldest.
   void visit_shared(Node& node, Children& kids, int k, bool searched_tt_move) {
     int later[kMaxChildren], deferred = 0;
-    for (; k < kids.count; ++k) {
-      const Child& c = kids.take(k);
+    for (; k < kids.queue.size(); ++k) {
+      const Child& c = kids.child[kids.queue.take(k)];
       const bool eldest = k == 0 && !searched_tt_move;
       if (!eldest && node.n - c.gain >= busy_min_ &&
           busy_slot(c).load(std::memory_order_relaxed) == c.lookup) {
@@ -346,12 +323,13 @@ class Search {
 
   // Stores the node's result as a bound or the exact future, with the work it took.
   void store_result(const Node& node, int work) {
-    if (node.best >= node.beta) {
-      tt_.store(node.key, node.best, node.hi, node.best_move, work);
-    } else if (node.best <= node.alpha0) {
-      tt_.store(node.key, node.lo, node.best, node.best_move, work);
+    const Window& w = node.w;
+    if (w.best >= w.beta) {
+      tt_.store(node.key, w.best, node.hi, w.best_pit, work);
+    } else if (w.best <= node.alpha0) {
+      tt_.store(node.key, node.lo, w.best, w.best_pit, work);
     } else {
-      tt_.store(node.key, node.best, node.best, node.best_move, work);
+      tt_.store(node.key, w.best, w.best, w.best_pit, work);
     }
   }
 
@@ -376,29 +354,26 @@ class Search {
     // Children inside the database first (exact at the cost of a probe: a cutoff among them
     // spares the searched ones), then extra turns, then by stones won, then (rule sets with
     // R::kOrderByStonesHanded) by fewer stones added to the opponent's pits (captures count as
-    // taken away), then nearer the kalah (docs/SOLVER.md, "Move ordering"): order_key, whose
-    // last field is the pit (search() relies on it). Clamped fields only weaken the order, never
-    // the result.
+    // taken away), then nearer the kalah (docs/SOLVER.md, "Move ordering"): order_key, then the
+    // higher pit (MoveQueue's ties). Clamped fields only weaken the order, never the result.
     int handed = 0;
     if constexpr (R::kOrderByStonesHanded) {
       const int opp_after = c.again ? nc - c.b.own_stones() : c.b.own_stones();
       handed = std::clamp(opp_after - opp_stones, -255, 255);
     }
-    c.order = order_key(nc <= oracle_max_, c.again, c.gain, handed, i);
+    c.order = move_key(order_key(nc <= oracle_max_, c.again, c.gain, handed), i);
   }
 
-  // A child's order key, the higher first; its fields from the most significant: the database
-  // mark, the extra-turn mark, the stones won (8 bits, clamped), 255 - the stones handed (9 bits,
-  // handed in [-255, 255]) and the pit (kOrderPitBits, unique among a node's children).
-  static constexpr int kOrderPitBits = 4;
-  static constexpr int kOrderPitMask = (1 << kOrderPitBits) - 1;
-  static constexpr int kOrderHandedShift = kOrderPitBits;
-  static constexpr int kOrderGainShift = kOrderHandedShift + 9;
+  // A child's priority, the higher first; its fields from the most significant: the database
+  // mark, the extra-turn mark, the stones won (8 bits, clamped) and 255 - the stones handed (9
+  // bits, handed in [-255, 255]).
+  static constexpr int kOrderGainShift = 9;
   static constexpr int kOrderAgain = 1 << (kOrderGainShift + 8);
   static constexpr int kDatabaseChild = kOrderAgain << 1;  // the mark of a child in the database
-  static int order_key(bool database, bool again, int gain, int handed, int pit) {
+  static_assert(2 * kDatabaseChild < (1 << 26), "within MoveQueue's priorities");
+  static int order_key(bool database, bool again, int gain, int handed) {
     return (database ? kDatabaseChild : 0) + (again ? kOrderAgain : 0) +
-           (std::min(gain, 255) << kOrderGainShift) + ((255 - handed) << kOrderHandedShift) + pit;
+           (std::min(gain, 255) << kOrderGainShift) + (255 - handed);
   }
 
   static constexpr std::uint64_t kPollMask = (1u << 14) - 1;

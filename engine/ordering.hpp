@@ -6,16 +6,16 @@
 
 namespace kalah {
 
-// The engine's priority of a move in a MoveQueue: its order key (the mover's kalah difference
-// after it, higher first), then its pit (0-based, lower first). The hint (the table's move) comes
-// before every other move.
+// The engine's priority of a move: its order key (the mover's kalah difference after it, higher
+// first), then its pit (0-based, lower first).
 constexpr int order_rank(int key, int pit) {
   return key * 16 + (15 - pit);
 }
 static_assert(kMaxPits <= 16, "order_rank packs the pit in 4 bits");
 constexpr int kHintRank = (1 << 26) - 1;  // above every order_rank, within MoveQueue's range
 static_assert(order_rank(kMaxTotalStones, 0) < kHintRank);
-// The move's MoveQueue key.
+// The move's MoveQueue key: the hint (the table's move, 0-based; -1 for none) before every other
+// move, the others by order_rank.
 constexpr int engine_key(int key, int pit, int hint) {
   return move_key(pit == hint ? kHintRank : order_rank(key, pit), pit);
 }
@@ -31,7 +31,7 @@ struct Child {
 };
 
 // Fills out[] with the legal moves of p (not over) in the engine's order: the MoveQueue of their
-// move_rank, `hint` (0-based, -1 for none) first. Returns the count.
+// engine_key, `hint` (0-based, -1 for none) first. Returns the count.
 template <class R>
 int ordered_children(const Position& p, int hint, Child* out) {
   Child moves[kMaxPits];

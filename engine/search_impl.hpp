@@ -261,7 +261,7 @@ class SearchImpl final : public Searcher::Impl {
       const int v = search_move(mv, pit, depth - 1, w.alpha, w.beta);
       return stopped_ || w.raise(v, pit);
     });
-    if (cut) trace_pruned(mv.queue, mv.again, k);
+    if (cut && !stopped_) trace_pruned(mv.queue, mv.again, k);
   }
 
   // Depth 1 without an oracle: every child is a leaf (end of game or static evaluation), valued

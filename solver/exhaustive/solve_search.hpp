@@ -268,9 +268,10 @@ class Search {
     return stopped_ || node.w.raise(v, c.pit);
   }
 
-  // Enhanced transposition cutoff over the children from the k-th in order: a child's stored
-  // bound may already refute the window. Returns the node's value (stored) when one does; keeps
-  // the bounds it read in the children for their searches.
+  // Enhanced transposition cutoff over the children from the k-th: a child's stored bound may
+  // already refute the window. The k-th is the best of them (search_in_order took it at the
+  // database floor), the others are read as they lie. Returns the node's value (stored) when one
+  // does; keeps the bounds it read in the children for their searches.
   std::optional<int> enhanced_cutoff(Node& node, Children& kids, int k) {
     for (int j = k; j < kids.queue.size(); ++j) {
       Child& c = kids.child[kids.queue.pit_at(j)];

@@ -2,7 +2,7 @@
 # `cmake --install` into a fresh prefix: the binary runs from there, the manual page and the
 # documents are in place, the manual page names exactly the commands `kalah --help` lists, and
 # examples/probe.cpp builds against the installed library (find_package(kalah)) and answers as
-# `kalah query` does.
+# `kalah query` does, as does the installed Python module where the build has one.
 # Usage: install_test.sh BUILD_DIR
 set -euo pipefail
 build=$1
@@ -61,5 +61,21 @@ for m in a["moves"]:
     print("pit %d: %d%s" % (m["pit"], m["margin"], " best" if m["best"] else ""))')
 [[ $probed == "$want" ]] || fail "probe printed '$probed', kalah query says '$want'"
 "$prefix/example-build/probe" "$db" kalah "not a position" 2>/dev/null && fail "probe accepted a bad position"
+# The Python module, where the build has one: imported from where it was installed, it answers
+# as kalah query does.
+python_dir=$(sed -n 's/^KALAH_PYTHON_INSTALL_DIR:[A-Z]*=//p' "$build/CMakeCache.txt")
+python_note=""
+if [[ -n $python_dir ]]; then
+  python=$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
+  got=$(PYTHONPATH=$prefix/$python_dir "${python:-python3}" -c '
+import sys, kalah
+assert kalah.__file__.startswith(sys.argv[1]), kalah.__file__
+print("value:", kalah.Database(sys.argv[2]).value("kalah", sys.argv[3]))' \
+    "$prefix/$python_dir" "$db" "$position" 2>&1) ||
+    fail "the Python module does not import from $python_dir: $got"
+  [[ $got == "$(head -1 <<<"$want")" ]] ||
+    fail "the Python module printed '$got', kalah query says '$want'"
+  python_note="; the Python module imports from $python_dir"
+fi
 
-echo "install test: bin/kalah, share/man/man1/kalah.1 and share/doc/kalah in place; $(echo "$listed" | wc -l) commands documented; examples/probe built against lib/libkalah.so agrees with kalah query"
+echo "install test: bin/kalah, share/man/man1/kalah.1 and share/doc/kalah in place; $(echo "$listed" | wc -l) commands documented; examples/probe built against lib/libkalah.so agrees with kalah query$python_note"

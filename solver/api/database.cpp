@@ -14,6 +14,7 @@
 #include "solve.hpp"
 #include "store.hpp"
 #include "table_load.hpp"
+#include "table_probe_impl.hpp"
 
 namespace kalah::api {
 namespace {
@@ -40,7 +41,7 @@ std::string Value::outcome() const {
 struct Database::Impl {
   std::string path;
   Options options;
-  std::unique_ptr<Store> store;
+  std::shared_ptr<Store> store;
   std::vector<std::pair<TableId, int>> tables;  // with the levels used
 
   std::mutex table_mutex;             // guards table
@@ -137,7 +138,7 @@ Database::Database(const std::string& path, Options options) : Database() {
     if (options.max_stones < -1) throw InputError("max_stones must be >= -1");
     impl_->path = path;
     impl_->options = std::move(options);
-    impl_->store = std::make_unique<Store>(path, false);
+    impl_->store = std::make_shared<Store>(path, false);
     for (const TableId& t : impl_->store->tables()) {
       int n = impl_->store->complete_through(t);
       if (impl_->options.max_stones >= 0) n = std::min(n, impl_->options.max_stones);
@@ -175,6 +176,18 @@ std::optional<int> Database::value(std::string_view rules, std::string_view posi
     if (is_over(r, p)) return final_margin(p);
     const auto probe = impl_->probe(r, p.m, 0);
     return probe ? probe->margin(p) : std::nullopt;
+  });
+}
+
+std::optional<TableProbe> Database::table_probe(std::string_view rules, int pits) const {
+  return translated([&]() -> std::optional<TableProbe> {
+    const Rules r = parse_rules_name(rules);
+    const auto probe = impl_->probe(r, pits, kReachesEverywhere);
+    if (!probe) return std::nullopt;
+    const auto t = std::find_if(impl_->tables.begin(), impl_->tables.end(), [&](const auto& x) {
+      return x.first == TableId{r, pits};
+    });
+    return TableProbe(std::make_shared<const TableProbe::Impl>(impl_->store, probe, r, t->second));
   });
 }
 

@@ -9,9 +9,11 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -113,6 +115,50 @@ struct QueryOptions {
   const std::atomic<bool>* cancel = nullptr;
 };
 
+// A position in binary form for TableProbe::probe: the side to move's pits own[0..pits) (pit 1
+// first, as the notation numbers them), the opponent's pits opp[0..pits), and the two kalahs.
+struct BinaryPosition {
+  int pits = 6;  // m, 1..12
+  std::uint8_t own[12] = {};
+  std::uint8_t opp[12] = {};
+  int own_kalah = 0, opp_kalah = 0;
+};
+
+// What TableProbe::probe found: the exact margin for the side to move, or why there is none.
+struct ProbeResult {
+  // kNotCovered: another board size than the table's, or more stones in pits than its levels.
+  // kError: the table could not be read (a corrupted block: only when it is not resident).
+  enum class Status : std::uint8_t { kExact, kNotCovered, kError };
+  Status status = Status::kNotCovered;
+  int margin = 0;  // kExact only
+  bool exact() const { return status == Status::kExact; }
+};
+
+// One table of a Database made ready for probing at search leaves: made once by
+// Database::table_probe, then probed with binary positions. A probe parses nothing, allocates
+// nothing and, with the table resident (decoded into memory), takes no lock: any number of
+// threads may probe one TableProbe at once. Copies share the table, which stays valid after the
+// Database is gone. Positions above the table's levels are not covered (the book is not read).
+class KALAH_API TableProbe {
+ public:
+  struct Impl;
+  explicit TableProbe(std::shared_ptr<const Impl> impl);
+
+  ProbeResult probe(const BinaryPosition& p) const noexcept;
+  // out[i] = probe(in[i]) for i < min(in.size(), out.size()). With the table resident, the
+  // positions' memory reads overlap (each is prefetched before the first is read): where an engine
+  // has several leaves at once (a node's children), this is the faster call.
+  void probe(std::span<const BinaryPosition> in, std::span<ProbeResult> out) const noexcept;
+
+  const std::string& rules() const;
+  int pits() const;
+  int max_stones() const;  // the last level answered
+  bool resident() const;   // decoded into memory: probes read it without locks
+
+ private:
+  std::shared_ptr<const Impl> impl_;
+};
+
 // A read-only database. Thread-safe: any number of threads may call its const members at once.
 class KALAH_API Database {
  public:
@@ -136,6 +182,12 @@ class KALAH_API Database {
   // cover it (no table for its rule set and board size, or more stones in pits than the table).
   // A game that is over has its final margin.
   std::optional<int> value(std::string_view rules, std::string_view position) const;
+
+  // The table for (rules, pits) ready for binary probes, nullopt when the database holds none. It
+  // is decoded into memory now unless Options::load is kCache or (kAuto) it does not fit
+  // Options::cache_bytes; then probes read through the block cache. Throws Error(kInput) for an
+  // unknown rule set, Error(kDatabase) when decoding finds a corrupted block.
+  std::optional<TableProbe> table_probe(std::string_view rules, int pits) const;
 
   // The position's value and every move's: from the database where it covers every move, else by
   // one exhaustive search with the database at the leaves (the value and the best moves first, as

@@ -1,0 +1,129 @@
+// libkalah's TableProbe: exact margins of binary positions from one table, without parsing.
+#include <cstring>
+#include <exception>
+
+#include "table_probe_impl.hpp"
+
+namespace kalah::api {
+
+TableProbe::Impl::Impl(std::shared_ptr<const Store> s, std::shared_ptr<Probe> p, Rules r,
+                       int levels)
+    : store(std::move(s)),
+      probe(std::move(p)),
+      rules(r),
+      rules_name(kalah::rules_name(r)),
+      m(probe->table().m),
+      max_stones(levels),
+      levels(probe->resident() ? &probe->resident_level(0) : nullptr),
+      order(&probe->order()) {
+  with_rules(r, [&](auto rules) {
+    for (int mover = 0; mover < 2; ++mover)
+      for (int opp = 0; opp < 2; ++opp)
+        game_ends[mover][opp] = decltype(rules)::game_ends(mover != 0, opp != 0);
+  });
+}
+
+TableProbe::TableProbe(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+
+namespace {
+
+// A position located in a resident table: its level and rank, or already answered.
+struct Located {
+  bool answered;
+  ProbeResult result;  // when answered
+  const ResidentLevel* level;
+  std::uint64_t rank;
+  int kd;  // the kalah difference, added to the level's future margin
+};
+
+// Where p's value lies in resident table t, or its answer when the game is over or p is not
+// covered (the rules' end of game first, as Database::value answers it).
+[[gnu::always_inline]] inline Located locate(const TableProbe::Impl& t, const BinaryPosition& b) {
+  Located l{true, {}, nullptr, 0, b.own_kalah - b.opp_kalah};
+  if (b.pits != t.m) return l;
+  std::uint8_t cell[2 * kMaxPits + 2] = {};  // Position::cell's layout
+  std::memcpy(cell, b.own, std::size_t(t.m));
+  std::memcpy(cell + t.m + 1, b.opp, std::size_t(t.m));
+  int own = 0, opp = 0;
+  for (int i = 0; i < t.m; ++i) own += b.own[i], opp += b.opp[i];
+  if (t.game_ends[own == 0][opp == 0]) {
+    l.result = {ProbeResult::Status::kExact, l.kd + own - opp};
+    return l;
+  }
+  const int n = own + opp;
+  if (n > t.max_stones) return l;
+  l.answered = false;
+  l.level = t.levels + n;
+  l.rank = t.order->rank_cells(cell, n);
+  return l;
+}
+
+ProbeResult read(const Located& l) {
+  return l.answered ? l.result
+                    : ProbeResult{ProbeResult::Status::kExact, l.kd + l.level->future(l.rank)};
+}
+
+// The probe of a table that is not resident: through the block cache, a corrupted block an error.
+ProbeResult probe_cached(const TableProbe::Impl& t, const BinaryPosition& b) noexcept {
+  if (b.pits != t.m) return {};
+  Position p;
+  p.m = t.m;
+  for (int i = 0; i < t.m; ++i) {
+    p.own_pit(i) = b.own[i];
+    p.opp_pit(i) = b.opp[i];
+  }
+  const int kd = b.own_kalah - b.opp_kalah;
+  if (t.game_ends[p.own_pit_stones() == 0][p.opp_pit_stones() == 0])
+    return {ProbeResult::Status::kExact, kd + final_margin(p)};
+  if (p.pit_stones() > t.max_stones) return {};
+  try {
+    const std::optional<int> f = t.probe->future(p);
+    if (!f) return {};
+    return {ProbeResult::Status::kExact, kd + *f};
+  } catch (const std::exception&) {
+    return {ProbeResult::Status::kError, 0};
+  }
+}
+
+}  // namespace
+
+ProbeResult TableProbe::probe(const BinaryPosition& b) const noexcept {
+  const Impl& t = *impl_;
+  if (t.levels == nullptr) return probe_cached(t, b);
+  return read(locate(t, b));
+}
+
+void TableProbe::probe(std::span<const BinaryPosition> in,
+                       std::span<ProbeResult> out) const noexcept {
+  const Impl& t = *impl_;
+  const std::size_t count = std::min(in.size(), out.size());
+  if (t.levels == nullptr) {
+    for (std::size_t i = 0; i < count; ++i) out[i] = probe_cached(t, in[i]);
+    return;
+  }
+  constexpr std::size_t kBatch = 16;  // positions located (and prefetched) before any is read
+  Located at[kBatch];
+  for (std::size_t first = 0; first < count; first += kBatch) {
+    const std::size_t k = std::min(kBatch, count - first);
+    for (std::size_t j = 0; j < k; ++j) {
+      at[j] = locate(t, in[first + j]);
+      if (!at[j].answered) __builtin_prefetch(at[j].level->address(at[j].rank));
+    }
+    for (std::size_t j = 0; j < k; ++j) out[first + j] = read(at[j]);
+  }
+}
+
+const std::string& TableProbe::rules() const {
+  return impl_->rules_name;
+}
+int TableProbe::pits() const {
+  return impl_->m;
+}
+int TableProbe::max_stones() const {
+  return impl_->max_stones;
+}
+bool TableProbe::resident() const {
+  return impl_->levels != nullptr;
+}
+
+}  // namespace kalah::api

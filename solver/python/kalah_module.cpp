@@ -1,0 +1,338 @@
+// The Python module `kalah`: kalah::api (solver/include/kalah/kalah.hpp) for Python, via pybind11.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kalah/kalah.hpp"
+
+namespace py = pybind11;
+using kalah::api::Answer;
+using kalah::api::Database;
+using kalah::api::Error;
+using kalah::api::MoveValue;
+using kalah::api::Table;
+using kalah::api::Value;
+
+namespace {
+
+// kalah.DatabaseError: Error of kind kDatabase. Owned by the module for the life of the process.
+PyObject* database_error = nullptr;
+
+// The margin when the value is exact, else None.
+std::optional<int> exact_margin(const Value& v) {
+  return v.exact() ? std::optional<int>(v.lower) : std::nullopt;
+}
+
+// A margin with its sign: "+3", "-2", "0".
+std::string signed_text(int v) {
+  char text[16];
+  std::snprintf(text, sizeof text, v == 0 ? "%d" : "%+d", v);
+  return text;
+}
+
+// "+3" when exact, else "-2..+4".
+std::string value_text(const Value& v) {
+  return v.exact() ? signed_text(v.lower) : signed_text(v.lower) + ".." + signed_text(v.upper);
+}
+
+std::string quoted(const std::string& s) {
+  return py::repr(py::str(s)).cast<std::string>();
+}
+
+std::string value_repr(const Value& v) {
+  if (v.exact()) return "Value(" + std::to_string(v.lower) + ")";
+  return "Value(lower=" + std::to_string(v.lower) + ", upper=" + std::to_string(v.upper) + ")";
+}
+
+std::string move_repr(const MoveValue& m) {
+  return "MoveValue(pit=" + std::to_string(m.pit) + ", value=" + value_text(m.value) +
+         (m.best ? ", best" : "") + (m.again ? ", again" : "") +
+         ", position=" + quoted(m.position) + ")";
+}
+
+std::string answer_repr(const Answer& a) {
+  std::string moves;
+  for (const MoveValue& m : a.moves) {
+    if (!moves.empty()) moves += " ";
+    moves += std::to_string(m.pit) + ":" + value_text(m.value) + (m.best ? "*" : "");
+  }
+  const std::string outcome = a.value.outcome();
+  return "Answer(" + quoted(a.rules) + ", " + quoted(a.position) +
+         ", value=" + value_text(a.value) + (outcome.empty() ? "" : " " + outcome) +
+         (a.over ? ", over" : "") + ", source=" + quoted(a.source) + ", moves=[" + moves + "])";
+}
+
+std::vector<int> best_pits(const Answer& a) {
+  std::vector<int> pits;
+  for (const MoveValue& m : a.moves)
+    if (m.best) pits.push_back(m.pit);
+  return pits;
+}
+
+kalah::api::Options::Load load_named(const std::string& name) {
+  using Load = kalah::api::Options::Load;
+  if (name == "auto") return Load::kAuto;
+  if (name == "cache") return Load::kCache;
+  if (name == "memory") return Load::kMemory;
+  throw Error(Error::Kind::kInput,
+              "load must be \"auto\", \"cache\" or \"memory\", not \"" + name + "\"");
+}
+
+// Megabytes (>= 0) as bytes.
+std::size_t mebibytes(long long mb, const char* what) {
+  if (mb < 0) throw Error(Error::Kind::kInput, std::string(what) + " must be >= 0");
+  return std::size_t(mb) << 20;
+}
+
+kalah::api::Options options_of(long long cache_mb, const std::string& load, int max_stones,
+                               long long tt_mb) {
+  kalah::api::Options options;
+  options.cache_bytes = mebibytes(cache_mb, "cache_mb");
+  options.load = load_named(load);
+  options.max_stones = max_stones;
+  options.tt_bytes = mebibytes(tt_mb, "tt_mb");
+  return options;
+}
+
+// kalah.Database: a Database until close(). Calls made before close() keep it open until they
+// return; it closes (and its directory may be opened again) when the last of them has.
+class PyDatabase {
+ public:
+  PyDatabase(const std::optional<std::string>& path, const kalah::api::Options& options)
+      : db_(path ? std::make_shared<const Database>(*path, options)
+                 : std::make_shared<const Database>(options)) {}
+
+  // The open Database; throws Error(kInput) once closed. Called with the GIL held.
+  std::shared_ptr<const Database> get() const {
+    if (!db_) throw Error(Error::Kind::kInput, "operation on a closed kalah.Database");
+    return db_;
+  }
+  bool closed() const { return !db_; }
+  void close() { db_.reset(); }
+
+  // f(db) on the open Database with the GIL released.
+  template <class F>
+  auto released(F&& f) const {
+    const std::shared_ptr<const Database> db = get();
+    py::gil_scoped_release release;
+    return f(*db);
+  }
+
+ private:
+  std::shared_ptr<const Database> db_;
+};
+
+}  // namespace
+
+PYBIND11_MODULE(kalah, m) {
+  m.doc() =
+      "Exact values of Kalah positions from a solved database (libkalah, kalah::api).\n\n"
+      "Positions are strings in the notation \"s1,..,sm,SK/n1,..,nm,NK X\" (South's pits and\n"
+      "kalah, North's pits and kalah, X the side to move: S or N); rule sets are names\n"
+      "(rule_sets()). A margin is the final score of the side to move minus the opponent's\n"
+      "under perfect play by both, counting the stones already in the kalahs.\n\n"
+      "Errors: ValueError for a malformed position, an unknown rule set, an illegal move or a\n"
+      "bad argument; DatabaseError for a missing, unreadable or corrupted database.\n"
+      "Database methods release the GIL while they look up or search, so other Python threads\n"
+      "run meanwhile; one Database may be used by any number of threads at once.";
+
+  database_error = PyErr_NewExceptionWithDoc(
+      "kalah.DatabaseError",
+      "A missing, unreadable or corrupted database (kalah::api::Error of kind kDatabase).",
+      PyExc_RuntimeError, nullptr);
+  if (!database_error) throw py::error_already_set();
+  m.add_object("DatabaseError", py::handle(database_error));  // the module takes a new reference
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const Error& e) {
+      PyErr_SetString(e.kind() == Error::Kind::kInput ? PyExc_ValueError : database_error,
+                      e.what());
+    }
+  });
+
+  py::class_<Value>(m, "Value",
+                    "A margin for the side to move: exact when lower == upper, else only the "
+                    "bounds proven (lower <= margin <= upper; a search ran out of time).")
+      .def_readonly("lower", &Value::lower, "Proven lower bound of the margin.")
+      .def_readonly("upper", &Value::upper, "Proven upper bound of the margin.")
+      .def_property_readonly("exact", &Value::exact, "True when lower == upper.")
+      .def_property_readonly("margin", &exact_margin, "The margin when exact, else None.")
+      .def_property_readonly(
+          "outcome",
+          [](const Value& v) -> std::optional<std::string> {
+            std::string o = v.outcome();
+            return o.empty() ? std::nullopt : std::optional<std::string>(o);
+          },
+          "\"win\", \"draw\" or \"loss\" when the bounds decide it, else None.")
+      .def("__repr__", &value_repr);
+
+  py::class_<MoveValue>(m, "MoveValue", "One legal move of a queried position.")
+      .def_readonly("pit", &MoveValue::pit, "The pit played, 1..m, of the side to move.")
+      .def_readonly("value", &MoveValue::value,
+                    "Value for the side to move in the queried position after this move.")
+      .def_property_readonly(
+          "margin", [](const MoveValue& mv) { return exact_margin(mv.value); },
+          "value.margin: the move's exact margin, or None when only bounded.")
+      .def_readonly("best", &MoveValue::best,
+                    "True when the move's value is exact and equals the position's exact value.")
+      .def_readonly("again", &MoveValue::again, "True when the mover moves again after it.")
+      .def_readonly("position", &MoveValue::position, "The position after the move.")
+      .def_readonly("explain", &MoveValue::explain,
+                    "What the move did (relays, captures, extra turn), one line.")
+      .def("__repr__", &move_repr);
+
+  py::class_<Answer>(m, "Answer",
+                     "A position's value and the value of each of its legal moves "
+                     "(Database.query). to_json() gives what `kalah query --json` prints.")
+      .def_readonly("position", &Answer::position, "The queried position, normalised.")
+      .def_readonly("rules", &Answer::rules, "The rule set's name.")
+      .def_readonly("value", &Answer::value,
+                    "The position's Value for the side to move; when over, the final margin.")
+      .def_property_readonly(
+          "margin", [](const Answer& a) { return exact_margin(a.value); },
+          "value.margin: the exact margin, or None when only bounded.")
+      .def_readonly("over", &Answer::over, "True when the game is over (no moves).")
+      .def_readonly("source", &Answer::source,
+                    "\"database\", \"database + search\", \"search\" or \"rules\" (over).")
+      .def_readonly("moves", &Answer::moves,
+                    "The legal moves, a list of MoveValue by ascending pit.")
+      .def_property_readonly("best_moves", &best_pits,
+                             "The pits of the best moves (MoveValue.best), ascending.")
+      .def("to_json", &Answer::to_json,
+           "The answer as one JSON object (str): what `kalah query --json` prints.")
+      .def("__repr__", &answer_repr);
+
+  py::class_<Table>(m, "Table",
+                    "One table of a database: exact values of every position of `pits` pits a side "
+                    "with at most max_stones stones in pits, under `rules`.")
+      .def_readonly("rules", &Table::rules, "The rule set's name.")
+      .def_readonly("pits", &Table::pits, "Pits a side.")
+      .def_readonly("max_stones", &Table::max_stones, "The most stones in pits it covers.")
+      .def(
+          "__eq__",
+          [](const Table& a, const Table& b) {
+            return a.rules == b.rules && a.pits == b.pits && a.max_stones == b.max_stones;
+          },
+          py::is_operator())
+      .def("__repr__", [](const Table& t) {
+        return "Table(" + quoted(t.rules) + ", pits=" + std::to_string(t.pits) +
+               ", max_stones=" + std::to_string(t.max_stones) + ")";
+      });
+
+  py::class_<PyDatabase>(m, "Database",
+                         "A read-only database of solved tables; without a path, search only.\n"
+                         "Thread-safe: any number of Python threads may use one Database at once.\n"
+                         "A directory is open at most once in a process: close() it (or use it\n"
+                         "as a context manager) before opening it again.")
+      .def(py::init([](const std::optional<std::string>& path, long long cache_mb,
+                       const std::string& load, int max_stones, long long tt_mb) {
+             const kalah::api::Options options = options_of(cache_mb, load, max_stones, tt_mb);
+             py::gil_scoped_release release;
+             return PyDatabase(path, options);
+           }),
+           py::arg("path") = py::none(), py::kw_only(), py::arg("cache_mb") = 256,
+           py::arg("load") = "auto", py::arg("max_stones") = -1, py::arg("tt_mb") = 0,
+           "Opens the database directory `path` read-only (None: no database, every value by\n"
+           "search). cache_mb: memory for decoded values of each table, in MiB. load: how\n"
+           "tables are held: \"cache\" (blocks decoded on demand through an LRU cache),\n"
+           "\"memory\" (a table decoded whole when first used) or \"auto\" (the cache, switched\n"
+           "to memory at the first deep search when it fits cache_mb). max_stones >= 0: use only\n"
+           "levels 0..max_stones of each table. tt_mb: the analysis cache kept for all queries,\n"
+           "in MiB (0: sized to the first position searched). Raises DatabaseError when `path`\n"
+           "is missing, not a kalah database or already open in this process, ValueError on a\n"
+           "bad option.")
+      .def_property_readonly(
+          "path",
+          [](const PyDatabase& self) -> std::optional<std::string> {
+            const std::string& path = self.get()->path();
+            return path.empty() ? std::nullopt : std::optional<std::string>(path);
+          },
+          "The database directory, or None without a database.")
+      .def(
+          "tables", [](const PyDatabase& self) { return self.get()->tables(); },
+          "The tables held, a list of Table.")
+      .def(
+          "table",
+          [](const PyDatabase& self, const std::string& rules, int pits) {
+            return self.get()->table(rules, pits);
+          },
+          py::arg("rules"), py::arg("pits"),
+          "The Table for (rules, pits), or None when the database holds none.")
+      .def(
+          "value",
+          [](const PyDatabase& self, const std::string& rules, const std::string& position) {
+            return self.released([&](const Database& db) { return db.value(rules, position); });
+          },
+          py::arg("rules"), py::arg("position"),
+          "The exact margin (int) of `position` from the tables alone, or None when they do\n"
+          "not cover it (no table for its rule set and size, or more stones in pits than the\n"
+          "table). A game that is over has its final margin. Raises ValueError on a malformed\n"
+          "position or an unknown rule set. The GIL is released while it looks up.")
+      .def(
+          "query",
+          [](const PyDatabase& self, const std::string& rules, const std::string& position,
+             double max_time, int threads) {
+            return self.released(
+                [&](const Database& db) { return db.query(rules, position, max_time, threads); });
+          },
+          py::arg("rules"), py::arg("position"), py::arg("max_time") = 10.0, py::arg("threads") = 1,
+          "The position's value and every move's, an Answer: from the tables where they cover\n"
+          "every move, else by one exhaustive search with the tables at the leaves (the value\n"
+          "and best moves first, then each other move). max_time: seconds of search in all\n"
+          "(0: no limit); what it does not settle is reported as proven bounds, never a guess.\n"
+          "threads: search threads (0: all cores). The GIL is released while it runs.")
+      .def(
+          "best_moves",
+          [](const PyDatabase& self, const std::string& rules, const std::string& position,
+             double max_time) {
+            return self.released(
+                [&](const Database& db) { return db.best_moves(rules, position, max_time); });
+          },
+          py::arg("rules"), py::arg("position"), py::arg("max_time") = 10.0,
+          "The pits (1..m) of the moves that keep the position's exact value; empty when the\n"
+          "game is over or the value could not be settled within max_time seconds. The GIL is\n"
+          "released while it runs.")
+      .def_property_readonly(
+          "tt_bytes", [](const PyDatabase& self) { return self.get()->tt_bytes(); },
+          "The analysis cache's size in bytes; 0 until the first search.")
+      .def(
+          "clear_cache",
+          [](const PyDatabase& self) {
+            self.released([](const Database& db) {
+              db.clear_cache();
+              return 0;
+            });
+          },
+          "Empties the analysis cache: the next query searches as on a fresh Database.")
+      .def_property_readonly("closed", &PyDatabase::closed, "True once close() was called.")
+      .def("close", &PyDatabase::close,
+           "Lets the database go: it closes once the calls under way in other threads have\n"
+           "returned, and its directory may then be opened again. Any later call but close()\n"
+           "raises ValueError. `with kalah.Database(path) as db:` closes it on leaving.")
+      .def("__repr__",
+           [](const PyDatabase& self) {
+             if (self.closed()) return std::string("Database(closed)");
+             const std::string& path = self.get()->path();
+             return "Database(" + (path.empty() ? std::string("None") : quoted(path)) + ")";
+           })
+      .def(
+          "__enter__", [](PyDatabase& self) -> PyDatabase& { return self; },
+          py::return_value_policy::reference_internal)
+      .def("__exit__", [](PyDatabase& self, py::args) { self.close(); });
+
+  m.def("play", &kalah::api::play, py::arg("rules"), py::arg("position"), py::arg("pit"),
+        "The position after playing `pit` (1..m) of the side to move. Raises ValueError when\n"
+        "the position is malformed or over, or the pit is empty or out of range.");
+  m.def("start_position", &kalah::api::start_position, py::arg("pits"), py::arg("stones"),
+        "The start position of `pits` pits a side with `stones` each, South to move.");
+  m.def("rule_sets", &kalah::api::rule_sets,
+        "The rule sets' names, in the order `kalah --help` lists them.");
+  m.def("version", &kalah::api::version, "The library's version, \"MAJOR.MINOR\".");
+  m.attr("__version__") = kalah::api::version();
+}

@@ -2,6 +2,7 @@
 // oracle.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -18,6 +19,9 @@ struct SearchLimits {
   int depth = 8;            // plies; every move (an extra turn too) is one ply
   std::uint64_t nodes = 0;  // 0: no node budget
   double seconds = 0;       // 0: no time budget
+  // When set, deepening stops once *cancel is true, as when a budget runs out (depth 1 is still
+  // finished). Another thread may set it during the search.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct SearchOptions {

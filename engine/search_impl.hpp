@@ -79,6 +79,10 @@ class SearchImpl final : public Searcher::Impl {
     const int max_depth = std::max(1, limits.depth);
     for (int depth = 1; depth <= max_depth; ++depth) {
       stopping_allowed_ = depth > 1;
+      if (stopping_allowed_ && limits.cancel && limits.cancel->load(std::memory_order_relaxed)) {
+        res.budget_ran_out = true;
+        break;
+      }
       SearchResult it = search_root(root, depth);
       if (stopped_) {  // the iteration is unfinished: the last complete one stands
         res.budget_ran_out = true;
@@ -105,13 +109,15 @@ class SearchImpl final : public Searcher::Impl {
   double elapsed() const { return seconds_since(start_); }
 
   // Counts a node and, every 1024 nodes of an iteration past the first, sets stopped_ when the
-  // budget has run out: from then on every alphabeta returns at its entry and nothing is stored;
-  // the values of the unfinished iteration are meaningless and it is discarded.
+  // budget has run out or the search is cancelled: from then on every alphabeta returns at its
+  // entry and nothing is stored; the values of the unfinished iteration are meaningless and it is
+  // discarded.
   void count_node() {
     ++nodes_;
     if (!stopping_allowed_ || (nodes_ & 1023) != 0) return;
     if (limits_.nodes && nodes_ >= limits_.nodes) stopped_ = true;
     if (limits_.seconds > 0 && elapsed() >= limits_.seconds) stopped_ = true;
+    if (limits_.cancel && limits_.cancel->load(std::memory_order_relaxed)) stopped_ = true;
   }
 
   // The moves of b in the engine's order (`queue`, the hint first) with their children (flipped

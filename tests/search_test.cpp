@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <random>
 #include <set>
+#include <thread>
 
 #include "random_positions.hpp"
 #include "reference.hpp"
@@ -74,6 +77,36 @@ TEST(Search, BudgetsStopDeepeningButKeepACompletedIteration) {
   Searcher s(Rules::kWetherell, opt);
   const Position p = start_position(6, 6);
   const SearchResult r = s.search(p, {60, 20000, 0});
+  EXPECT_TRUE(r.budget_ran_out);
+  EXPECT_GE(r.depth, 1);
+  EXPECT_LT(r.depth, 60);
+  EXPECT_GE(r.pit, 1);
+  EXPECT_FALSE(r.exact);
+}
+
+// A cancel flag stops deepening like a budget: set before the search, only depth 1 is finished;
+// set by another thread during a search without budget, the search returns a completed iteration.
+TEST(Search, CancelFlagStopsDeepening) {
+  SearchOptions opt;
+  opt.randomize = false;
+  Searcher s(Rules::kKalah, opt);
+  const Position p = start_position(6, 6);
+  std::atomic<bool> cancel{true};
+  SearchLimits limits{60, 0, 0};
+  limits.cancel = &cancel;
+  SearchResult r = s.search(p, limits);
+  EXPECT_TRUE(r.budget_ran_out);
+  EXPECT_EQ(r.depth, 1);
+  EXPECT_GE(r.pit, 1);
+
+  s.clear();
+  cancel = false;
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    cancel = true;
+  });
+  r = s.search(p, limits);
+  canceller.join();
   EXPECT_TRUE(r.budget_ran_out);
   EXPECT_GE(r.depth, 1);
   EXPECT_LT(r.depth, 60);

@@ -127,35 +127,8 @@ class PyDatabase {
   std::shared_ptr<const Database> db_;
 };
 
-}  // namespace
-
-PYBIND11_MODULE(kalah, m) {
-  m.doc() =
-      "Exact values of Kalah positions from a solved database (libkalah, kalah::api).\n\n"
-      "Positions are strings in the notation \"s1,..,sm,SK/n1,..,nm,NK X\" (South's pits and\n"
-      "kalah, North's pits and kalah, X the side to move: S or N); rule sets are names\n"
-      "(rule_sets()). A margin is the final score of the side to move minus the opponent's\n"
-      "under perfect play by both, counting the stones already in the kalahs.\n\n"
-      "Errors: ValueError for a malformed position, an unknown rule set, an illegal move or a\n"
-      "bad argument; DatabaseError for a missing, unreadable or corrupted database.\n"
-      "Database methods release the GIL while they look up or search, so other Python threads\n"
-      "run meanwhile; one Database may be used by any number of threads at once.";
-
-  database_error = PyErr_NewExceptionWithDoc(
-      "kalah.DatabaseError",
-      "A missing, unreadable or corrupted database (kalah::api::Error of kind kDatabase).",
-      PyExc_RuntimeError, nullptr);
-  if (!database_error) throw py::error_already_set();
-  m.add_object("DatabaseError", py::handle(database_error));  // the module takes a new reference
-  py::register_exception_translator([](std::exception_ptr p) {
-    try {
-      if (p) std::rethrow_exception(p);
-    } catch (const Error& e) {
-      PyErr_SetString(e.kind() == Error::Kind::kInput ? PyExc_ValueError : database_error,
-                      e.what());
-    }
-  });
-
+// The value types: Value, MoveValue, Answer, Table.
+void bind_values(py::module_& m) {
   py::class_<Value>(m, "Value",
                     "A margin for the side to move: exact when lower == upper, else only the "
                     "bounds proven (lower <= margin <= upper; a search ran out of time).")
@@ -224,29 +197,36 @@ PYBIND11_MODULE(kalah, m) {
         return "Table(" + quoted(t.rules) + ", pits=" + std::to_string(t.pits) +
                ", max_stones=" + std::to_string(t.max_stones) + ")";
       });
+}
 
-  py::class_<PyDatabase>(m, "Database",
-                         "A read-only database of solved tables; without a path, search only.\n"
-                         "Thread-safe: any number of Python threads may use one Database at once.\n"
-                         "A directory is open at most once in a process: close() it (or use it\n"
-                         "as a context manager) before opening it again.")
-      .def(py::init([](const std::optional<std::string>& path, long long cache_mb,
-                       const std::string& load, int max_stones, long long tt_mb) {
-             const kalah::api::Options options = options_of(cache_mb, load, max_stones, tt_mb);
-             py::gil_scoped_release release;
-             return PyDatabase(path, options);
-           }),
-           py::arg("path") = py::none(), py::kw_only(), py::arg("cache_mb") = 256,
-           py::arg("load") = "auto", py::arg("max_stones") = -1, py::arg("tt_mb") = 0,
-           "Opens the database directory `path` read-only (None: no database, every value by\n"
-           "search). cache_mb: memory for decoded values of each table, in MiB. load: how\n"
-           "tables are held: \"cache\" (blocks decoded on demand through an LRU cache),\n"
-           "\"memory\" (a table decoded whole when first used) or \"auto\" (the cache, switched\n"
-           "to memory at the first deep search when it fits cache_mb). max_stones >= 0: use only\n"
-           "levels 0..max_stones of each table. tt_mb: the analysis cache kept for all queries,\n"
-           "in MiB (0: sized to the first position searched). Raises DatabaseError when `path`\n"
-           "is missing, not a kalah database or already open in this process, ValueError on a\n"
-           "bad option.")
+// kalah.Database.
+void bind_database_queries(py::class_<PyDatabase>& db);
+void bind_database_life(py::class_<PyDatabase>& db);
+
+void bind_database(py::module_& m) {
+  py::class_<PyDatabase> db(
+      m, "Database",
+      "A read-only database of solved tables; without a path, search only.\n"
+      "Thread-safe: any number of Python threads may use one Database at once.\n"
+      "A directory is open at most once in a process: close() it (or use it\n"
+      "as a context manager) before opening it again.");
+  db.def(py::init([](const std::optional<std::string>& path, long long cache_mb,
+                     const std::string& load, int max_stones, long long tt_mb) {
+           const kalah::api::Options options = options_of(cache_mb, load, max_stones, tt_mb);
+           py::gil_scoped_release release;
+           return PyDatabase(path, options);
+         }),
+         py::arg("path") = py::none(), py::kw_only(), py::arg("cache_mb") = 256,
+         py::arg("load") = "auto", py::arg("max_stones") = -1, py::arg("tt_mb") = 0,
+         "Opens the database directory `path` read-only (None: no database, every value by\n"
+         "search). cache_mb: memory for decoded values of each table, in MiB. load: how\n"
+         "tables are held: \"cache\" (blocks decoded on demand through an LRU cache),\n"
+         "\"memory\" (a table decoded whole when first used) or \"auto\" (the cache, switched\n"
+         "to memory at the first deep search when it fits cache_mb). max_stones >= 0: use only\n"
+         "levels 0..max_stones of each table. tt_mb: the analysis cache kept for all queries,\n"
+         "in MiB (0: sized to the first position searched). Raises DatabaseError when `path`\n"
+         "is missing, not a kalah database or already open in this process, ValueError on a\n"
+         "bad option.")
       .def_property_readonly(
           "path",
           [](const PyDatabase& self) -> std::optional<std::string> {
@@ -263,17 +243,23 @@ PYBIND11_MODULE(kalah, m) {
             return self.get()->table(rules, pits);
           },
           py::arg("rules"), py::arg("pits"),
-          "The Table for (rules, pits), or None when the database holds none.")
-      .def(
-          "value",
-          [](const PyDatabase& self, const std::string& rules, const std::string& position) {
-            return self.released([&](const Database& db) { return db.value(rules, position); });
-          },
-          py::arg("rules"), py::arg("position"),
-          "The exact margin (int) of `position` from the tables alone, or None when they do\n"
-          "not cover it (no table for its rule set and size, or more stones in pits than the\n"
-          "table). A game that is over has its final margin. Raises ValueError on a malformed\n"
-          "position or an unknown rule set. The GIL is released while it looks up.")
+          "The Table for (rules, pits), or None when the database holds none.");
+  bind_database_queries(db);
+  bind_database_life(db);
+}
+
+// Database's values: value, query, best_moves, the analysis cache.
+void bind_database_queries(py::class_<PyDatabase>& db) {
+  db.def(
+        "value",
+        [](const PyDatabase& self, const std::string& rules, const std::string& position) {
+          return self.released([&](const Database& db) { return db.value(rules, position); });
+        },
+        py::arg("rules"), py::arg("position"),
+        "The exact margin (int) of `position` from the tables alone, or None when they do\n"
+        "not cover it (no table for its rule set and size, or more stones in pits than the\n"
+        "table). A game that is over has its final margin. Raises ValueError on a malformed\n"
+        "position or an unknown rule set. The GIL is released while it looks up.")
       .def(
           "query",
           [](const PyDatabase& self, const std::string& rules, const std::string& position,
@@ -309,8 +295,12 @@ PYBIND11_MODULE(kalah, m) {
               return 0;
             });
           },
-          "Empties the analysis cache: the next query searches as on a fresh Database.")
-      .def_property_readonly("closed", &PyDatabase::closed, "True once close() was called.")
+          "Empties the analysis cache: the next query searches as on a fresh Database.");
+}
+
+// Database's life: close, the context manager, repr.
+void bind_database_life(py::class_<PyDatabase>& db) {
+  db.def_property_readonly("closed", &PyDatabase::closed, "True once close() was called.")
       .def("close", &PyDatabase::close,
            "Lets the database go: it closes once the calls under way in other threads have\n"
            "returned, and its directory may then be opened again. Any later call but close()\n"
@@ -325,7 +315,10 @@ PYBIND11_MODULE(kalah, m) {
           "__enter__", [](PyDatabase& self) -> PyDatabase& { return self; },
           py::return_value_policy::reference_internal)
       .def("__exit__", [](PyDatabase& self, py::args) { self.close(); });
+}
 
+// The notation helpers: play, start_position, rule_sets, version.
+void bind_functions(py::module_& m) {
   m.def("play", &kalah::api::play, py::arg("rules"), py::arg("position"), py::arg("pit"),
         "The position after playing `pit` (1..m) of the side to move. Raises ValueError when\n"
         "the position is malformed or over, or the pit is empty or out of range.");
@@ -335,4 +328,38 @@ PYBIND11_MODULE(kalah, m) {
         "The rule sets' names, in the order `kalah --help` lists them.");
   m.def("version", &kalah::api::version, "The library's version, \"MAJOR.MINOR\".");
   m.attr("__version__") = kalah::api::version();
+}
+
+}  // namespace
+
+PYBIND11_MODULE(kalah, m) {
+  m.doc() =
+      "Exact values of Kalah positions from a solved database (libkalah, kalah::api).\n\n"
+      "Positions are strings in the notation \"s1,..,sm,SK/n1,..,nm,NK X\" (South's pits and\n"
+      "kalah, North's pits and kalah, X the side to move: S or N); rule sets are names\n"
+      "(rule_sets()). A margin is the final score of the side to move minus the opponent's\n"
+      "under perfect play by both, counting the stones already in the kalahs.\n\n"
+      "Errors: ValueError for a malformed position, an unknown rule set, an illegal move or a\n"
+      "bad argument; DatabaseError for a missing, unreadable or corrupted database.\n"
+      "Database methods release the GIL while they look up or search, so other Python threads\n"
+      "run meanwhile; one Database may be used by any number of threads at once.";
+
+  database_error = PyErr_NewExceptionWithDoc(
+      "kalah.DatabaseError",
+      "A missing, unreadable or corrupted database (kalah::api::Error of kind kDatabase).",
+      PyExc_RuntimeError, nullptr);
+  if (!database_error) throw py::error_already_set();
+  m.add_object("DatabaseError", py::handle(database_error));  // the module takes a new reference
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const Error& e) {
+      PyErr_SetString(e.kind() == Error::Kind::kInput ? PyExc_ValueError : database_error,
+                      e.what());
+    }
+  });
+
+  bind_values(m);
+  bind_database(m);
+  bind_functions(m);
 }

@@ -22,7 +22,7 @@ struct ProbeBenchArgs {
   std::string db_path = kDefaultDbPath;
   GameOptions game;
   long long positions = 1 << 20;
-  int passes = 20, threads = 1;
+  int passes = 20, threads = 1, batch = 6;
   long long cache_mb = 256;
 };
 
@@ -31,10 +31,10 @@ const char* const kProbeBenchDescription =
     "call an engine makes at its search leaves): --positions fixed pseudo-random positions\n"
     "in its top five levels (stones scattered over both sides' pits, kalahs 0..2), first\n"
     "with the table decoded into memory (--passes passes on each of --threads threads, each\n"
-    "thread over every position; one position a call, then six, a node's children, a\n"
-    "call), then once through an LRU block cache of --cache-mb. Prints probes a second a\n"
-    "thread; the two tables must agree on every value. The\n"
-    "signature sums the margins found, weighted by the position's index.";
+    "thread over every position; one position a call, then --batch a call), then once\n"
+    "through an LRU block cache of --cache-mb. Prints probes a second a thread; the two\n"
+    "tables must agree on every value. The signature sums the margins found, weighted by\n"
+    "the position's index.";
 
 bool parse_probe_bench_args(int argc, char** argv, ProbeBenchArgs& a) {
   po::options_description desc("options");
@@ -44,6 +44,8 @@ bool parse_probe_bench_args(int argc, char** argv, ProbeBenchArgs& a) {
                      "positions probed, 1..2^26")(
       "passes", po::value(&a.passes)->default_value(a.passes),
       "passes over them with the table in memory, 1..1000")(
+      "batch", po::value(&a.batch)->default_value(a.batch),
+      "positions a call in the batched run (a node's children), 2..64")(
       "threads", po::value(&a.threads)->default_value(a.threads),
       "probing threads, each over every position, 0: all cores")(
       "cache-mb", po::value(&a.cache_mb)->default_value(a.cache_mb),
@@ -51,12 +53,13 @@ bool parse_probe_bench_args(int argc, char** argv, ProbeBenchArgs& a) {
   po::variables_map vm;
   if (!parse_command(argc, argv,
                      "bench probe [--db PATH] [--rules R] [--pits m] [--positions N] [--passes P] "
-                     "[--threads N] [--cache-mb MB]",
+                     "[--batch B] [--threads N] [--cache-mb MB]",
                      kProbeBenchDescription, desc, {}, vm))
     return false;
   a.game.check();
   check_range("positions", a.positions, 1, 1 << 26);
   check_range("passes", a.passes, 1, 1000);
+  check_range("batch", a.batch, 2, 64);
   check_range("threads", a.threads, 0, 256);
   check_memory_mb("cache-mb", a.cache_mb, 1, 65536);
   a.threads = threads_or_all_cores(a.threads);
@@ -95,19 +98,18 @@ std::vector<int> probe_all(const api::TableProbe& t, const std::vector<api::Bina
 // Seconds for `passes` passes over ps on each of `threads` threads, each position probed alone
 // or (batched) a node's worth at a time.
 double timed_passes(const api::TableProbe& t, const std::vector<api::BinaryPosition>& ps,
-                    int passes, int threads, bool batched) {
+                    int passes, int threads, std::size_t batch) {
   std::vector<long long> sums(std::size_t(threads), 0);
   const auto work = [&](int k) {
-    constexpr std::size_t kNode = 6;  // a node's children
-    api::ProbeResult out[kNode];
+    api::ProbeResult out[64];
     long long sum = 0;
     for (int pass = 0; pass < passes; ++pass) {
-      if (!batched) {
+      if (batch == 1) {
         for (const api::BinaryPosition& p : ps) sum += t.probe(p).margin;
         continue;
       }
-      for (std::size_t i = 0; i < ps.size(); i += kNode) {
-        const std::size_t k = std::min(kNode, ps.size() - i);
+      for (std::size_t i = 0; i < ps.size(); i += batch) {
+        const std::size_t k = std::min(batch, ps.size() - i);
         t.probe(std::span(ps).subspan(i, k), std::span(out, k));
         for (std::size_t j = 0; j < k; ++j) sum += out[j].margin;
       }
@@ -146,11 +148,10 @@ std::vector<int> bench_resident(const ProbeBenchArgs& a, std::vector<api::Binary
   std::vector<int> want = probe_all(t, ps);
   std::printf("%s %d pits, levels 0..%d: %lld positions\n", t.rules().c_str(), t.pits(),
               t.max_stones(), a.positions);
-  for (const bool batched : {false, true}) {
-    const double s = timed_passes(t, ps, a.passes, a.threads, batched);
-    std::printf("  in memory, %s: %d x %d passes in %.3f s, %.1f M probes/s a thread\n",
-                batched ? "6 a call" : "one a call", a.threads, a.passes, s,
-                double(a.positions) * a.passes / s / 1e6);
+  for (const int batch : {1, a.batch}) {
+    const double s = timed_passes(t, ps, a.passes, a.threads, std::size_t(batch));
+    std::printf("  in memory, %d a call: %d x %d passes in %.3f s, %.1f M probes/s a thread\n",
+                batch, a.threads, a.passes, s, double(a.positions) * a.passes / s / 1e6);
   }
   return want;
 }

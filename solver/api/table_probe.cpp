@@ -101,7 +101,7 @@ void TableProbe::probe(std::span<const BinaryPosition> in,
     for (std::size_t i = 0; i < count; ++i) out[i] = probe_cached(t, in[i]);
     return;
   }
-  constexpr std::size_t kBatch = 16;  // positions located (and prefetched) before any is read
+  constexpr std::size_t kBatch = 32;  // positions located (and prefetched) before any is read
   Located at[kBatch];
   for (std::size_t first = 0; first < count; first += kBatch) {
     const std::size_t k = std::min(kBatch, count - first);

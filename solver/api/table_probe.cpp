@@ -1,6 +1,7 @@
 // libkalah's TableProbe: exact margins of binary positions from one table, without parsing.
 #include <cstring>
 #include <exception>
+#include <optional>
 
 #include "table_probe_impl.hpp"
 
@@ -10,7 +11,6 @@ TableProbe::Impl::Impl(std::shared_ptr<const Store> s, std::shared_ptr<Probe> p,
                        int levels)
     : store(std::move(s)),
       probe(std::move(p)),
-      rules(r),
       rules_name(kalah::rules_name(r)),
       m(probe->table().m),
       max_stones(levels),
@@ -27,6 +27,26 @@ TableProbe::TableProbe(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)
 
 namespace {
 
+// The stones in each side's pits of b.
+struct PitStones {
+  int own = 0, opp = 0;
+};
+PitStones pit_stones(const BinaryPosition& b) {
+  PitStones s;
+  for (int i = 0; i < b.pits; ++i) s.own += b.own[i], s.opp += b.opp[i];
+  return s;
+}
+
+// b's answer when the table need not be read: not covered (another board size, more stones in
+// pits than its levels) or the game over (its final margin, as Database::value answers it).
+std::optional<ProbeResult> answered_without_table(const TableProbe::Impl& t,
+                                                  const BinaryPosition& b, PitStones s) {
+  if (t.game_ends[s.own == 0][s.opp == 0])
+    return ProbeResult{ProbeResult::Status::kExact, b.own_kalah - b.opp_kalah + s.own - s.opp};
+  if (s.own + s.opp > t.max_stones) return ProbeResult{};
+  return std::nullopt;
+}
+
 // A position located in a resident table: its level and rank, or already answered.
 struct Located {
   bool answered;
@@ -36,25 +56,20 @@ struct Located {
   int kd;  // the kalah difference, added to the level's future margin
 };
 
-// Where p's value lies in resident table t, or its answer when the game is over or p is not
-// covered (the rules' end of game first, as Database::value answers it).
 [[gnu::always_inline]] inline Located locate(const TableProbe::Impl& t, const BinaryPosition& b) {
   Located l{true, {}, nullptr, 0, b.own_kalah - b.opp_kalah};
   if (b.pits != t.m) return l;
+  const PitStones s = pit_stones(b);
+  if (const std::optional<ProbeResult> r = answered_without_table(t, b, s)) {
+    l.result = *r;
+    return l;
+  }
   std::uint8_t cell[2 * kMaxPits + 2] = {};  // Position::cell's layout
   std::memcpy(cell, b.own, std::size_t(t.m));
   std::memcpy(cell + t.m + 1, b.opp, std::size_t(t.m));
-  int own = 0, opp = 0;
-  for (int i = 0; i < t.m; ++i) own += b.own[i], opp += b.opp[i];
-  if (t.game_ends[own == 0][opp == 0]) {
-    l.result = {ProbeResult::Status::kExact, l.kd + own - opp};
-    return l;
-  }
-  const int n = own + opp;
-  if (n > t.max_stones) return l;
   l.answered = false;
-  l.level = t.levels + n;
-  l.rank = t.order->rank_cells(cell, n);
+  l.level = t.levels + (s.own + s.opp);
+  l.rank = t.order->rank_cells(cell, s.own + s.opp);
   return l;
 }
 
@@ -66,20 +81,17 @@ ProbeResult read(const Located& l) {
 // The probe of a table that is not resident: through the block cache, a corrupted block an error.
 ProbeResult probe_cached(const TableProbe::Impl& t, const BinaryPosition& b) noexcept {
   if (b.pits != t.m) return {};
+  if (const std::optional<ProbeResult> r = answered_without_table(t, b, pit_stones(b))) return *r;
   Position p;
   p.m = t.m;
   for (int i = 0; i < t.m; ++i) {
     p.own_pit(i) = b.own[i];
     p.opp_pit(i) = b.opp[i];
   }
-  const int kd = b.own_kalah - b.opp_kalah;
-  if (t.game_ends[p.own_pit_stones() == 0][p.opp_pit_stones() == 0])
-    return {ProbeResult::Status::kExact, kd + final_margin(p)};
-  if (p.pit_stones() > t.max_stones) return {};
   try {
     const std::optional<int> f = t.probe->future(p);
     if (!f) return {};
-    return {ProbeResult::Status::kExact, kd + *f};
+    return {ProbeResult::Status::kExact, b.own_kalah - b.opp_kalah + *f};
   } catch (const std::exception&) {
     return {ProbeResult::Status::kError, 0};
   }

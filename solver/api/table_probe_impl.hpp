@@ -16,7 +16,6 @@ struct TableProbe::Impl {
 
   std::shared_ptr<const Store> store;  // the probe reads it (block cache); kept alive with it
   std::shared_ptr<Probe> probe;
-  Rules rules;
   std::string rules_name;
   int m;
   int max_stones;               // levels 0..max_stones are answered

@@ -1,18 +1,24 @@
 // `kalah solve`: the exact value, best moves and principal variation of a position by exhaustive
 // search.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include <signal.h>
+
 #include "book.hpp"
+#include "checkpoint.hpp"
 #include "command.hpp"
 #include "db_open.hpp"
 #include "options.hpp"
@@ -20,6 +26,7 @@
 #include "progress.hpp"
 #include "query.hpp"
 #include "solve.hpp"
+#include "solve_checkpoint.hpp"
 #include "stopwatch.hpp"
 
 namespace kalah::cli {
@@ -29,7 +36,7 @@ const char* kUsage =
     "solve [--rules R] [--pits m] [--stones k | POSITION] [--db PATH | --no-db] [--json] "
     "[--max-time SEC] [--threads N] [--guess-depth D] [--tt-mb MB] [--cache-mb MB] "
     "[--db-load auto|memory|cache] [--db-max-stones N] [--memo N] [--untabled N] "
-    "[--progress | --quiet] [--store "
+    "[--checkpoint FILE [--checkpoint-every SEC]] [--progress | --quiet] [--store "
     "[--book-plies P]]";
 const char* kDescription =
     "Solves a position exhaustively (MTD(f) over exact margins with a transposition table) and\n"
@@ -49,6 +56,14 @@ const char* kDescription =
     "they are read block by block through an LRU cache of --cache-mb. The time printed is the\n"
     "search's; the database's opening and loading time is printed beside it, with the way the\n"
     "table is held.\n"
+    "With --checkpoint FILE, what the solve proves is kept in FILE as it runs: the bounds of\n"
+    "the margin and of every root move, with the transposition table whole (FILE is as large\n"
+    "as --tt-mb), after each test at the root and every --checkpoint-every seconds (an atomic\n"
+    "write: a run killed while writing keeps the previous checkpoint). When FILE\n"
+    "exists, the solve resumes from it: the same position and rules are required, its table\n"
+    "size is taken, and the tests its bounds decide are skipped. Ctrl-C (SIGINT) or SIGTERM\n"
+    "stops a solve as --max-time does: the bounds proven so far are printed (and kept in\n"
+    "FILE), and the exit status is 130 or 143.\n"
     "With --store, the exact values of the position and of every position within --book-plies\n"
     "moves of it are written into the database's book for this rule set and board size, so\n"
     "query and play from this opening are instant; kalah verify checks the book. Each of those\n"
@@ -100,7 +115,8 @@ std::string db_text(const DbUse& db) {
   return line;
 }
 
-void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUse& db) {
+void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUse& db,
+                const SolveCheckpoint* checkpoint = nullptr) {
   const std::string out = outcome(r);
   nlohmann::ordered_json j;
   j["position"] = to_string(p);
@@ -113,13 +129,22 @@ void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUs
   j["upper"] = r.upper;
   j["best_moves"] =
       r.complete ? nlohmann::ordered_json(r.best_moves) : nlohmann::ordered_json(nullptr);
-  j["pv"] = r.complete ? nlohmann::ordered_json(r.pv) : nlohmann::ordered_json(nullptr);
+  j["pv"] = r.complete && !r.pv.empty() ? nlohmann::ordered_json(r.pv)
+                                         : nlohmann::ordered_json(nullptr);
+  nlohmann::ordered_json moves = nlohmann::ordered_json::array();
+  for (const MoveBound& m : r.moves)
+    moves.push_back({{"pit", m.pit}, {"lower", m.lower}, {"upper", m.upper}});
+  j["moves"] = moves;
   j["nodes"] = r.nodes;
   add_db_fields(j, db);
   j["db_hits"] = r.oracle_hits;
   j["expanded_nodes"] = r.expanded;
   j["seconds"] = r.seconds;
   j["nodes_per_second"] = std::llround(r.seconds > 0 ? r.nodes / r.seconds : 0.0);
+  if (checkpoint != nullptr)
+    j["checkpoint"] = {{"runs", checkpoint->runs},
+                       {"nodes", checkpoint->nodes},
+                       {"seconds", checkpoint->seconds}};
   std::cout << j.dump() << "\n";
 }
 
@@ -137,8 +162,10 @@ void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUs
   if (r.complete) {
     std::cout << "best moves: "
               << (r.best_moves.empty() ? "none (game over)" : join(r.best_moves, " ")) << "\n";
-    std::cout << "pv:         " << (r.pv.empty() ? "(empty)" : join(r.pv, " ")) << "\n";
+    if (!r.best_moves.empty())
+      std::cout << "pv:         " << (r.pv.empty() ? "not computed" : join(r.pv, " ")) << "\n";
   }
+  if (!r.moves.empty()) std::cout << "moves:      " << moves_text(r) << "\n";
   if (db.stones >= 0) std::cout << "database:   " << db_text(db) << "\n";
   char line[160];
   std::snprintf(
@@ -168,6 +195,8 @@ struct SolveArgs {
   int guess_depth = SolveOptions{}.guess_depth;
   int untabled = -1;
   bool progress = false;
+  std::string checkpoint;  // empty: none
+  double checkpoint_every = 600;
 };
 
 void add_solve_options(po::options_description& desc, SolveArgs& a,
@@ -196,6 +225,10 @@ void add_solve_options(po::options_description& desc, SolveArgs& a,
        "boards with at most N stones in pits beyond the database skip the transposition table "
        "(-1: 4 with the table in memory under kalah and kalah-empty-capture, else 0); the value "
        "is the same, the nodes and time differ")
+      ("checkpoint", po::value(&a.checkpoint), "keep what is proven in FILE and resume from it "
+       "when it exists")
+      ("checkpoint-every", po::value(&a.checkpoint_every)->default_value(a.checkpoint_every),
+       "at most this many seconds between writes of the checkpoint")
       ("store", "write the position and its first --book-plies plies into the database's book")
       ("book-plies", po::value(&a.book_plies)->default_value(a.book_plies),
        "plies below the position stored by --store (0..8)");
@@ -256,6 +289,10 @@ bool parse_solve_args(int argc, char** argv, SolveArgs& a) {
   }
   a.position = solve_position(game, position_words, vm);
   a.progress = progress_wanted(vm);
+  refuse_unless(vm, "checkpoint-every", !a.checkpoint.empty(), "applies only to --checkpoint");
+  if (!(a.checkpoint_every > 0)) throw InputError("--checkpoint-every must be > 0");
+  if (a.store_book && !a.checkpoint.empty())
+    throw InputError("--checkpoint applies to a solve, not to --store");
   return true;
 }
 
@@ -362,7 +399,57 @@ int store_book(const SolveArgs& a, Progress& progress) {
   return b.unsolved ? 1 : 0;
 }
 
-// The position solved, with the database at the leaves unless --no-db.
+// Set by SIGINT or SIGTERM: the solve stops as at its deadline (SolveOptions::cancel).
+std::atomic<bool> stop_requested{false};
+std::atomic<int> stop_signal{0};
+
+extern "C" void on_stop_signal(int sig) {
+  stop_signal.store(sig);
+  stop_requested.store(true);
+}
+
+// SIGINT and SIGTERM stop the solve once; a second one ends the process as usual.
+void stop_on_signals() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+// The solve's table and resumed bounds under --checkpoint: the checkpoint's when FILE exists.
+struct Resumed {
+  std::optional<SolveCheckpoint> from;
+  std::unique_ptr<SolveTable> table;
+};
+
+Resumed resume_checkpoint(const SolveArgs& a, std::size_t tt_bytes) {
+  Resumed r;
+  r.from = checkpoint_to_resume(a.checkpoint, a.rules, a.position);
+  if (r.from) {
+    if (a.tt_mb > 0 && tt_bytes != r.from->tt_bytes)
+      throw InputError("checkpoint " + a.checkpoint + " was made with --tt-mb " +
+                       std::to_string(r.from->tt_bytes >> 20) + ": give that or leave --tt-mb out");
+    tt_bytes = r.from->tt_bytes;
+  }
+  r.table = std::make_unique<SolveTable>(tt_bytes);
+  if (r.from && r.from->has_table) load_checkpoint_table(a.checkpoint, *r.table);
+  return r;
+}
+
+void print_checkpoint(const SolveArgs& a, const SolveCheckpoint& c, bool resumed) {
+  if (a.json) return;
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "checkpoint: %s (%s), %d run%s: %llu nodes, %.1f s in all\n",
+                a.checkpoint.c_str(), resumed ? "resumed" : "new", c.runs, c.runs == 1 ? "" : "s",
+                static_cast<unsigned long long>(c.nodes), c.seconds);
+  std::cout << line;
+}
+
+// The position solved, with the database at the leaves unless --no-db; with --checkpoint,
+// resumed from FILE and kept in it.
 int solve_and_print(const SolveArgs& a, Progress& progress) {
   const Position& p = a.position;
   OpenedDb db;
@@ -378,14 +465,45 @@ int solve_and_print(const SolveArgs& a, Progress& progress) {
   opt.oracle = db.probe.get();
   opt.tt_bytes = tt_bytes_for(a, p, db.probe.get());
   opt.progress = progress.status_sink();
+  opt.cancel = &stop_requested;
+  Resumed resumed;
+  std::unique_ptr<CheckpointWriter> writer;
+  if (!a.checkpoint.empty()) {
+    resumed = resume_checkpoint(a, opt.tt_bytes);
+    opt.tt_bytes = resumed.table->bytes();
+    opt.table = resumed.table.get();
+    SolveCheckpoint base;
+    if (resumed.from) {
+      base = *resumed.from;
+      opt.resume = &resumed.from->proven;
+    } else {
+      base.rules = a.rules;
+      base.position = p;
+      base.tt_bytes = opt.tt_bytes;
+      base.proven.lower = p.kalah_difference() - p.pit_stones();  // nothing proven yet
+      base.proven.upper = p.kalah_difference() + p.pit_stones();
+    }
+    writer = std::make_unique<CheckpointWriter>(a.checkpoint, base, opt.table, a.checkpoint_every);
+    opt.on_proven = [&writer, &progress](const SolveResult& so_far) {
+      writer->proven(so_far);
+      if (so_far.lower != so_far.upper || !so_far.complete)
+        progress.note("proven at " + std::to_string(std::lround(so_far.seconds)) + " s: margin in [" +
+                      std::to_string(so_far.lower) + ", " + std::to_string(so_far.upper) +
+                      "]; " + moves_text(so_far));
+    };
+  }
+  stop_on_signals();
   const SolveResult r = solve(a.rules, p, opt);
   progress.clear_line();
+  if (writer) writer->finish(r);
   const DbUse use = db.probe ? db_use(*db.probe, open_s) : DbUse{-1, false, open_s};
   if (a.json)
-    print_json(p, a.rules, r, use);
+    print_json(p, a.rules, r, use, writer ? &writer->written() : nullptr);
   else
     print_text(p, a.rules, r, use);
-  return 0;
+  if (writer) print_checkpoint(a, writer->written(), resumed.from.has_value());
+  const int sig = stop_signal.load();
+  return sig == 0 ? 0 : 128 + sig;
 }
 
 int run_solve(int argc, char** argv) {

@@ -50,12 +50,18 @@ Progress::~Progress() {
 }
 
 void Progress::clear_line() {
+  std::lock_guard lock(mutex_);
+  clear_open_line();
+}
+
+void Progress::clear_open_line() {
   if (line_open_) std::cerr << "\r\033[K" << std::flush;
   line_open_ = false;
 }
 
 void Progress::update(const std::string& step, std::uint64_t done, std::uint64_t total) {
   if (!enabled_) return;
+  std::lock_guard lock(mutex_);
   const auto now = Clock::now();
   if (step != step_) {
     step_ = step;
@@ -93,16 +99,18 @@ void Progress::update(const std::string& step, std::uint64_t done, std::uint64_t
 }
 
 void Progress::step_done(const std::string& summary) {
+  std::lock_guard lock(mutex_);
   job_done_before_step_ += step_done_;
   step_done_ = 0;
   step_.clear();
   if (!enabled_) return;
-  clear_line();
+  clear_open_line();
   std::cerr << summary << "\n" << std::flush;
 }
 
 void Progress::status(const std::string& line) {
   if (!enabled_) return;
+  std::lock_guard lock(mutex_);
   if (!tty_) {
     std::cerr << line << "\n" << std::flush;
     return;
@@ -115,7 +123,8 @@ void Progress::status(const std::string& line) {
 
 void Progress::note(const std::string& line) {
   if (!enabled_) return;
-  clear_line();
+  std::lock_guard lock(mutex_);
+  clear_open_line();
   std::cerr << line << "\n" << std::flush;
 }
 

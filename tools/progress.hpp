@@ -4,11 +4,13 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <string>
 
 namespace kalah::cli {
 
-// Reports units done of a known total inside named steps, with rate and ETA. On a terminal it
+// Reports units done of a known total inside named steps, with rate and ETA; any thread may call
+// it. On a terminal it
 // redraws one line at most 5 times a second; otherwise it prints a line at most every 10 s and
 // one when a step ends. Silent when disabled.
 class Progress {
@@ -37,6 +39,9 @@ class Progress {
   void clear_line();
 
  private:
+  void clear_open_line();  // clear_line() with mutex_ held
+
+  std::mutex mutex_;
   bool enabled_;
   bool tty_;
   bool line_open_ = false;

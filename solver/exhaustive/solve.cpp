@@ -2,6 +2,7 @@
 #include "solve.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "physical_memory.hpp"
 #include "solve_driver.hpp"
@@ -28,24 +29,64 @@ bool untabled_by_default(Rules rules, const ExactOracle* oracle) {
          with_rules(rules, [](auto r) { return decltype(r)::kUntabledAboveResident; });
 }
 
-SolveResult solve(Rules rules, const Position& p, const SolveOptions& opt) {
+namespace {
+
+// run(RootSolver<B>&) on the board type B for p under `rules`: register boards for the common
+// sizes (each one more instance of the whole search), the byte-array board for the others, the
+// wide board beyond its stones.
+template <class Result, class Run>
+Result with_root_solver(Rules rules, const Position& p, const SolveOptions& opt, const Run& run) {
   return with_rules(rules, [&](auto policy) {
     using R = decltype(policy);
+    using solve_detail::RootSolver;
+    using solve_detail::SolveBoard;
     if (p.pit_stones() <= ByteArrayBoard<>::kMaxStones) {
-      // Register boards for the common sizes (each one more instance of the whole search), the
-      // byte-array board for the others.
-      SolveResult r;
+      Result r;
       if (with_pits(
               p.m,
               [&](auto m) {
-                r = solve_detail::solve_on<solve_detail::SolveBoard<R, RegisterBoard<m()>>>(p, opt);
+                RootSolver<SolveBoard<R, RegisterBoard<m()>>> root(p, opt);
+                r = run(root);
               },
               std::integer_sequence<int, 4, 5, 6>{}))
         return r;
-      return solve_detail::solve_on<solve_detail::SolveBoard<R, ByteArrayBoard<>>>(p, opt);
+      RootSolver<SolveBoard<R, ByteArrayBoard<>>> root(p, opt);
+      return run(root);
     }
-    return solve_detail::solve_on<solve_detail::SolveBoard<R, WideBoard>>(p, opt);
+    RootSolver<SolveBoard<R, WideBoard>> root(p, opt);
+    return run(root);
   });
+}
+
+}  // namespace
+
+std::string moves_text(const SolveResult& r) {
+  std::string s;
+  for (const MoveBound& m : r.moves) {
+    if (!s.empty()) s += ", ";
+    s += "pit " + std::to_string(m.pit) + " ";
+    if (m.exact())
+      s += "= " + std::to_string(m.lower);
+    else if (m.upper < r.lower)
+      s += "<= " + std::to_string(m.upper);
+    else
+      s += "in [" + std::to_string(m.lower) + ", " + std::to_string(m.upper) + "]";
+  }
+  return s;
+}
+
+SolveResult solve(Rules rules, const Position& p, const SolveOptions& opt) {
+  return with_root_solver<SolveResult>(rules, p, opt, [](auto& root) { return root.run(); });
+}
+
+TestResult solve_test(Rules rules, const Position& p, int beta, const SolveOptions& opt) {
+  return with_root_solver<TestResult>(rules, p, opt,
+                                      [beta](auto& root) { return root.run_test(beta); });
+}
+
+int solve_guess(Rules rules, const Position& p, const SolveOptions& opt) {
+  if (is_over(rules, p)) return final_margin(p);
+  return with_root_solver<int>(rules, p, opt, [](auto& root) { return root.guess_margin(); });
 }
 
 }  // namespace kalah

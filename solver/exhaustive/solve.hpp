@@ -73,6 +73,11 @@ struct SolveOptions {
   std::function<void(const std::string& line)> progress;
   // When set, the solve stops as at its deadline (complete = false) once *cancel is true.
   const std::atomic<bool>* cancel = nullptr;
+  // Bounds proven by an earlier solve of the same position under the same rules, stopped before
+  // it finished (its SolveResult as on_proven or the stop gave it: lower, upper and moves): the
+  // solve starts from them and skips the tests they decide. With the earlier solve's `table`, what
+  // it proved below the root is reused too (a checkpoint keeps both: checkpoint.hpp).
+  const SolveResult* resume = nullptr;
   // When set, gets the result so far after every test at the root (each narrows the margin's or a
   // move's bounds): while the margin is sought, once it and the best moves are exact (best_moves
   // set), then (every_move) as the other moves' bounds close. Called from the solve's threads, one
@@ -110,6 +115,10 @@ struct SolveResult {
   double seconds = 0;
 };
 
+// The root moves' proven bounds in words: "pit 1 = 0, pit 2 <= -4, pit 3 in [-6, 2]" (a move whose
+// upper bound is below the root's lower bound is shown by its upper bound alone: it is not best).
+std::string moves_text(const SolveResult& r);
+
 // The transposition table a solve of p needs (`kalah solve --tt-mb 0`): sized from the stones in
 // pits beyond the oracle's levels (oracle_stones; -1: no oracle), doubled for every 2 more: 64 MiB
 // up to 24, or 16 MiB up to 28 when the levels just above a table in memory skip the TT
@@ -128,5 +137,22 @@ bool untabled_by_default(Rules rules, const ExactOracle* oracle);
 // With the same options, one thread and no time limit, node counts are deterministic.
 // A position whose game is over has its final margin and no moves.
 SolveResult solve(Rules rules, const Position& p, const SolveOptions& opt = {});
+
+// One null-window test of p: "margin >= beta?" (RULES.md margin, kalahs included), answered with a
+// proven bound: margin >= bound when at_least, else margin <= bound. The parts of a solve spread
+// over processes (root_split.hpp) are these tests. opt's oracle, table, threads, memo, time and
+// cancel apply; moves, PV, guess and resume do not.
+struct TestResult {
+  bool stopped = false;  // the time ran out or the test was cancelled first: no bound
+  bool at_least = false;
+  int bound = 0;
+  std::uint64_t nodes = 0;
+  double seconds = 0;
+};
+TestResult solve_test(Rules rules, const Position& p, int beta, const SolveOptions& opt = {});
+
+// The margin solve() makes its first MTD(f) test at (SolveOptions::guess_depth): the engine's
+// value of p, or p's kalah difference when p is too near the oracle's levels for a guess.
+int solve_guess(Rules rules, const Position& p, const SolveOptions& opt = {});
 
 }  // namespace kalah

@@ -83,6 +83,7 @@ class RootSolver {
       return res_;
     }
     open_moves();
+    if (opt_.resume != nullptr) resume_from(*opt_.resume);
     start_searches();
     if (!mtdf()) return finish();
     if (!opt_.find_moves) {
@@ -96,6 +97,29 @@ class RootSolver {
     res_.complete = true;
     res_.margin = kd_ + top_;
     return finish();
+  }
+
+  // MTD(f)'s first guess as a margin (solve_guess()).
+  int guess_margin() const { return kd_ + first_guess(); }
+
+  // One null-window test of the root: margin >= beta (solve_test()).
+  TestResult run_test(int beta) {
+    TestResult t;
+    if (int over; game_over(root_, n_, &over)) {
+      t.bound = kd_ + over;
+      t.at_least = t.bound >= beta;
+    } else {
+      start_searches();
+      const Test r = test(root_, n_, beta - kd_);
+      t.stopped = !r;
+      if (r) {
+        t.at_least = *r >= beta - kd_;
+        t.bound = kd_ + (t.at_least ? round_up(*r, parity_) : round_down(*r, parity_));
+      }
+      t.nodes = finish().nodes;
+    }
+    t.seconds = seconds();
+    return t;
   }
 
  private:
@@ -118,6 +142,25 @@ class RootSolver {
       const int gain = c.play(i, again);
       moves_.push_back({i, 2 * gain - n_, n_});
     }
+  }
+
+  // Starts from the bounds an earlier solve of this root proved (SolveOptions::resume): the root's
+  // and each move's. A lower bound above every move's opening bound was proven by a test that
+  // succeeded, which ends the MTD(f) phase when the moves are wanted (mtdf()).
+  void resume_from(const SolveResult& r) {
+    int opening = -n_;
+    for (const MoveState& m : moves_) opening = std::max(opening, m.lower);
+    lo_ = std::max(lo_, round_up(r.lower - kd_, parity_));
+    hi_ = std::min(hi_, round_down(r.upper - kd_, parity_));
+    for (const MoveBound& b : r.moves) {
+      const int i = b.pit - 1;
+      if (i < 0 || i >= root_.m() || root_.pit(i) == 0) continue;
+      MoveState& m = move_state(i);
+      m.lower = std::max(m.lower, round_up(b.lower - kd_, parity_));
+      m.upper = std::min(m.upper, round_down(b.upper - kd_, parity_));
+    }
+    if (lo_ > hi_) throw std::invalid_argument("solve: the resumed bounds are empty");
+    resumed_success_ = lo_ > opening;
   }
 
   // The memo, the resident table, the main search and opt.threads - 1 helper searches, the
@@ -165,6 +208,7 @@ class RootSolver {
   // the moves are wanted, the root tests stop at the first that succeeds: settle_moves() finishes
   // the proof. False when stopped; lo_ <= future <= hi_ hold either way.
   bool mtdf() {
+    if (resumed_success_ && opt_.find_moves) return true;
     int guess = first_guess();
     while (lo_ < hi_) {
       beta_ = round_up(std::clamp(guess, lo_ + 1, hi_), parity_);
@@ -274,7 +318,8 @@ class RootSolver {
     int v = -n_ - 1;
     while (true) {
       show(level);
-      const Test r = move_test(i, level, run);
+      Test r = decided(i, level);
+      if (!r) r = move_test(i, level, run);
       if (!r) return std::nullopt;
       narrow(i, level, *r);
       announce();
@@ -297,6 +342,15 @@ class RootSolver {
     }
     const Test s = run(c, n_ - gain, gain - level + 1);
     return s ? Test(gain - *s) : std::nullopt;
+  }
+
+  // The result of move i's test against level when its proven bounds already give it (a resumed
+  // solve): its lower bound when that reaches level, its upper bound when that is below it.
+  Test decided(int i, int level) {
+    const auto [lower, upper] = bounds_of(i);
+    if (lower >= level) return lower;
+    if (upper < level) return upper;
+    return std::nullopt;
   }
 
   // Move i has future margin v: best so far, tied with the best, or not best.
@@ -525,6 +579,7 @@ class RootSolver {
   std::mutex moves_mutex_;        // guards moves_, phase_ and the calls of opt.on_proven
   std::string phase_;             // empty: root MTD(f) tests; else what the solve is doing
   bool settled_ = false;          // res_.best_moves are proven
+  bool resumed_success_ = false;  // resume_from(): a root test had succeeded
   std::unique_ptr<SolveTable> own_tt_;  // null when opt.table is given
   TableView tt_;
   std::unique_ptr<ExactMemo<B>> memo_;

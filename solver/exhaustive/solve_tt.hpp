@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "huge_buffer.hpp"
 
@@ -55,6 +56,19 @@ class SolveTable {
   }
 
   std::size_t bytes() const { return (mask_ + 1) * sizeof(Bucket); }
+
+  // The table as 64-bit words (bytes() / 8 of them), for a checkpoint: words [from, from + count)
+  // copied out, each read whole while other threads may store; and copied back in, into a table of
+  // the same size (no other thread using it), where they prove what they proved.
+  std::size_t words() const { return bytes() / sizeof(std::uint64_t); }
+  void copy_out(std::size_t from, std::size_t count, std::uint64_t* out) const {
+    const std::uint64_t* w = memory_.as<const std::uint64_t>() + from;
+    for (std::size_t i = 0; i < count; ++i) out[i] = load(w[i]);
+  }
+  void copy_in(std::size_t from, std::size_t count, const std::uint64_t* in) {
+    std::uint64_t* w = memory_.as<std::uint64_t>() + from;
+    for (std::size_t i = 0; i < count; ++i) w[i] = in[i];
+  }
 
   // True when the table holds bounds for key; they are copied into out.
   [[gnu::always_inline]] bool probe(std::uint64_t key, SolveEntry& out) const {

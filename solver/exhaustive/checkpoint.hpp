@@ -1,0 +1,51 @@
+// A solve's checkpoint: what a stopped solve proved, in a file from which a later run resumes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "position.hpp"
+#include "rules.hpp"
+#include "solve.hpp"
+
+namespace kalah {
+
+// A checkpoint file that cannot be read: missing pieces, a wrong checksum, another format.
+struct CheckpointError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// What the runs of one solve proved so far. `proven` holds the root's bounds and each move's
+// (SolveOptions::resume), and everything else once the solve completed. With has_table, the file
+// also holds the solve's transposition table of tt_bytes whole: the bounds of the positions below
+// the root (a table under this rule set and board size, SolveOptions::table).
+struct SolveCheckpoint {
+  Rules rules = Rules::kWetherell;
+  Position position;
+  std::size_t tt_bytes = 0;
+  bool has_table = false;
+  SolveResult proven;
+  int runs = 0;             // runs that wrote this checkpoint
+  std::uint64_t nodes = 0;  // nodes of those runs, as far as each had reported them
+  double seconds = 0;       // their time
+  int processes = 1;        // processes of the run that wrote it (a distributed solve: > 1)
+};
+
+// Writes c to path, with `table` (of c.tt_bytes; null: none) whole, or nothing at all: into
+// path + ".tmp", flushed to disk, then renamed over path, so a run killed while saving leaves the
+// previous checkpoint. Other threads may go on storing into the table meanwhile. Throws
+// std::runtime_error naming the path and the failure (a full disk, say) after removing the
+// temporary file.
+void save_checkpoint(const std::string& path, SolveCheckpoint c, const SolveTable* table);
+
+// Reads a checkpoint's header (everything but the table). Throws CheckpointError naming what is
+// wrong, a file whose size does not match its header included.
+SolveCheckpoint load_checkpoint(const std::string& path);
+
+// Reads the table of a checkpoint with has_table into `table`, of its tt_bytes. Throws
+// CheckpointError when it cannot be read or its checksum differs.
+void load_checkpoint_table(const std::string& path, SolveTable& table);
+
+}  // namespace kalah

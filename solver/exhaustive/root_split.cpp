@@ -1,0 +1,129 @@
+// RootSplit: the root's moves settled by tests run elsewhere.
+#include "root_split.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <tuple>
+#include <utility>
+
+#include "move.hpp"
+
+namespace kalah {
+
+namespace {
+
+// The smallest value >= v with the parity of p.
+int up_to_parity(int v, int p) {
+  return ((v - p) & 1) ? v + 1 : v;
+}
+
+}  // namespace
+
+RootSplit::RootSplit(Rules rules, const Position& root, int guess, const SolveResult* resume)
+    : rules_(rules), guess_(guess) {
+  if (is_over(rules, root)) throw std::invalid_argument("the game is over: there is nothing to split");
+  for (int pit = 1; pit <= root.m; ++pit) {
+    if (root.own_pit(pit - 1) == 0) continue;
+    Position c = root;
+    const bool again = play_move(rules, c, pit);
+    // The child's margin lies within its kalah difference plus or minus its stones in pits.
+    int lo = c.kalah_difference() - c.pit_stones(), hi = c.kalah_difference() + c.pit_stones();
+    if (is_over(rules, c)) lo = hi = final_margin(c);
+    if (!again) std::tie(lo, hi) = std::pair(-hi, -lo);
+    moves_.push_back({pit, c, again, lo, hi});
+  }
+  if (resume != nullptr) {
+    for (const MoveBound& b : resume->moves) {
+      for (Move& m : moves_) {
+        if (m.pit != b.pit) continue;
+        m.lower = std::max(m.lower, b.lower);
+        m.upper = std::min(m.upper, b.upper);
+        if (m.lower > m.upper) throw std::invalid_argument("the resumed bounds are empty");
+        m.tested = m.tested || b.lower > m.lower || b.upper < m.upper;
+      }
+    }
+  }
+}
+
+int RootSplit::best_lower() const {
+  int b = moves_.front().lower;
+  for (const Move& m : moves_) b = std::max(b, m.lower);
+  return b;
+}
+
+bool RootSplit::open(const Move& m) const {
+  return m.lower < m.upper && m.upper >= best_lower();
+}
+
+std::optional<RootSplit::Job> RootSplit::next(int worker) {
+  Move* pick = nullptr;
+  for (Move& m : moves_) {
+    if (m.busy || !open(m)) continue;
+    if (m.worker == worker) {
+      pick = &m;
+      break;
+    }
+    if (pick == nullptr || m.upper > pick->upper) pick = &m;
+  }
+  if (pick == nullptr) return std::nullopt;
+  Move& m = *pick;
+  const int parity = m.lower & 1;  // every move's margin has the root's parity
+  int level = std::max(best_lower(), m.lower + 2);
+  if (!m.tested)
+    level = std::clamp(up_to_parity(std::max(guess_, best_lower()), parity), m.lower + 2, m.upper);
+  m.busy = true;
+  m.worker = worker;
+  m.level = level;
+  // again: v is the child's margin; else v >= level means the child's margin <= -level.
+  return Job{m.pit, level, m.child, m.again ? level : 1 - level};
+}
+
+void RootSplit::record(const Job& job, const TestResult& t) {
+  Move& m = *std::find_if(moves_.begin(), moves_.end(), [&](const Move& x) { return x.pit == job.pit; });
+  m.busy = false;
+  if (t.stopped) return;
+  m.tested = true;
+  // The child's bound as a bound on v.
+  const bool v_at_least = m.again ? t.at_least : !t.at_least;
+  const int v = m.again ? t.bound : -t.bound;
+  if (v_at_least)
+    m.lower = std::max(m.lower, v);
+  else
+    m.upper = std::min(m.upper, v);
+  if (m.lower > m.upper)
+    throw std::logic_error("root split: pit " + std::to_string(m.pit) +
+                           " has empty bounds (TT collision?)");
+}
+
+bool RootSplit::done() const {
+  return std::none_of(moves_.begin(), moves_.end(), [this](const Move& m) { return open(m); });
+}
+
+SolveResult RootSplit::result() const {
+  SolveResult r;
+  r.lower = best_lower();
+  r.upper = r.lower;
+  for (const Move& m : moves_) {
+    r.upper = std::max(r.upper, m.upper);
+    r.moves.push_back({m.pit, m.lower, m.upper});
+  }
+  if (done()) {
+    r.complete = true;
+    r.margin = r.lower;
+    r.upper = r.lower;
+    for (const Move& m : moves_)
+      if (m.lower == m.upper && m.lower == r.margin) r.best_moves.push_back(m.pit);
+  }
+  return r;
+}
+
+std::string RootSplit::status() const {
+  std::string s = moves_text(result()), testing;
+  for (const Move& m : moves_)
+    if (m.busy)
+      testing += (testing.empty() ? "; testing pit " : ", pit ") + std::to_string(m.pit) + " >= " +
+                 std::to_string(m.level);
+  return s + testing;
+}
+
+}  // namespace kalah

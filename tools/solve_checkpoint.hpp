@@ -1,0 +1,59 @@
+// `kalah solve --checkpoint`: the checkpoint read before a solve and written while it runs.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "checkpoint.hpp"
+#include "solve.hpp"
+
+namespace kalah::cli {
+
+// The checkpoint at `path` when it exists, checked to be of this position under these rules;
+// nullopt when the file does not exist. Throws InputError when it is of another solve,
+// CheckpointError when it cannot be read.
+std::optional<SolveCheckpoint> checkpoint_to_resume(const std::string& path, Rules rules,
+                                                    const Position& p);
+
+// Writes the checkpoint of one run, the table with it: after every test at the root that narrows
+// a bound (proven()), at the latest every `every` seconds, and at the end (finish()). Writing happens on a thread of its own; a failed write is reported on stderr and the
+// previous checkpoint stays.
+class CheckpointWriter {
+ public:
+  // base: what earlier runs proved and spent (totals; runs counts them), or a new checkpoint's
+  // identity. table: the solve's table, which each write takes whole (may be null: none).
+  CheckpointWriter(std::string path, SolveCheckpoint base, const SolveTable* table, double every);
+  ~CheckpointWriter();
+  CheckpointWriter(const CheckpointWriter&) = delete;
+  CheckpointWriter& operator=(const CheckpointWriter&) = delete;
+
+  // What the solve has proven so far (SolveOptions::on_proven): written soon.
+  void proven(const SolveResult& so_far);
+  // The run's result: written now, with its nodes and time added to the totals. Throws when the
+  // write fails.
+  void finish(const SolveResult& r);
+  // The totals as the last write recorded them.
+  const SolveCheckpoint& written() const { return last_; }
+
+ private:
+  void run();
+  SolveCheckpoint snapshot(double seconds, std::uint64_t nodes);
+
+  std::string path_;
+  SolveCheckpoint base_, last_;
+  const SolveTable* table_;
+  double every_;
+  std::chrono::steady_clock::time_point start_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  SolveResult latest_;
+  bool dirty_ = false, done_ = false;
+  std::thread thread_;
+};
+
+}  // namespace kalah::cli

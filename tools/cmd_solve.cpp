@@ -27,6 +27,10 @@
 #include "query.hpp"
 #include "solve.hpp"
 #include "solve_checkpoint.hpp"
+#ifdef KALAH_MPI
+#include "mpi_session.hpp"
+#include "solve_distributed.hpp"
+#endif
 #include "stopwatch.hpp"
 
 namespace kalah::cli {
@@ -506,10 +510,94 @@ int solve_and_print(const SolveArgs& a, Progress& progress) {
   return sig == 0 ? 0 : 128 + sig;
 }
 
+#ifdef KALAH_MPI
+// Process 0 of a distributed solve: the root's moves settled by the other processes' tests, kept
+// in --checkpoint (bounds only: each process's table stays its own) and printed.
+int coordinate_and_print(const SolveArgs& a, const SolveOptions& opt, int processes,
+                         Progress& progress, const DbUse& use) {
+  std::optional<SolveCheckpoint> from;
+  std::unique_ptr<CheckpointWriter> writer;
+  if (!a.checkpoint.empty()) {
+    from = checkpoint_to_resume(a.checkpoint, a.rules, a.position);
+    SolveCheckpoint base;
+    if (from) base = *from;
+    base.rules = a.rules;
+    base.position = a.position;
+    base.tt_bytes = opt.tt_bytes;
+    base.processes = processes;
+    writer = std::make_unique<CheckpointWriter>(a.checkpoint, base, nullptr, a.checkpoint_every);
+  }
+  progress.status("the engine's first guess");
+  const int guess = solve_guess(a.rules, a.position, opt);
+  progress.note("distributed solve on " + std::to_string(processes) + " processes (" +
+                std::to_string(processes - 1) + " searching), first tests at margin " +
+                std::to_string(guess));
+  const SolveResult r = coordinate_split_solve(
+      a.rules, a.position, guess, from ? &from->proven : nullptr, processes, a.max_time,
+      [&](const SolveResult& so_far, const std::string& state) {
+        if (writer) writer->proven(so_far);
+        progress.note("proven at " + std::to_string(std::lround(so_far.seconds)) +
+                      " s: margin in [" + std::to_string(so_far.lower) + ", " +
+                      std::to_string(so_far.upper) + "]; " + state);
+      });
+  if (writer) writer->finish(r);
+  if (a.json)
+    print_json(a.position, a.rules, r, use, writer ? &writer->written() : nullptr);
+  else
+    print_text(a.position, a.rules, r, use);
+  if (writer) print_checkpoint(a, writer->written(), from.has_value());
+  return 0;
+}
+
+// `mpirun -np P kalah solve ...`: every process opens the database; process 0 coordinates
+// (coordinate_split_solve), the others test with their own transposition tables. A failure
+// anywhere ends every process.
+int solve_distributed(const SolveArgs& a, Progress& progress) {
+  MpiSession mpi(nullptr, nullptr);
+  const bool root = mpi.rank() == 0;
+  try {
+    if (mpi.size() < 2)
+      throw InputError("a distributed solve needs 2 or more processes (process 0 coordinates)");
+    if (a.store_book) throw InputError("--store does not run distributed");
+    if (is_over(a.rules, a.position)) throw InputError("the game is over: nothing to solve");
+    OpenedDb db;
+    const auto open_start = std::chrono::steady_clock::now();
+    if (!a.no_db)
+      db = open_db_for(a.db_path, a.explicit_db, {a.rules, a.position.m},
+                       a.db_load.cache_bytes(), a.load, a.db_load.levels,
+                       a.position.pit_stones());
+    const double open_s = seconds_since(open_start);
+    SolveOptions opt = shared_solve_options(a);
+    opt.oracle = db.probe.get();
+    opt.tt_bytes = tt_bytes_for(a, a.position, db.probe.get());
+    if (!root) {
+      SolveTable table(opt.tt_bytes);
+      opt.table = &table;
+      serve_split_tests(a.rules, a.position, opt);
+      return 0;
+    }
+    Progress shown(a.progress);
+    (void)progress;
+    const DbUse use = db.probe ? db_use(*db.probe, open_s) : DbUse{-1, false, open_s};
+    return coordinate_and_print(a, opt, mpi.size(), shown, use);
+  } catch (const InputError& e) {
+    if (root) std::cerr << "kalah solve: error: " << e.what() << std::endl;
+    MpiSession::abort(2);
+  } catch (const std::exception& e) {
+    std::cerr << "kalah solve: error (process " << mpi.rank() << " of " << mpi.size()
+              << "): " << e.what() << std::endl;
+    MpiSession::abort(1);
+  }
+}
+#endif
+
 int run_solve(int argc, char** argv) {
   SolveArgs a;
   if (!parse_solve_args(argc, argv, a)) return 0;
   Progress progress(a.progress);
+#ifdef KALAH_MPI
+  if (started_by_mpi_launcher()) return solve_distributed(a, progress);
+#endif
   return a.store_book ? store_book(a, progress) : solve_and_print(a, progress);
 }
 

@@ -20,7 +20,7 @@ int up_to_parity(int v, int p) {
 }  // namespace
 
 RootSplit::RootSplit(Rules rules, const Position& root, int guess, const SolveResult* resume)
-    : rules_(rules), guess_(guess) {
+    : rules_(rules) {
   if (is_over(rules, root)) throw std::invalid_argument("the game is over: there is nothing to split");
   for (int pit = 1; pit <= root.m; ++pit) {
     if (root.own_pit(pit - 1) == 0) continue;
@@ -32,6 +32,8 @@ RootSplit::RootSplit(Rules rules, const Position& root, int guess, const SolveRe
     if (!again) std::tie(lo, hi) = std::pair(-hi, -lo);
     moves_.push_back({pit, c, again, lo, hi});
   }
+  // Every move's margin has the root's parity, which the opening bounds have.
+  level_ = up_to_parity(guess, moves_.front().lower & 1);
   if (resume != nullptr) {
     for (const MoveBound& b : resume->moves) {
       for (Move& m : moves_) {
@@ -39,7 +41,6 @@ RootSplit::RootSplit(Rules rules, const Position& root, int guess, const SolveRe
         m.lower = std::max(m.lower, b.lower);
         m.upper = std::min(m.upper, b.upper);
         if (m.lower > m.upper) throw std::invalid_argument("the resumed bounds are empty");
-        m.tested = m.tested || b.lower > m.lower || b.upper < m.upper;
       }
     }
   }
@@ -55,10 +56,21 @@ bool RootSplit::open(const Move& m) const {
   return m.lower < m.upper && m.upper >= best_lower();
 }
 
+int RootSplit::test_level() {
+  int upper = moves_.front().upper;
+  for (const Move& m : moves_) upper = std::max(upper, m.upper);
+  const int best = best_lower();
+  if (best == upper) return best;  // the root's margin is known: the others are tested against it
+  if (level_ > upper) level_ = upper;
+  if (level_ <= best) level_ = best + 2;
+  return level_;
+}
+
 std::optional<RootSplit::Job> RootSplit::next(int worker) {
+  const int level = test_level();
   Move* pick = nullptr;
   for (Move& m : moves_) {
-    if (m.busy || !open(m)) continue;
+    if (m.busy || !open(m) || m.lower >= level || m.upper < level) continue;
     if (m.worker == worker) {
       pick = &m;
       break;
@@ -67,10 +79,6 @@ std::optional<RootSplit::Job> RootSplit::next(int worker) {
   }
   if (pick == nullptr) return std::nullopt;
   Move& m = *pick;
-  const int parity = m.lower & 1;  // every move's margin has the root's parity
-  int level = std::max(best_lower(), m.lower + 2);
-  if (!m.tested)
-    level = std::clamp(up_to_parity(std::max(guess_, best_lower()), parity), m.lower + 2, m.upper);
   m.busy = true;
   m.worker = worker;
   m.level = level;
@@ -82,7 +90,6 @@ void RootSplit::record(const Job& job, const TestResult& t) {
   Move& m = *std::find_if(moves_.begin(), moves_.end(), [&](const Move& x) { return x.pit == job.pit; });
   m.busy = false;
   if (t.stopped) return;
-  m.tested = true;
   // The child's bound as a bound on v.
   const bool v_at_least = m.again ? t.at_least : !t.at_least;
   const int v = m.again ? t.bound : -t.bound;

@@ -86,7 +86,11 @@ TestResult solve_test(Rules rules, const Position& p, int beta, const SolveOptio
 
 int solve_guess(Rules rules, const Position& p, const SolveOptions& opt) {
   if (is_over(rules, p)) return final_margin(p);
-  return with_root_solver<int>(rules, p, opt, [](auto& root) { return root.guess_margin(); });
+  SolveOptions small = opt;  // the guess is the engine's: the solver's tables stay unused
+  small.table = nullptr;
+  small.tt_bytes = 64 << 10;
+  small.memo_stones = 0;
+  return with_root_solver<int>(rules, p, small, [](auto& root) { return root.guess_margin(); });
 }
 
 }  // namespace kalah

@@ -147,6 +147,7 @@ struct TestResult {
   bool at_least = false;
   int bound = 0;
   std::uint64_t nodes = 0;
+  std::uint64_t expanded = 0;
   double seconds = 0;
 };
 TestResult solve_test(Rules rules, const Position& p, int beta, const SolveOptions& opt = {});

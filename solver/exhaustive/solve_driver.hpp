@@ -116,7 +116,9 @@ class RootSolver {
         t.at_least = *r >= beta - kd_;
         t.bound = kd_ + (t.at_least ? round_up(*r, parity_) : round_down(*r, parity_));
       }
-      t.nodes = finish().nodes;
+      const SolveResult counts = finish();
+      t.nodes = counts.nodes;
+      t.expanded = counts.expanded;
     }
     t.seconds = seconds();
     return t;

@@ -1,0 +1,191 @@
+// A stopped solve resumed from its bounds and table (also through a checkpoint file), and the root
+// split into tests (RootSplit) against solve().
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include "checkpoint.hpp"
+#include "random_positions.hpp"
+#include "reference.hpp"
+#include "root_split.hpp"
+#include "solve.hpp"
+
+namespace kalah {
+namespace {
+
+constexpr std::size_t kTable = std::size_t(16) << 20;
+
+SolveOptions plain() {
+  SolveOptions o;
+  o.memo_stones = 0;  // the memo is rebuilt by every solve: the resumed work is the table's
+  o.tt_bytes = kTable;
+  o.threads = 1;
+  return o;
+}
+
+// The solve of p stopped after its `tests`-th narrowing of a root bound (on_proven), in `table`.
+SolveResult stopped_solve(Rules rules, const Position& p, SolveTable& table, int tests) {
+  std::atomic<bool> cancel{false};
+  int seen = 0;
+  SolveOptions o = plain();
+  o.table = &table;
+  o.cancel = &cancel;
+  o.on_proven = [&](const SolveResult&) {
+    if (++seen == tests) cancel = true;
+  };
+  return solve(rules, p, o);
+}
+
+TEST(SolveResume, StoppedSolveResumesToTheSameAnswerWithLessWork) {
+  for (Rules rules : {Rules::kKalah, Rules::kWetherell}) {
+    const Position p = start_position(rules == Rules::kKalah ? 6 : 5, 3);
+    const SolveResult fresh = solve(rules, p, plain());
+    ASSERT_TRUE(fresh.complete);
+    for (int tests : {1, 3}) {
+      SolveTable table(kTable);
+      const SolveResult first = stopped_solve(rules, p, table, tests);
+      ASSERT_FALSE(first.complete) << rules_name(rules) << " finished within " << tests;
+      EXPECT_LE(first.lower, fresh.margin);
+      EXPECT_GE(first.upper, fresh.margin);
+      SolveOptions o = plain();
+      o.table = &table;
+      o.resume = &first;
+      const SolveResult resumed = solve(rules, p, o);
+      ASSERT_TRUE(resumed.complete);
+      EXPECT_EQ(resumed.margin, fresh.margin) << rules_name(rules);
+      EXPECT_EQ(resumed.best_moves, fresh.best_moves) << rules_name(rules);
+      EXPECT_LT(resumed.nodes, fresh.nodes) << rules_name(rules) << " after " << tests;
+      // The bounds alone (a fresh table) give the same answer.
+      o.table = nullptr;
+      const SolveResult bounds_only = solve(rules, p, o);
+      EXPECT_EQ(bounds_only.margin, fresh.margin);
+      EXPECT_EQ(bounds_only.best_moves, fresh.best_moves);
+    }
+  }
+}
+
+std::string temp_path(const char* name) {
+  return (std::filesystem::temp_directory_path() /
+          (std::string(name) + "-" + std::to_string(::getpid())))
+      .string();
+}
+
+TEST(SolveResume, CheckpointFileRoundTripsBoundsAndTable) {
+  const Rules rules = Rules::kKalah;
+  const Position p = start_position(6, 3);
+  SolveTable table(kTable);
+  SolveCheckpoint c;
+  c.rules = rules;
+  c.position = p;
+  c.proven = stopped_solve(rules, p, table, 2);
+  c.runs = 1;
+  c.seconds = 1.5;
+  const std::string path = temp_path("kalah-checkpoint");
+  save_checkpoint(path, c, &table);
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  SolveCheckpoint back = load_checkpoint(path);
+  EXPECT_EQ(back.position, p);
+  EXPECT_EQ(back.rules, rules);
+  EXPECT_TRUE(back.has_table);
+  EXPECT_EQ(back.tt_bytes, table.bytes());
+  EXPECT_EQ(back.proven.lower, c.proven.lower);
+  EXPECT_EQ(back.proven.upper, c.proven.upper);
+  ASSERT_EQ(back.proven.moves.size(), c.proven.moves.size());
+  for (std::size_t i = 0; i < c.proven.moves.size(); ++i) {
+    EXPECT_EQ(back.proven.moves[i].lower, c.proven.moves[i].lower);
+    EXPECT_EQ(back.proven.moves[i].upper, c.proven.moves[i].upper);
+  }
+  SolveTable loaded(back.tt_bytes);
+  load_checkpoint_table(path, loaded);
+  SolveOptions o = plain();
+  o.table = &loaded;
+  o.resume = &back.proven;
+  const SolveResult resumed = solve(rules, p, o);
+  const SolveResult fresh = solve(rules, p, plain());
+  EXPECT_EQ(resumed.margin, fresh.margin);
+  EXPECT_EQ(resumed.best_moves, fresh.best_moves);
+  EXPECT_LT(resumed.nodes, fresh.nodes);
+
+  // A flipped byte in the table, a cut file, another file: each a CheckpointError.
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(-100, std::ios::end);
+    f.put('\x5a');
+  }
+  SolveTable other(back.tt_bytes);
+  EXPECT_THROW(load_checkpoint_table(path, other), CheckpointError);
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) - 8);
+  EXPECT_THROW(load_checkpoint(path), CheckpointError);
+  std::ofstream(path) << "not a checkpoint\n";
+  EXPECT_THROW(load_checkpoint(path), CheckpointError);
+  std::filesystem::remove(path);
+  EXPECT_THROW(load_checkpoint(path), CheckpointError);
+}
+
+// RootSplit driven by `workers` workers taking turns, each test run by solve_test with the
+// worker's own table: the margin and best moves of solve().
+SolveResult split_solve(Rules rules, const Position& p, int workers, const SolveResult* resume) {
+  SolveOptions o = plain();
+  const int guess = solve_guess(rules, p, o);
+  RootSplit split(rules, p, guess, resume);
+  std::vector<std::unique_ptr<SolveTable>> tables;
+  for (int w = 0; w < workers; ++w) tables.push_back(std::make_unique<SolveTable>(1 << 20));
+  while (!split.done()) {
+    std::vector<std::pair<int, RootSplit::Job>> round;
+    for (int w = 0; w < workers; ++w)
+      if (auto job = split.next(w)) round.emplace_back(w, *job);
+    if (round.empty()) ADD_FAILURE() << "no test to run before the split is done";
+    if (round.empty()) break;
+    for (const auto& [w, job] : round) {
+      o.table = tables[std::size_t(w)].get();
+      split.record(job, solve_test(rules, job.child, job.beta, o));
+    }
+  }
+  return split.result();
+}
+
+TEST(RootSplit, EqualsSolveOnRandomPositions) {
+  std::mt19937_64 rng(31);
+  for (Rules rules : test::registered_rules()) {
+    for (int i = 0; i < 12; ++i) {
+      const Position p = test::random_position(rules, 4, 3, int(rng() % 6), rng);
+      if (is_over(rules, p)) continue;
+      const SolveResult want = solve(rules, p, plain());
+      for (int workers : {1, 3}) {
+        const SolveResult got = split_solve(rules, p, workers, nullptr);
+        ASSERT_TRUE(got.complete);
+        EXPECT_EQ(got.margin, want.margin) << to_string(p) << " " << rules_name(rules);
+        EXPECT_EQ(got.best_moves, want.best_moves) << to_string(p) << " " << rules_name(rules);
+        for (const MoveBound& m : got.moves) {
+          // Each move's bounds hold its margin: exact for the best moves.
+          Position c = p;
+          const bool again = play_move(rules, c, m.pit);
+          const int v = again ? solve(rules, c, plain()).margin : -solve(rules, c, plain()).margin;
+          EXPECT_LE(m.lower, v);
+          EXPECT_GE(m.upper, v);
+        }
+      }
+    }
+  }
+}
+
+TEST(RootSplit, ResumesFromAStoppedSolvesBounds) {
+  const Rules rules = Rules::kWetherell;
+  const Position p = start_position(5, 3);
+  SolveTable table(kTable);
+  const SolveResult first = stopped_solve(rules, p, table, 2);
+  const SolveResult want = solve(rules, p, plain());
+  const SolveResult got = split_solve(rules, p, 2, &first);
+  EXPECT_EQ(got.margin, want.margin);
+  EXPECT_EQ(got.best_moves, want.best_moves);
+}
+
+}  // namespace
+}  // namespace kalah

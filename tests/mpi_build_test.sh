@@ -5,21 +5,8 @@
 # single process started; a process killed mid-build fails the job within the time limit, keeps
 # every committed level, and the same command then completes the table.
 # Usage: mpi_build_test.sh KALAH_BINARY WORK_DIR
-set -euo pipefail
-kalah=$1
-work=$2
-rm -rf "$work"
-mkdir -p "$work"
-trap 'rm -rf "$work"' EXIT
-
-if [[ $(id -u) -eq 0 ]]; then  # Open MPI refuses root without these
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
-mpi() {  # mpi P ARGS...: kalah ARGS... on P processes of this machine
-  local p=$1
-  shift
-  mpirun --oversubscribe --bind-to none -np "$p" -x KALAH_TEST_KILL_AT "$kalah" "$@"
-}
+MPI_EXPORT=KALAH_TEST_KILL_AT
+source "$(dirname "$0")/mpi_test_env.sh"
 export KALAH_TEST_KILL_AT=""
 failures=0
 same() {  # same DB_A DB_B WHAT

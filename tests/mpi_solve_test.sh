@@ -5,21 +5,7 @@
 # a distributed solve stopped by --max-time keeps its bounds in --checkpoint and the next run
 # resumes from them to the same answer.
 # Usage: mpi_solve_test.sh KALAH_BINARY WORK_DIR
-set -euo pipefail
-kalah=$1
-work=$2
-rm -rf "$work"
-mkdir -p "$work"
-trap 'rm -rf "$work"' EXIT
-
-if [[ $(id -u) -eq 0 ]]; then  # Open MPI refuses root without these
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
-mpi() {  # mpi P ARGS...: kalah ARGS... on P processes of this machine
-  local p=$1
-  shift
-  mpirun --oversubscribe --bind-to none -np "$p" "$kalah" "$@"
-}
+source "$(dirname "$0")/mpi_test_env.sh"
 failures=0
 # same ONE MANY WHAT: the two JSON answers agree on margin and best moves, and MANY's move bounds
 # hold ONE's exact move values where ONE has them.

@@ -133,8 +133,8 @@ void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUs
   j["upper"] = r.upper;
   j["best_moves"] =
       r.complete ? nlohmann::ordered_json(r.best_moves) : nlohmann::ordered_json(nullptr);
-  j["pv"] = r.complete && !r.pv.empty() ? nlohmann::ordered_json(r.pv)
-                                         : nlohmann::ordered_json(nullptr);
+  j["pv"] =
+      r.complete && !r.pv.empty() ? nlohmann::ordered_json(r.pv) : nlohmann::ordered_json(nullptr);
   nlohmann::ordered_json moves = nlohmann::ordered_json::array();
   for (const MoveBound& m : r.moves)
     moves.push_back({{"pit", m.pit}, {"lower", m.lower}, {"upper", m.upper}});
@@ -146,9 +146,8 @@ void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUs
   j["seconds"] = r.seconds;
   j["nodes_per_second"] = std::llround(r.seconds > 0 ? r.nodes / r.seconds : 0.0);
   if (checkpoint != nullptr)
-    j["checkpoint"] = {{"runs", checkpoint->runs},
-                       {"nodes", checkpoint->nodes},
-                       {"seconds", checkpoint->seconds}};
+    j["checkpoint"] = {
+        {"runs", checkpoint->runs}, {"nodes", checkpoint->nodes}, {"seconds", checkpoint->seconds}};
   std::cout << j.dump() << "\n";
 }
 
@@ -445,8 +444,7 @@ Resumed resume_checkpoint(const SolveArgs& a, std::size_t tt_bytes) {
 void print_checkpoint(const SolveArgs& a, const SolveCheckpoint& c, bool resumed) {
   if (a.json) return;
   char line[256];
-  std::snprintf(line, sizeof line,
-                "checkpoint: %s (%s), %d run%s: %llu nodes, %.1f s in all\n",
+  std::snprintf(line, sizeof line, "checkpoint: %s (%s), %d run%s: %llu nodes, %.1f s in all\n",
                 a.checkpoint.c_str(), resumed ? "resumed" : "new", c.runs, c.runs == 1 ? "" : "s",
                 static_cast<unsigned long long>(c.nodes), c.seconds);
   std::cout << line;
@@ -491,9 +489,9 @@ int solve_and_print(const SolveArgs& a, Progress& progress) {
     opt.on_proven = [&writer, &progress](const SolveResult& so_far) {
       writer->proven(so_far);
       if (so_far.lower != so_far.upper || !so_far.complete)
-        progress.note("proven at " + std::to_string(std::lround(so_far.seconds)) + " s: margin in [" +
-                      std::to_string(so_far.lower) + ", " + std::to_string(so_far.upper) +
-                      "]; " + moves_text(so_far));
+        progress.note("proven at " + std::to_string(std::lround(so_far.seconds)) +
+                      " s: margin in [" + std::to_string(so_far.lower) + ", " +
+                      std::to_string(so_far.upper) + "]; " + moves_text(so_far));
     };
   }
   stop_on_signals();
@@ -563,9 +561,8 @@ int solve_distributed(const SolveArgs& a, Progress& progress) {
     OpenedDb db;
     const auto open_start = std::chrono::steady_clock::now();
     if (!a.no_db)
-      db = open_db_for(a.db_path, a.explicit_db, {a.rules, a.position.m},
-                       a.db_load.cache_bytes(), a.load, a.db_load.levels,
-                       a.position.pit_stones());
+      db = open_db_for(a.db_path, a.explicit_db, {a.rules, a.position.m}, a.db_load.cache_bytes(),
+                       a.load, a.db_load.levels, a.position.pit_stones());
     const double open_s = seconds_since(open_start);
     SolveOptions opt = shared_solve_options(a);
     opt.oracle = db.probe.get();

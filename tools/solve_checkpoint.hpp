@@ -21,8 +21,9 @@ std::optional<SolveCheckpoint> checkpoint_to_resume(const std::string& path, Rul
                                                     const Position& p);
 
 // Writes the checkpoint of one run, the table with it: after every test at the root that narrows
-// a bound (proven()), at the latest every `every` seconds, and at the end (finish()). Writing happens on a thread of its own; a failed write is reported on stderr and the
-// previous checkpoint stays.
+// a bound (proven()), at the latest every `every` seconds, and at the end (finish()). Writing
+// happens on a thread of its own; a failed write is reported on stderr and the previous checkpoint
+// stays.
 class CheckpointWriter {
  public:
   // base: what earlier runs proved and spent (totals; runs counts them), or a new checkpoint's

@@ -4,8 +4,8 @@
 #ifdef KALAH_MPI
 #include <mpi.h>
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <thread>
@@ -116,8 +116,8 @@ void serve_split_tests(Rules rules, const Position& p, SolveOptions opt) {
     play_move(rules, c, int(m.pit));
     opt.max_seconds = m.millis_left < 0 ? 0 : std::max(1e-3, double(m.millis_left) / 1000);
     const TestResult t = solve_test(rules, c, int(m.beta), opt);
-    const BoundMessage b{m.pit,  t.stopped, t.at_least, t.bound, std::int64_t(t.nodes),
-                         std::int64_t(t.expanded)};
+    const BoundMessage b{
+        m.pit, t.stopped, t.at_least, t.bound, std::int64_t(t.nodes), std::int64_t(t.expanded)};
     send(&b, sizeof b, 0, kBound);
   }
 }

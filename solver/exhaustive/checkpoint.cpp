@@ -160,9 +160,9 @@ SolveCheckpoint load_checkpoint(const std::string& path) {
   const auto size = std::uint64_t(in.tellg() - body);
   const std::uint64_t want = c.has_table ? c.tt_bytes : 0;
   if (size != want)
-    throw CheckpointError("checkpoint " + path + " is truncated or too long: " +
-                          std::to_string(size) + " bytes of table, expected " +
-                          std::to_string(want));
+    throw CheckpointError("checkpoint " + path +
+                          " is truncated or too long: " + std::to_string(size) +
+                          " bytes of table, expected " + std::to_string(want));
   return c;
 }
 

@@ -21,7 +21,8 @@ int up_to_parity(int v, int p) {
 
 RootSplit::RootSplit(Rules rules, const Position& root, int guess, const SolveResult* resume)
     : rules_(rules) {
-  if (is_over(rules, root)) throw std::invalid_argument("the game is over: there is nothing to split");
+  if (is_over(rules, root))
+    throw std::invalid_argument("the game is over: there is nothing to split");
   for (int pit = 1; pit <= root.m; ++pit) {
     if (root.own_pit(pit - 1) == 0) continue;
     Position c = root;
@@ -87,7 +88,8 @@ std::optional<RootSplit::Job> RootSplit::next(int worker) {
 }
 
 void RootSplit::record(const Job& job, const TestResult& t) {
-  Move& m = *std::find_if(moves_.begin(), moves_.end(), [&](const Move& x) { return x.pit == job.pit; });
+  Move& m =
+      *std::find_if(moves_.begin(), moves_.end(), [&](const Move& x) { return x.pit == job.pit; });
   m.busy = false;
   if (t.stopped) return;
   // The child's bound as a bound on v.
@@ -128,8 +130,8 @@ std::string RootSplit::status() const {
   std::string s = moves_text(result()), testing;
   for (const Move& m : moves_)
     if (m.busy)
-      testing += (testing.empty() ? "; testing pit " : ", pit ") + std::to_string(m.pit) + " >= " +
-                 std::to_string(m.level);
+      testing += (testing.empty() ? "; testing pit " : ", pit ") + std::to_string(m.pit) +
+                 " >= " + std::to_string(m.level);
   return s + testing;
 }
 

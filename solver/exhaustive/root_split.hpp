@@ -64,7 +64,7 @@ class RootSplit {
   bool open(const Move& m) const;
 
   Rules rules_;
-  int level_;  // the root's level under test
+  int level_;                // the root's level under test
   std::vector<Move> moves_;  // ascending pit
 };
 

@@ -62,6 +62,20 @@ mpi 2 "${args[@]}" >"$work/resumed.json"
 "$kalah" solve --rules wetherell --pits 6 --stones 2 --no-db --threads 1 --json >"$work/whole.json"
 same "$work/whole.json" "$work/resumed.json" "a distributed solve resumed from its checkpoint"
 
+# A single process's checkpoint holds its table: a distributed run refuses to drop it.
+"$kalah" solve --rules wetherell --pits 6 --stones 2 --no-db --threads 1 --tt-mb 16 --max-time 0.5 \
+  --checkpoint "$work/single.ckpt" >/dev/null
+if mpi 2 solve --rules wetherell --pits 6 --stones 2 --no-db --threads 1 --tt-mb 16 \
+  --checkpoint "$work/single.ckpt" >"$work/refused.out" 2>&1; then
+  echo "FAILED: a distributed run took a single process's checkpoint" >&2
+  failures=$((failures + 1))
+elif grep -q "single-process solve's table" "$work/refused.out"; then
+  echo "ok: a single process's checkpoint is not overwritten by a distributed run"
+else
+  echo "FAILED: the refusal does not say why" >&2
+  failures=$((failures + 1))
+fi
+
 # One process is not a distributed solve.
 if mpi 1 solve --rules kalah --pits 4 --stones 2 --no-db >"$work/one.out" 2>&1; then
   echo "FAILED: a distributed solve on one process was accepted" >&2

@@ -517,6 +517,10 @@ int coordinate_and_print(const SolveArgs& a, const SolveOptions& opt, int proces
   std::unique_ptr<CheckpointWriter> writer;
   if (!a.checkpoint.empty()) {
     from = checkpoint_to_resume(a.checkpoint, a.rules, a.position);
+    if (from && from->has_table)
+      throw InputError("checkpoint " + a.checkpoint +
+                       " holds a single-process solve's table, which a distributed run would "
+                       "drop: resume it on one process, or give the distributed run another FILE");
     SolveCheckpoint base;
     if (from) base = *from;
     base.rules = a.rules;

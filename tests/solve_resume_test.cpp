@@ -141,8 +141,10 @@ SolveResult split_solve(Rules rules, const Position& p, int workers, const Solve
     std::vector<std::pair<int, RootSplit::Job>> round;
     for (int w = 0; w < workers; ++w)
       if (auto job = split.next(w)) round.emplace_back(w, *job);
-    if (round.empty()) ADD_FAILURE() << "no test to run before the split is done";
-    if (round.empty()) break;
+    if (round.empty()) {
+      ADD_FAILURE() << "no test to run before the split is done";
+      break;
+    }
     for (const auto& [w, job] : round) {
       o.table = tables[std::size_t(w)].get();
       split.record(job, solve_test(rules, job.child, job.beta, o));

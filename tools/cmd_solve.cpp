@@ -558,7 +558,7 @@ int coordinate_and_print(const SolveArgs& a, const SolveOptions& opt, int proces
 // `mpirun -np P kalah solve ...`: every process opens the database; process 0 coordinates
 // (coordinate_split_solve), the others test with their own transposition tables. A failure
 // anywhere ends every process.
-int solve_distributed(const SolveArgs& a, Progress& progress) {
+int solve_distributed(const SolveArgs& a) {
   MpiSession mpi(nullptr, nullptr);
   const bool root = mpi.rank() == 0;
   try {
@@ -581,10 +581,9 @@ int solve_distributed(const SolveArgs& a, Progress& progress) {
       serve_split_tests(a.rules, a.position, opt);
       return 0;
     }
-    Progress shown(a.progress);
-    (void)progress;
+    Progress progress(a.progress);  // process 0's alone
     const DbUse use = db.probe ? db_use(*db.probe, open_s) : DbUse{-1, false, open_s};
-    return coordinate_and_print(a, opt, mpi.size(), shown, use);
+    return coordinate_and_print(a, opt, mpi.size(), progress, use);
   } catch (const InputError& e) {
     if (root) std::cerr << "kalah solve: error: " << e.what() << std::endl;
     MpiSession::abort(2);
@@ -599,10 +598,10 @@ int solve_distributed(const SolveArgs& a, Progress& progress) {
 int run_solve(int argc, char** argv) {
   SolveArgs a;
   if (!parse_solve_args(argc, argv, a)) return 0;
-  Progress progress(a.progress);
 #ifdef KALAH_MPI
-  if (started_by_mpi_launcher()) return solve_distributed(a, progress);
+  if (started_by_mpi_launcher()) return solve_distributed(a);
 #endif
+  Progress progress(a.progress);
   return a.store_book ? store_book(a, progress) : solve_and_print(a, progress);
 }
 

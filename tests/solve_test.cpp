@@ -402,6 +402,38 @@ TEST(Solve, TimeLimitStopsALongSolve) {
   }
 }
 
+// The status line says where the search is: each step of the line is a pit holding stones on a
+// 6-pit board, ranked among its node's moves (1 <= rank <= moves <= 6), and the nodes it reports
+// (every thread's) never exceed the solve's total.
+TEST(Solve, ProgressLineNamesTheMovesBeingSearched) {
+  for (int threads : {1, 2}) {
+    std::vector<std::string> lines;
+    SolveOptions opt;
+    opt.tt_bytes = 1 << 20;
+    opt.max_seconds = 2.5;
+    opt.threads = threads;
+    opt.progress = [&](const std::string& line) { lines.push_back(line); };
+    const SolveResult r = solve(Rules::kWetherell, start_position(6, 3), opt);
+    ASSERT_FALSE(lines.empty()) << threads;
+    for (const std::string& line : lines) {
+      const std::size_t at = line.find(", line ");
+      ASSERT_NE(at, std::string::npos) << line;
+      std::istringstream steps(line.substr(at + 7));
+      int pit, rank, moves, count = 0;
+      char open, slash, close;
+      while (steps >> pit >> open >> rank >> slash >> moves >> close) {
+        EXPECT_EQ(std::string() + open + slash + close, "(/)") << line;
+        EXPECT_TRUE(pit >= 1 && pit <= 6 && rank >= 1 && rank <= moves && moves <= 6) << line;
+        ++count;
+      }
+      EXPECT_TRUE(count >= 1 && count <= 6) << line;
+      double nodes = 0;
+      ASSERT_EQ(std::sscanf(line.c_str(), "solve: %*f s, %lf nodes", &nodes), 1) << line;
+      EXPECT_LE(nodes, double(r.nodes) * 1.001) << line;
+    }
+  }
+}
+
 TEST(Solve, OracleGivesIdenticalResults) {
   std::mt19937_64 rng(4242);
   std::uint64_t hits = 0;

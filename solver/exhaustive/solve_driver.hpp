@@ -483,9 +483,12 @@ class RootSolver {
     for (std::thread& th : pool) th.join();
   }
 
+  // The status line: every thread's nodes, the bounds, the test and where this thread's search
+  // is (line_text()).
   void report_progress() {
     const double s = seconds();
-    const std::uint64_t nodes = search_->nodes();
+    std::uint64_t nodes = search_->nodes();
+    for (const auto& h : helpers_) nodes += h->polled_nodes();
     char line[160];
     std::snprintf(line, sizeof line, "solve: %.0f s, %.3g nodes (%.3g/s), margin in [%d, %d], ", s,
                   double(nodes), nodes / std::max(s, 1e-9), kd_ + lo_, kd_ + hi_);
@@ -495,7 +498,19 @@ class RootSolver {
       phase = phase_;
     }
     opt_.progress(line +
-                  (phase.empty() ? "value: test margin >= " + std::to_string(kd_ + beta_) : phase));
+                  (phase.empty() ? "value: test margin >= " + std::to_string(kd_ + beta_) : phase) +
+                  line_text());
+  }
+  // ", line 4 (1/6) 2 (3/5)": the moves this thread is searching from the tested position, each
+  // a pit with its rank among its node's moves in the order tried and the node's moves.
+  std::string line_text() const {
+    std::string text;
+    for (const auto& step : search_->line()) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, " %d (%d/%d)", step.pit + 1, step.rank, step.moves);
+      text.append(buf);
+    }
+    return text.empty() ? text : text.insert(0, ", line");
   }
   void set_phase(std::string phase) {
     std::lock_guard lock(moves_mutex_);

@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "node_loop.hpp"
 #include "oracle.hpp"
@@ -99,6 +100,8 @@ class Search {
   }
   void oracle_hit() { ++oracle_hits_; }
   std::uint64_t nodes() const { return nodes_; }
+  // nodes() as of the last poll (every few thousand nodes), safe to read from any thread.
+  std::uint64_t polled_nodes() const { return polled_nodes_.load(std::memory_order_relaxed); }
   std::uint64_t oracle_hits() const { return oracle_hits_; }
   std::uint64_t expanded() const { return expanded_; }
 
@@ -127,6 +130,21 @@ class Search {
   }
 
   static constexpr int kNoBound = 32767;  // SolveEntry's bound for "none"
+
+  // Where this search is in the tree, from the node search() was called on: for each of the
+  // first plies (at most kLinePlies), the pit (0-based) of the move being searched, its rank
+  // among its node's moves in the order they are tried (1 first) and its node's moves. Read it
+  // on the searching thread (the progress report runs there).
+  static constexpr int kLinePlies = 6;
+  struct LineStep {
+    int pit, rank, moves;
+  };
+  std::vector<LineStep> line() const {
+    std::vector<LineStep> steps;
+    for (int p = 0; p < line_depth_; ++p)
+      steps.push_back({line_pit_[p], line_rank_[p], line_moves_[p]});
+    return steps;
+  }
 
  private:
   // True when lo <= future <= hi settles the window (alpha, beta); *v: search()'s answer.
@@ -214,6 +232,13 @@ class Search {
     const int opp_stones = node.n - b.own_stones();  // make_child()'s order counts from it
     // The stored best move first: it often ends the node before the others are generated.
     const bool searched_tt_move = node.tt_move >= 0 && b.pit(node.tt_move) > 0;
+    if (ply_ < kLinePlies) {
+      int moves = 0;
+      for (int i = 0; i < b.m(); ++i) moves += b.pit(i) != 0;
+      line_moves_[ply_] = std::int8_t(moves);
+      line_rank_[ply_] = 0;
+      line_depth_ = ply_;
+    }
     if (searched_tt_move) {
       Child c;
       make_child(b, node.n, opp_stones, node.tt_move, c);
@@ -259,6 +284,11 @@ class Search {
   [[gnu::always_inline]] bool visit(Node& node, const Child& c) {
     const int nc = node.n - c.gain;
     const int alpha = node.w.alpha, beta = node.w.beta;
+    if (ply_ < kLinePlies) {
+      line_pit_[ply_] = c.pit;
+      ++line_rank_[ply_];
+      line_depth_ = ply_ + 1;
+    }
     ++ply_;
     const int v =
         c.again
@@ -380,6 +410,7 @@ class Search {
   static constexpr std::uint64_t kPollMask = (1u << 14) - 1;
 
   void poll() {
+    polled_nodes_.store(nodes_, std::memory_order_relaxed);
     if (stop_ != nullptr && stop_->load(std::memory_order_relaxed)) stopped_ = true;
     if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) stopped_ = true;
     const Clock::time_point now = Clock::now();
@@ -405,6 +436,11 @@ class Search {
   int busy_min_ = 0;
   int ply_ = 0;  // moves from the node search() was called on
   std::uint64_t nodes_ = 0;
+  std::atomic<std::uint64_t> polled_nodes_{0};
+  int line_depth_ = 0;  // the plies of line_* that hold the current line
+  std::int8_t line_pit_[kLinePlies] = {};
+  std::int8_t line_rank_[kLinePlies] = {};
+  std::int8_t line_moves_[kLinePlies] = {};
   std::uint64_t oracle_hits_ = 0;
   std::uint64_t expanded_ = 0;  // nodes whose moves were searched
   bool stopped_ = false;

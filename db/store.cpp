@@ -294,14 +294,14 @@ void Store::read_level_stored(TableId t, int n, std::span<std::int8_t> out,
   });
 }
 
-void Store::read_level(TableId t, int n, std::span<std::int8_t> out) const {
+void Store::read_level(TableId t, int n, std::span<std::int8_t> out, unsigned threads) const {
   const std::uint64_t entries = level_entries(t.m, n);
   if (out.size() != entries)
     throw DbError(level_where(t, n) + ": read_level needs room for " + std::to_string(entries) +
                   " values, got " + std::to_string(out.size()));
   const LevelIndex index(t.m, n);
   const StorageOrder order(t.m, n);
-  scan_level(t, n, [&](std::uint64_t first, std::span<const std::int8_t> v) {
+  scan_level_parallel(t, n, threads, [&](std::uint64_t first, std::span<const std::int8_t> v) {
     Stones x[2 * kMaxPits];
     order.unrank(first, n, x);
     for (const std::int8_t value : v) {

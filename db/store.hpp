@@ -78,8 +78,8 @@ class Store {
   void write_level_blocks(TableId t, int n, std::vector<std::string> blocks);
 
   // Reads level n back completely into out[LevelIndex rank], verifying every block and the level
-  // checksum.
-  void read_level(TableId t, int n, std::span<std::int8_t> out) const;
+  // checksum, decoding and placing blocks on up to `threads` threads (0: all cores).
+  void read_level(TableId t, int n, std::span<std::int8_t> out, unsigned threads = 0) const;
 
   // Calls fn(first, values) for each block of level n in block order, on the calling thread:
   // scan_level_parallel on one thread. Memory: one block.

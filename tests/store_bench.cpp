@@ -157,15 +157,16 @@ BENCHMARK(BM_WriteLevel)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 
-// read_level of the top level, every block and the level checksum verified.
+// read_level of the top level on Arg threads (0: all cores), every block and the level checksum
+// verified.
 void BM_ReadLevel(benchmark::State& state) {
   Store& store = bench_store();
   std::vector<std::int8_t> out(data().levels[data().top].size());
-  for (auto _ : state) store.read_level(kTable, data().top, out);
+  for (auto _ : state) store.read_level(kTable, data().top, out, unsigned(state.range(0)));
   state.counters["entries/s"] =
       benchmark::Counter(double(state.iterations() * out.size()), benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_ReadLevel)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReadLevel)->Arg(1)->Arg(0)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // Random positions of levels 0..top through a warm cache (every block loaded beforehand).
 void BM_ProbeWarm(benchmark::State& state) {

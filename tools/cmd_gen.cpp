@@ -159,12 +159,17 @@ int run_gen_here(const GenArgs& a) {
   const int stored = store.complete_through(o.table);
   std::uint64_t todo = 0;
   for (int n = stored + 1; n <= o.max_stones; ++n) todo += level_entries(o.table.m, n);
-  progress.set_job_total(todo);
   BuildEvents events;
-  events.loading = [&](int n, int last) {
-    progress.update("loading stored levels", std::uint64_t(n), std::uint64_t(last + 1));
+  events.loading = [&](int n, int last) {  // counted in entries; the job's total starts after
+    std::uint64_t done = 0, total = 0;
+    for (int k = 0; k <= last; ++k) {
+      total += level_entries(o.table.m, k);
+      if (k < n) done += level_entries(o.table.m, k);
+    }
+    progress.update("loading stored levels 0.." + std::to_string(last), done, total);
   };
   events.solving = [&](int n, std::uint64_t done, std::uint64_t total) {
+    progress.set_job_total(todo);
     progress.update("level " + std::to_string(n) + "/" + std::to_string(o.max_stones), done, total);
   };
   events.level_done = [&](int n, std::uint64_t entries, double solve_s, double write_s) {

@@ -490,12 +490,15 @@ int solve_and_print(const SolveArgs& a, Progress& progress) {
       base.proven.upper = p.kalah_difference() + p.pit_stones();
     }
     writer = std::make_unique<CheckpointWriter>(a.checkpoint, base, opt.table, a.checkpoint_every);
-    opt.on_proven = [&writer, &progress](const SolveResult& so_far) {
+    // A note each time the proven bounds change (not again for the same bounds).
+    opt.on_proven = [&writer, &progress, last = std::string()](const SolveResult& so_far) mutable {
       writer->proven(so_far);
-      if (so_far.lower != so_far.upper || !so_far.complete)
-        progress.note("proven at " + std::to_string(std::lround(so_far.seconds)) +
-                      " s: margin in [" + std::to_string(so_far.lower) + ", " +
-                      std::to_string(so_far.upper) + "]; " + moves_text(so_far));
+      if (so_far.lower == so_far.upper && so_far.complete) return;
+      std::string bounds = "margin in [" + std::to_string(so_far.lower) + ", " +
+                           std::to_string(so_far.upper) + "]; " + moves_text(so_far);
+      if (bounds == last) return;
+      progress.note("proven at " + std::to_string(std::lround(so_far.seconds)) + " s: " + bounds);
+      last = std::move(bounds);
     };
   }
   stop_on_signals();

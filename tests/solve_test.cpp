@@ -554,7 +554,8 @@ TEST(Solve, ResidentDatabaseOfAnotherBoardSizeIsNotUsed) {
   }
 }
 
-// Several threads sharing the TT (and the memo) prove the same values and moves.
+// Several threads sharing the TT (and the memo) prove the same values and moves, more threads
+// than moves included (idle threads join the moves still being settled).
 TEST(Solve, ThreadsGiveExactResults) {
   std::mt19937_64 rng(2718);
   for (Rules rules : kAllRules) {
@@ -563,7 +564,7 @@ TEST(Solve, ThreadsGiveExactResults) {
       const int m = 3 + trial % 2;
       const Position p = random_position(rules, m, m == 3 ? 3 : 2, rng);
       SolveOptions opt = small_options();
-      opt.threads = 2 + trial % 2;
+      opt.threads = 2 + trial % 4;
       opt.memo_stones = trial % 3 == 0 ? 4 : 0;
       check_result(rules, p, solve(rules, p, opt), naive);
     }

@@ -284,31 +284,51 @@ class RootSolver {
   }
 
   // The moves after the first, one per thread at a time, each against the same level: most of
-  // them only prove v < level, and those proofs share no root.
+  // them only prove v < level, and those proofs share no root. A thread that finds no move left
+  // joins the unfinished move with the fewest threads on it, so the last moves are not searched
+  // by one thread while the others wait; a move's threads stop when one of them settles it.
   bool settle_one_per_thread(const std::vector<int>& order) {
     const int level = std::max(lo_, top_);
     std::string pits = "pits";
     for (std::size_t k = 1; k < order.size(); ++k)
       pits.append(" ").append(std::to_string(order[k] + 1));
     set_phase(pits + ", one per thread: test margin >= " + std::to_string(kd_ + level));
-    std::vector<Test> got(order.size());
+    struct Job {
+      std::atomic<bool> done{false};  // settled (or the solve stopped): its threads stop
+      std::atomic<int> threads{0};
+      Test got;  // written once, by the thread that set `done` by settling it
+    };
+    std::vector<Job> jobs(order.size());
     std::atomic<std::size_t> next{1};
     std::atomic<bool> failed{false};
-    stop_ = false;
+    // The next move for a thread: an unclaimed one, else the unfinished one with fewest threads.
+    const auto pick = [&]() -> std::size_t {
+      if (const std::size_t k = next++; k < order.size()) return k;
+      std::size_t best = 0;
+      for (std::size_t k = 1; k < order.size(); ++k)
+        if (!jobs[k].done && (best == 0 || jobs[k].threads < jobs[best].threads)) best = k;
+      return best;  // 0: every move is settled
+    };
     on_all_threads([&](Search<B>& s) {
-      s.restart();
       const auto alone = [&s](const B& b, int nb, int beta) { return test_alone(s, b, nb, beta); };
-      for (std::size_t k; (k = next++) < order.size();) {
-        got[k] = settle(order[k], level, alone, [](int) {});
-        if (!got[k]) {
+      for (std::size_t k; !failed && (k = pick()) != 0;) {
+        Job& job = jobs[k];
+        ++job.threads;
+        s.set_parallel(&job.done, busy_.data());
+        s.restart();
+        const Test v = settle(order[k], level, alone, [](int) {});
+        --job.threads;
+        if (v) {
+          if (!job.done.exchange(true)) job.got = v;
+        } else if (!job.done) {  // the deadline or a cancel, not another thread settling k
           failed = true;
-          stop_ = true;
-          return;
+          for (Job& j : jobs) j.done = true;
         }
       }
     });
+    for_each_search([this](Search<B>& s) { s.set_parallel(&stop_, busy_.data()); });
     if (failed) return false;
-    for (std::size_t k = 1; k < order.size(); ++k) record(order[k], *got[k]);
+    for (std::size_t k = 1; k < order.size(); ++k) record(order[k], *jobs[k].got);
     return true;
   }
 
@@ -472,6 +492,13 @@ class RootSolver {
     });
     if (!answered) return std::nullopt;
     return answer;
+  }
+
+  // Runs work(s) on this thread with every search s in turn.
+  template <class Work>
+  void for_each_search(const Work& work) {
+    work(*search_);
+    for (const auto& h : helpers_) work(*h);
   }
 
   // Runs work(s) with every thread's search s, this thread's included, and waits for them all.

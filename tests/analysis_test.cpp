@@ -94,8 +94,9 @@ TEST(Analysis, EveryMoveIsExactOnTheValueVectors) {
   }
 }
 
-// Every result passed to on_proven holds true bounds, each no looser than the one before, and the
-// best moves only once they are proven.
+// Every result passed to on_proven holds true bounds, each no looser than the one before and
+// narrower somewhere (or with the best moves newly proven), and the best moves only once they are
+// proven.
 TEST(Analysis, TheAnswersSoFarAreTrueBoundsThatOnlyNarrow) {
   for (const Rules rules : kAllRules) {
     const Reference ref{rules};
@@ -123,6 +124,15 @@ TEST(Analysis, TheAnswersSoFarAreTrueBoundsThatOnlyNarrow) {
         }
         if (!r.best_moves.empty()) {
           EXPECT_EQ(r.best_moves, last.best_moves) << to_string(p);
+        }
+        if (i > 0) {
+          const SolveResult& before = seen[i - 1];
+          bool narrower = r.lower != before.lower || r.upper != before.upper ||
+                          r.best_moves != before.best_moves;
+          for (std::size_t k = 0; k < want.size(); ++k)
+            narrower = narrower || r.moves[k].lower != before.moves[k].lower ||
+                       r.moves[k].upper != before.moves[k].upper;
+          EXPECT_TRUE(narrower) << to_string(p) << " answer " << i << " repeats the one before";
         }
       }
     }

@@ -454,6 +454,14 @@ void print_checkpoint(const SolveArgs& a, const SolveCheckpoint& c, bool resumed
   std::cout << line;
 }
 
+// The proven bounds of a solve so far: the margin's, each move's, the best moves once proven.
+std::string proven_text(const SolveResult& r) {
+  std::string text = "margin in [" + std::to_string(r.lower) + ", " + std::to_string(r.upper) +
+                     "]; " + moves_text(r);
+  if (!r.best_moves.empty()) text += "; best moves " + join(r.best_moves, " ");
+  return text;
+}
+
 // The position solved, with the database at the leaves unless --no-db; with --checkpoint,
 // resumed from FILE and kept in it.
 int solve_and_print(const SolveArgs& a, Progress& progress) {
@@ -490,15 +498,12 @@ int solve_and_print(const SolveArgs& a, Progress& progress) {
       base.proven.upper = p.kalah_difference() + p.pit_stones();
     }
     writer = std::make_unique<CheckpointWriter>(a.checkpoint, base, opt.table, a.checkpoint_every);
-    // A note each time the proven bounds change (not again for the same bounds).
-    opt.on_proven = [&writer, &progress, last = std::string()](const SolveResult& so_far) mutable {
+    if (resumed.from) progress.note("resumed: " + proven_text(resumed.from->proven));
+    opt.on_proven = [&writer, &progress](const SolveResult& so_far) {
       writer->proven(so_far);
-      if (so_far.lower == so_far.upper && so_far.complete) return;
-      std::string bounds = "margin in [" + std::to_string(so_far.lower) + ", " +
-                           std::to_string(so_far.upper) + "]; " + moves_text(so_far);
-      if (bounds == last) return;
-      progress.note("proven at " + std::to_string(std::lround(so_far.seconds)) + " s: " + bounds);
-      last = std::move(bounds);
+      if (so_far.lower != so_far.upper || !so_far.complete)
+        progress.note("proven at " + std::to_string(std::lround(so_far.seconds)) +
+                      " s: " + proven_text(so_far));
     };
   }
   stop_on_signals();

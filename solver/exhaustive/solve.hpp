@@ -90,6 +90,7 @@ struct MoveBound {
   int pit = 0;  // 1-based
   int lower = 0, upper = 0;
   bool exact() const { return lower == upper; }
+  bool operator==(const MoveBound&) const = default;
 };
 
 struct SolveResult {

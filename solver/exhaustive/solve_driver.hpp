@@ -163,6 +163,7 @@ class RootSolver {
     }
     if (lo_ > hi_) throw std::invalid_argument("solve: the resumed bounds are empty");
     resumed_success_ = lo_ > opening;
+    announced_ = proven_so_far();  // the caller has these bounds: no announcement repeats them
   }
 
   // The memo, the resident table, the main search and opt.threads - 1 helper searches, the
@@ -325,8 +326,8 @@ class RootSolver {
           for (Job& j : jobs) j.done = true;
         }
       }
+      s.set_parallel(&stop_, busy_.data());  // the shared stop again, for the later phases
     });
-    for_each_search([this](Search<B>& s) { s.set_parallel(&stop_, busy_.data()); });
     if (failed) return false;
     for (std::size_t k = 1; k < order.size(); ++k) record(order[k], *jobs[k].got);
     return true;
@@ -494,13 +495,6 @@ class RootSolver {
     return answer;
   }
 
-  // Runs work(s) on this thread with every search s in turn.
-  template <class Work>
-  void for_each_search(const Work& work) {
-    work(*search_);
-    for (const auto& h : helpers_) work(*h);
-  }
-
   // Runs work(s) with every thread's search s, this thread's included, and waits for them all.
   template <class Work>
   void on_all_threads(const Work& work) {
@@ -564,15 +558,26 @@ class RootSolver {
                          [i](const MoveState& m) { return m.i == i; });
   }
 
-  // Passes what is proven so far to opt.on_proven.
+  // Passes what is proven so far to opt.on_proven, when it says more than the last it passed
+  // (a test can prove what is known: a resumed bound, another thread's test, a root bound the
+  // moves' bounds already implied).
   void announce() {
     if (!opt_.on_proven) return;
     std::lock_guard lock(moves_mutex_);
+    SolveResult so_far = proven_so_far();
+    if (announced_ && so_far.lower == announced_->lower && so_far.upper == announced_->upper &&
+        so_far.moves == announced_->moves && so_far.best_moves == announced_->best_moves)
+      return;
+    so_far.seconds = seconds();
+    opt_.on_proven(so_far);
+    announced_ = std::move(so_far);
+  }
+  // What is proven so far, as announce() passes it (moves_mutex_ held, or no search running).
+  SolveResult proven_so_far() const {
     SolveResult so_far = res_;
     if (!settled_) so_far.best_moves.clear();  // the moves recorded so far may not be best
     fill_bounds(so_far);
-    so_far.seconds = seconds();
-    opt_.on_proven(so_far);
+    return so_far;
   }
   // r's lower, upper and moves from what the root's tests and every move's tests proved
   // (moves_mutex_ held): a root margin is at least its lower bound and every move's, at most its
@@ -623,8 +628,9 @@ class RootSolver {
   std::mutex moves_mutex_;        // guards moves_, phase_ and the calls of opt.on_proven
   std::string phase_;             // empty: root MTD(f) tests; else what the solve is doing
   bool settled_ = false;          // res_.best_moves are proven
-  bool resumed_success_ = false;  // resume_from(): a root test had succeeded
-  std::unique_ptr<SolveTable> own_tt_;  // null when opt.table is given
+  std::optional<SolveResult> announced_;  // the last result passed to opt.on_proven
+  bool resumed_success_ = false;          // resume_from(): a root test had succeeded
+  std::unique_ptr<SolveTable> own_tt_;    // null when opt.table is given
   TableView tt_;
   std::unique_ptr<ExactMemo<B>> memo_;
   std::unique_ptr<Search<B>> search_;

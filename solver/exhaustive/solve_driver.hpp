@@ -290,16 +290,27 @@ class RootSolver {
   // by one thread while the others wait; a move's threads stop when one of them settles it.
   bool settle_one_per_thread(const std::vector<int>& order) {
     const int level = std::max(lo_, top_);
-    std::string pits = "pits";
-    for (std::size_t k = 1; k < order.size(); ++k)
-      pits.append(" ").append(std::to_string(order[k] + 1));
-    set_phase(pits + ", one per thread: test margin >= " + std::to_string(kd_ + level));
     struct Job {
       std::atomic<bool> done{false};  // settled (or the solve stopped): its threads stop
       std::atomic<int> threads{0};
-      Test got;  // written once, by the thread that set `done` by settling it
+      std::atomic<int> level{0};  // the margin its current test is against
+      Test got;                   // written once, by the thread that set `done` by settling it
     };
     std::vector<Job> jobs(order.size());
+    for (Job& j : jobs) j.level = level;
+    // The phase names every unsettled move with the margin it is being tested against.
+    const auto show = [&] {
+      std::lock_guard lock(moves_mutex_);
+      phase_ = "one per thread, margin tests:";
+      const char* sep = " pit ";
+      for (std::size_t k = 1; k < order.size(); ++k) {
+        if (jobs[k].done) continue;
+        phase_.append(sep).append(std::to_string(order[k] + 1));
+        phase_.append(" >= ").append(std::to_string(kd_ + jobs[k].level));
+        sep = ", pit ";
+      }
+    };
+    show();
     std::atomic<std::size_t> next{1};
     std::atomic<bool> failed{false};
     // The next move for a thread: an unclaimed one, else the unfinished one with fewest threads.
@@ -317,10 +328,14 @@ class RootSolver {
         ++job.threads;
         s.set_parallel(&job.done, busy_.data());
         s.restart();
-        const Test v = settle(order[k], level, alone, [](int) {});
+        const Test v = settle(order[k], level, alone, [&](int at) {
+          if (at > job.level) job.level = at;
+          show();
+        });
         --job.threads;
         if (v) {
           if (!job.done.exchange(true)) job.got = v;
+          show();
         } else if (!job.done) {  // the deadline or a cancel, not another thread settling k
           failed = true;
           for (Job& j : jobs) j.done = true;
@@ -334,7 +349,7 @@ class RootSolver {
   }
 
   // Move i's exact v when v >= level, else -n - 1 (v < level); nullopt at the deadline. run(b, nb,
-  // beta) is the null-window test to use; `show` (on the reporting thread only) names each test
+  // beta) is the null-window test to use; `show(level)` names each test
   // in the progress line.
   template <class Run, class Show>
   Test settle(int i, int level, const Run& run, const Show& show) {

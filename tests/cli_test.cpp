@@ -223,6 +223,25 @@ TEST(CliDatabase, PlayAndTreeUseTheDatabaseExactly) {
   std::system(("rm -rf '" + db + "'").c_str());
 }
 
+// A solve far enough beyond the table to decode it, whose decoded table is over --cache-mb, says
+// that it reads the table block by block; one whose table fits decodes it and says nothing.
+TEST(CliDatabase, SolveSaysWhenTheTableDoesNotFitTheMemoryAllowed) {
+  const std::string db = temp_path("load-note-db");
+  std::system(("rm -rf '" + db + "'").c_str());
+  ASSERT_EQ(run("KALAH gen --max-stones 12 --threads 1 --quiet --db " + db).status, 0);
+  // 24 stones in pits: 12 beyond the table, which takes 2 MiB decoded.
+  const std::string solve = "KALAH solve --stones 2 --threads 1 --max-time 1 --db " + db;
+  const Result tight = run(solve + " --cache-mb 1");
+  EXPECT_TRUE(contains(tight.err, "note: decoded, the table takes 2 MiB, more than the 1 MiB "
+                                  "allowed for database values"))
+      << tight.err;
+  EXPECT_TRUE(contains(tight.out, "(block cache)")) << tight.out;
+  const Result room = run(solve + " --cache-mb 64");
+  EXPECT_FALSE(contains(room.err, "note:")) << room.err;
+  EXPECT_TRUE(contains(room.out, "loaded into memory")) << room.out;
+  std::system(("rm -rf '" + db + "'").c_str());
+}
+
 // solve's and query's progress: on with --progress (stderr is no terminal here), off with --quiet,
 // not both.
 TEST(CliSearch, ProgressOnRequestQuietOtherwise) {

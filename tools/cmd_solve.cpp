@@ -383,6 +383,10 @@ int store_book(const SolveArgs& a, Progress& progress) {
   Store store(a.db_path, true);
   const TableLoadChoice how = resolve_table_load(a.load, store, table, a.db_load.levels,
                                                  a.db_load.cache_bytes(), p.pit_stones());
+  if (const std::string note = table_load_note(how, a.db_load.cache_bytes()); !note.empty()) {
+    progress.clear_line();
+    std::cerr << "note: " << note << "\n";
+  }
   Probe probe(store, table, a.db_load.cache_bytes(), how.load, 0, a.db_load.levels);
   const double open_s = seconds_since(open_start);
   SolveOptions base = shared_solve_options(a);

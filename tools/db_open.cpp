@@ -21,6 +21,15 @@ std::string no_table_message(const std::string& path, TableId t, const std::vect
          " (it holds: " + (list.empty() ? "nothing" : list) + ")";
 }
 
+std::string table_load_note(const TableLoadChoice& how, std::size_t memory_bytes) {
+  if (!how.by_size || how.load != TableLoad::kCache) return "";
+  const auto mib = [](std::uint64_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20); };
+  return "decoded, the table takes " + mib(how.decoded_bytes) + " MiB, more than the " +
+         mib(memory_bytes) +
+         " MiB allowed for database values: it is read block by block through a cache, far "
+         "slower for a search this far beyond it";
+}
+
 OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t,
                      std::size_t cache_bytes, TableLoad load, int levels, int reach) {
   OpenedDb db;
@@ -35,6 +44,8 @@ OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t,
     return db;
   }
   const TableLoadChoice how = resolve_table_load(load, *db.store, t, levels, cache_bytes, reach);
+  if (const std::string note = table_load_note(how, cache_bytes); !note.empty())
+    std::cerr << "note: " << note << "\n";
   db.probe = std::make_unique<Probe>(*db.store, t, cache_bytes, how.load, 0, levels);
   return db;
 }
@@ -44,7 +55,7 @@ void DbLoadOptions::add_to(po::options_description& desc) {
                      ("memory for database values in MiB; 0: half of this machine's memory (" +
                       std::to_string(default_db_memory_bytes() >> 20) +
                       " MiB here). A 6-pit table decoded: <= 24 stones 0.78 GiB, <= 26 1.68 GiB, "
-                      "<= 30 6.87 GiB")
+                      "<= 30 6.87 GiB, <= 32 14.9 GiB")
                          .c_str())(
       "db-load", po::value(&load)->default_value(load),
       ("auto: the LRU block cache until a search reaches " + std::to_string(kDecodeBeyond) +

@@ -23,6 +23,10 @@ struct OpenedDb {
 // "database PATH has no table for T (it holds: ...)".
 std::string no_table_message(const std::string& path, TableId t, const std::vector<TableId>& held);
 
+// "" unless `how` reads the table block by block because its decoded size is over memory_bytes
+// although the work reaches far enough beyond it to decode it: then a note saying so.
+std::string table_load_note(const TableLoadChoice& how, std::size_t memory_bytes);
+
 // Opens `path` for table t, held as `load` decides (resolve_table_load) for work reaching `reach`
 // stones in pits with cache_bytes of memory. When `explicit_path` (the user gave --db), a missing
 // database or a missing table is an error (DbError naming the path and the tables it holds).

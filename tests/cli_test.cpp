@@ -232,8 +232,9 @@ TEST(CliDatabase, SolveSaysWhenTheTableDoesNotFitTheMemoryAllowed) {
   // 24 stones in pits: 12 beyond the table, which takes 2 MiB decoded.
   const std::string solve = "KALAH solve --stones 2 --threads 1 --max-time 1 --db " + db;
   const Result tight = run(solve + " --cache-mb 1");
-  EXPECT_TRUE(contains(tight.err, "note: decoded, the table takes 2 MiB, more than the 1 MiB "
-                                  "allowed for database values"))
+  EXPECT_TRUE(contains(tight.err,
+                       "note: decoded, the table takes 2 MiB, more than the 1 MiB "
+                       "allowed for database values"))
       << tight.err;
   EXPECT_TRUE(contains(tight.out, "(block cache)")) << tight.out;
   const Result room = run(solve + " --cache-mb 64");

@@ -23,7 +23,9 @@ std::string no_table_message(const std::string& path, TableId t, const std::vect
 
 std::string table_load_note(const TableLoadChoice& how, std::size_t memory_bytes) {
   if (!how.by_size || how.load != TableLoad::kCache) return "";
-  const auto mib = [](std::uint64_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20); };
+  const auto mib = [](std::uint64_t bytes) {
+    return std::to_string((bytes + (1 << 20) - 1) >> 20);
+  };
   return "decoded, the table takes " + mib(how.decoded_bytes) + " MiB, more than the " +
          mib(memory_bytes) +
          " MiB allowed for database values: it is read block by block through a cache, far "

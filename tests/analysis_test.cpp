@@ -127,11 +127,8 @@ TEST(Analysis, TheAnswersSoFarAreTrueBoundsThatOnlyNarrow) {
         }
         if (i > 0) {
           const SolveResult& before = seen[i - 1];
-          bool narrower = r.lower != before.lower || r.upper != before.upper ||
-                          r.best_moves != before.best_moves;
-          for (std::size_t k = 0; k < want.size(); ++k)
-            narrower = narrower || r.moves[k].lower != before.moves[k].lower ||
-                       r.moves[k].upper != before.moves[k].upper;
+          const bool narrower = r.lower != before.lower || r.upper != before.upper ||
+                                r.moves != before.moves || r.best_moves != before.best_moves;
           EXPECT_TRUE(narrower) << to_string(p) << " answer " << i << " repeats the one before";
         }
       }

@@ -293,20 +293,20 @@ class RootSolver {
     struct Job {
       std::atomic<bool> done{false};  // settled (or the solve stopped): its threads stop
       std::atomic<int> threads{0};
-      std::atomic<int> level{0};  // the margin its current test is against
-      Test got;                   // written once, by the thread that set `done` by settling it
+      Test got;  // written once, by the thread that set `done` by settling it
     };
     std::vector<Job> jobs(order.size());
-    for (Job& j : jobs) j.level = level;
-    // The phase names every unsettled move with the margin it is being tested against.
+    // The phase names every unsettled move with the margin its test is against: the level, or
+    // above the lower bound a test proved (settle() climbs from there).
     const auto show = [&] {
       std::lock_guard lock(moves_mutex_);
       phase_ = "one per thread, margin tests:";
       const char* sep = " pit ";
       for (std::size_t k = 1; k < order.size(); ++k) {
         if (jobs[k].done) continue;
+        const int lower = move_state(order[k]).lower;
         phase_.append(sep).append(std::to_string(order[k] + 1));
-        phase_.append(" >= ").append(std::to_string(kd_ + jobs[k].level));
+        phase_.append(" >= ").append(std::to_string(kd_ + (lower >= level ? lower + 2 : level)));
         sep = ", pit ";
       }
     };
@@ -328,10 +328,7 @@ class RootSolver {
         ++job.threads;
         s.set_parallel(&job.done, busy_.data());
         s.restart();
-        const Test v = settle(order[k], level, alone, [&](int at) {
-          if (at > job.level) job.level = at;
-          show();
-        });
+        const Test v = settle(order[k], level, alone, [&](int) { show(); });
         --job.threads;
         if (v) {
           if (!job.done.exchange(true)) job.got = v;
@@ -349,8 +346,7 @@ class RootSolver {
   }
 
   // Move i's exact v when v >= level, else -n - 1 (v < level); nullopt at the deadline. run(b, nb,
-  // beta) is the null-window test to use; `show(level)` names each test
-  // in the progress line.
+  // beta) is the null-window test to use; `show(level)` names each test in the progress line.
   template <class Run, class Show>
   Test settle(int i, int level, const Run& run, const Show& show) {
     int v = -n_ - 1;

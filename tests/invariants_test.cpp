@@ -3,6 +3,7 @@
 
 #include "reference.hpp"
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@ struct Counts {
 };
 
 void random_games(Rules rules, int m, int k, int games, std::mt19937_64& rng, Counts& counts) {
+  const int least_gain = with_rules(rules, [](auto r) { return decltype(r)::kLeastGain; });
   for (int g = 0; g < games; ++g) {
     Position p = start_position(m, k, rng() % 2 ? Side::kSouth : Side::kNorth);
     const int total = p.total_stones();
@@ -36,6 +38,15 @@ void random_games(Rules rules, int m, int k, int games, std::mt19937_64& rng, Co
       for (int pit = 1; pit <= m; ++pit)
         if (p.own_pit(pit - 1) > 0) legal.push_back(pit);
       ASSERT_FALSE(legal.empty()) << to_string(p);
+      // Some move puts at least the rule set's least gain into the mover's kalah (the solver's
+      // lower bound on every position's future margin rests on it).
+      int most = 0;
+      for (int pit : legal) {
+        Position q = p;
+        play_move(rules, q, pit);
+        most = std::max(most, int(q.side_kalah(p.mover)) - int(p.own_kalah()));
+      }
+      ASSERT_GE(most, least_gain) << to_string(p);
       const int pit = legal[rng() % legal.size()];
       const Position before = p;
       const bool again = play_move(rules, p, pit);

@@ -267,6 +267,47 @@ void check_solver_board_moves(const Position& p) {
   }
 }
 
+// Defence rounds (Search::set_defence_rounds) abandon and resume searches: with budgets of a few
+// nodes, on either side, every null-window test still answers as the minimax, and a plain search
+// over the same table afterwards too (an abandoned search stored no bound).
+TEST(Solve, DefenceRoundsAnswerEveryTestAsMinimaxAndStoreOnlyProvenBounds) {
+  std::mt19937_64 rng(20261127);
+  for (Rules rules : kAllRules) {
+    Naive naive(rules);
+    with_rules(rules, [&](auto policy) {
+      using R = decltype(policy);
+      using B = solve_detail::SolveBoard<R, ByteArrayBoard<>>;
+      int abandoned = 0;
+      for (int trial = 0; trial < 16; ++trial) {
+        const Position p = scattered_position(4 + trial % 2, 8 + int(rng() % 5), rng);
+        if (is_over(rules, p)) continue;
+        const int n = p.pit_stones();
+        const int future = naive.margin(p) - p.kalah_difference();
+        SolveTable table(1 << 20);
+        solve_detail::Search<B> s(solve_detail::TableView(table, 0), nullptr, nullptr, nullptr, 0);
+        for (const int side : {0, 1, -1}) {
+          s.set_defence_rounds(side, 8, 1 + trial % 3);
+          for (int beta = -n + 1; beta <= n + 1; beta += 2) {
+            const std::uint64_t before = s.nodes();
+            const int r = s.search(B(p), n, beta - 1, beta);
+            const std::string where =
+                to_string(p) + " side " + std::to_string(side) + " beta " + std::to_string(beta);
+            ASSERT_FALSE(s.stopped()) << where;
+            if (r >= beta) {
+              ASSERT_GE(future, r) << where;
+            } else {
+              ASSERT_LE(future, r) << where;
+            }
+            ASSERT_EQ(r >= beta, future >= beta) << where;
+            abandoned += side >= 0 && s.nodes() - before > 8;
+          }
+        }
+      }
+      EXPECT_GT(abandoned, 20) << rules_name(rules);  // searches large enough to run past a budget
+    });
+  }
+}
+
 TEST(Solve, RegisterBoardSolvesAsMinimaxAndTheByteArrayBoard) {
   // solve() gives 6-pit positions the register board: its results must be exact (naive minimax,
   // the PV replayed) and agree with the byte board's (PVs may differ among equal moves).

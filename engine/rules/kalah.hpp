@@ -41,10 +41,12 @@ struct ExtraTurnRules {
   static constexpr bool kDecidedAtHalf = false;  // play goes on to the natural end
 
   // Solver heuristics (docs/SOLVER.md): moves that hand fewer stones to the opponent first; a
-  // shallow memo (the tree is lean); the TT skips counts just above a resident table.
+  // shallow memo (the tree is lean); the TT skips counts just above a resident table; the
+  // analysis searches defences in the plain order (budgeted rounds cost more than they save).
   static constexpr bool kOrderByStonesHanded = true;
   static constexpr int memo_levels(int n) { return n / 4; }
   static constexpr bool kUntabledAboveResident = true;
+  static constexpr bool kDefenceRounds = false;
 };
 
 // Kalah as most sources state it: capture only opposite a non-empty pit.
@@ -52,6 +54,8 @@ struct KalahRules : ExtraTurnRules<KalahRules> {
   static constexpr std::string_view kName = "kalah";
   static constexpr std::uint8_t kCode = 1;  // the rule set's code in database keys
   static constexpr bool kCaptureOppositeEmpty = false;
+  // A sowing that stays on the mover's side may end opposite an empty pit and win nothing.
+  static constexpr int kLeastGain = 0;
 };
 
 // Irving, Donkers & Uiterwijk's Kalah: the lone stone is captured even opposite an empty pit.
@@ -59,6 +63,9 @@ struct KalahEmptyCapture : ExtraTurnRules<KalahEmptyCapture> {
   static constexpr std::string_view kName = "kalah-empty-capture";
   static constexpr std::uint8_t kCode = 2;
   static constexpr bool kCaptureOppositeEmpty = true;
+  // The mover's non-empty pit nearest its kalah either reaches the kalah or ends in an own pit
+  // that was empty (every pit after it is), which captures at least the last stone.
+  static constexpr int kLeastGain = 1;
 };
 
 }  // namespace kalah

@@ -411,17 +411,42 @@ class RootSolver {
   // Move i's margin v by MTD(f) from its proven bounds, each test at the highest margin still
   // possible: a failing test is cheap next to one that succeeds (which must find a defence
   // against every reply), and from above the only test that succeeds is the one at v itself.
-  // False when stopped.
+  // Under rule sets with R::kDefenceRounds the root's side searches its defences in budgeted
+  // rounds (Search::set_defence_rounds). False when stopped.
   template <class Run>
   bool prove_move(int i, const Run& run) {
+    if constexpr (B::Rules::kDefenceRounds) {
+      B c = root_;
+      bool again;
+      c.play(i, again);
+      for_each_search([again](Search<B>& s) {
+        s.set_defence_rounds(again ? 0 : 1, kDefencePlies, kDefenceBudget);
+      });
+    }
+    bool proven = true;
     for (auto [lower, upper] = bounds_of(i); lower < upper; std::tie(lower, upper) = bounds_of(i)) {
       set_phase("pit " + std::to_string(i + 1) + ": test margin >= " + std::to_string(kd_ + upper));
       const Test r = move_test(i, upper, run);
-      if (!r) return false;
+      if (!r) {
+        proven = false;
+        break;
+      }
       narrow(i, upper, *r);
       announce();
     }
-    return true;
+    for_each_search([](Search<B>& s) { s.set_defence_rounds(-1, 0, 0); });
+    return proven;
+  }
+
+  // The defence rounds of the analysis (prove_move): within 8 moves of the test's root, 100,000
+  // nodes a move in the first round (docs/PERFORMANCE.md, "Every move").
+  static constexpr int kDefencePlies = 8;
+  static constexpr std::uint64_t kDefenceBudget = 100000;
+
+  template <class Work>
+  void for_each_search(const Work& work) {
+    work(*search_);
+    for (const auto& h : helpers_) work(*h);
   }
 
   std::function<void(int)> move_phase(const std::vector<int>& order, std::size_t k) {

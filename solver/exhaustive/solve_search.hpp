@@ -22,8 +22,8 @@
 namespace kalah::solve_detail {
 
 // Searches the future margin f of boards of type B (future: margin minus kalah difference; it lies
-// in [-n, n] for n stones in pits and has the parity of n). search(b, n, alpha, beta) is
-// fail-soft: a result v <= alpha proves f <= v, v >= beta proves f >= v, otherwise f == v.
+// in [least_future(n), n] for n stones in pits and has the parity of n). search(b, n, alpha, beta)
+// is fail-soft: a result v <= alpha proves f <= v, v >= beta proves f >= v, otherwise f == v.
 // Once the deadline has passed, results are meaningless and stopped() is true.
 template <class B>
 class Search {
@@ -94,6 +94,19 @@ class Search {
   }
   void restart() { stopped_ = false; }
 
+  // The every-move analysis's defence rounds (R::kDefenceRounds; docs/SOLVER.md, "Every move:
+  // one analysis"): at nodes fewer than `plies` moves from the search's root where `side` is to
+  // move (0: the side to move at the root, 1: the other), the moves left after the database
+  // children are searched in rounds, each move within a node budget (`budget` nodes in the first
+  // round, doubled every round): a move whose search runs past its budget is abandoned, storing
+  // nothing above the subtrees it finished, and taken up again in the next round; a move settled
+  // within it counts as in the plain loop. side -1: none. Values do not change, only node counts.
+  void set_defence_rounds(int side, int plies, std::uint64_t budget) {
+    rounds_side_ = side;
+    rounds_plies_ = plies;
+    rounds_budget_ = budget;
+  }
+
   // Hook of ExactMemo::value: its solved positions count as nodes.
   void count_solved() {
     if ((++nodes_ & kPollMask) == 0) poll();
@@ -115,21 +128,26 @@ class Search {
                                     std::uint64_t lookup = 0, int lower = -kNoBound,
                                     int upper = kNoBound) {
     if ((++nodes_ & kPollMask) == 0) poll();
-    if (stopped_) return 0;
+    if (halted()) return 0;
     int over;
     if (game_over(b, n, &over)) return over;
-    if (beta <= -n) return -n;
+    if (beta <= least_future(n)) return least_future(n);
     if (alpha >= n) return n;
     if (n <= oracle_max_ && resident_ != nullptr) {
       ++oracle_hits_;
       return level_[n].future(
           lookup != 0 ? lookup - 1 : order_->template rank_cells<B::kFixedCells>(b.cells(), n));
     }
-    if (int v; settles(std::max(-n, lower), std::min(n, upper), alpha, beta, &v)) return v;
+    if (int v; settles(std::max(least_future(n), lower), std::min(n, upper), alpha, beta, &v))
+      return v;
     return expand(b, n, alpha, beta, lookup);
   }
 
   static constexpr int kNoBound = 32767;  // SolveEntry's bound for "none"
+
+  // The least future margin of a board with n stones in pits whose game is not over: the mover
+  // has a move that banks R::kLeastGain stones, and the opponent gets at most the rest.
+  static constexpr int least_future(int n) { return 2 * R::kLeastGain - n; }
 
   // Where this search is in the tree, from the node search() was called on: for each of the
   // first plies (at most kLinePlies), the pit (0-based) of the move being searched, its rank
@@ -174,7 +192,7 @@ class Search {
               .w = {.alpha = alpha, .beta = beta, .best = -n - 1},
               .alpha0 = alpha,
               .key = 0,
-              .lo = -n,
+              .lo = least_future(n),
               .hi = n,
               .tt_move = -1};
     if (n >= table_min_) {
@@ -184,7 +202,7 @@ class Search {
     ++expanded_;
     const std::uint64_t nodes_before = nodes_;
     if (const std::optional<int> v = search_moves(node)) return *v;
-    if (stopped_) return 0;
+    if (halted()) return 0;
     if (n >= table_min_) store_result(node, std::bit_width(nodes_ - nodes_before));
     return node.w.best;
   }
@@ -230,8 +248,10 @@ class Search {
   std::optional<int> search_moves(Node& node) {
     const B& b = node.b;
     const int opp_stones = node.n - b.own_stones();  // make_child()'s order counts from it
-    // The stored best move first: it often ends the node before the others are generated.
-    const bool searched_tt_move = node.tt_move >= 0 && b.pit(node.tt_move) > 0;
+    const bool rounds = mover_ == rounds_side_ && ply_ < rounds_plies_;
+    // The stored best move first: it often ends the node before the others are generated (in
+    // defence rounds, first in the first round).
+    const bool searched_tt_move = !rounds && node.tt_move >= 0 && b.pit(node.tt_move) > 0;
     if (ply_ < kLinePlies) {
       int moves = 0;
       for (int i = 0; i < b.m(); ++i) moves += b.pit(i) != 0;
@@ -246,7 +266,7 @@ class Search {
     }
     Children kids;
     for (int i = 0; i < b.m(); ++i) {
-      if (i != node.tt_move && b.pit(i) != 0) {
+      if ((rounds || i != node.tt_move) && b.pit(i) != 0) {
         Child& c = kids.child[i];
         make_child(b, node.n, opp_stones, i, c);
         kids.queue.push(c.order);
@@ -265,7 +285,9 @@ class Search {
     if (node.n >= kEtcMinStones) {
       if (const std::optional<int> v = enhanced_cutoff(node, kids, k)) return v;
     }
-    if (busy_ == nullptr) {
+    if (rounds) {
+      defence_rounds(node, kids, k);
+    } else if (busy_ == nullptr) {
       search_in_order(kids.queue, k, visit_child);
     } else {
       visit_shared(node, kids, k, searched_tt_move);
@@ -279,6 +301,37 @@ class Search {
     MoveQueue<kMaxChildren> queue;
   };
 
+  // The children from the k-th (the TT move first, then in order) in rounds of doubling node
+  // budgets (set_defence_rounds), until one cuts the node off or every one is settled.
+  void defence_rounds(Node& node, Children& kids, int k) {
+    int pending[kMaxChildren], count = 0;
+    for (int j = k; j < kids.queue.size(); ++j)
+      if (kids.queue.pit_at(j) == node.tt_move) pending[count++] = node.tt_move;
+    for (int j = k; j < kids.queue.size(); ++j) {
+      const int pit = kids.queue.take(j);
+      if (pit != node.tt_move) pending[count++] = pit;
+    }
+    for (std::uint64_t budget = rounds_budget_; count > 0; budget *= 2) {
+      int left = 0;
+      for (int j = 0; j < count; ++j) {
+        const std::uint64_t outer = budget_end_;
+        const std::uint64_t inner = std::min(outer, nodes_ + budget);
+        budget_end_ = inner;
+        if (ply_ < kLinePlies) line_rank_[ply_] = std::int8_t(k + j);
+        const Child& c = kids.child[pending[j]];
+        const bool end = busy_ != nullptr ? visit_marked(node, c) : visit(node, c);
+        budget_end_ = outer;
+        if (halted()) return;  // stopped, or an enclosing budget ran out
+        if (nodes_ >= inner) {
+          pending[left++] = pending[j];  // abandoned: again in the next round
+        } else if (end) {
+          return;
+        }
+      }
+      count = left;
+    }
+  }
+
   // Searches child c of the node within its window and raises the window by the child's value;
   // true when that ends the node (cutoff or stop).
   [[gnu::always_inline]] bool visit(Node& node, const Child& c) {
@@ -290,12 +343,14 @@ class Search {
       line_depth_ = ply_ + 1;
     }
     ++ply_;
+    mover_ ^= int(!c.again);
     const int v =
         c.again
             ? c.gain + search(c.b, nc, alpha - c.gain, beta - c.gain, c.lookup, c.lower, c.upper)
             : c.gain - search(c.b, nc, c.gain - beta, c.gain - alpha, c.lookup, c.lower, c.upper);
+    mover_ ^= int(!c.again);
     --ply_;
-    return stopped_ || node.w.raise(v, c.pit);
+    return halted() || node.w.raise(v, c.pit);
   }
 
   // Enhanced transposition cutoff over the children from the k-th: a child's stored bound may
@@ -409,6 +464,9 @@ class Search {
 
   static constexpr std::uint64_t kPollMask = (1u << 14) - 1;
 
+  // Stopped, or past the budget of a defence round: results are meaningless and nothing is stored.
+  bool halted() const { return stopped_ || nodes_ >= budget_end_; }
+
   void poll() {
     polled_nodes_.store(nodes_, std::memory_order_relaxed);
     if (stop_ != nullptr && stop_->load(std::memory_order_relaxed)) stopped_ = true;
@@ -444,6 +502,12 @@ class Search {
   std::uint64_t oracle_hits_ = 0;
   std::uint64_t expanded_ = 0;  // nodes whose moves were searched
   bool stopped_ = false;
+  // Nodes at which the innermost defence round's budget runs out: from then on every search()
+  // returns at once, its result meaningless, until the round takes the budget back.
+  std::uint64_t budget_end_ = ~std::uint64_t(0);
+  int mover_ = 0;  // the side to move at the current node: 0 as at the search's root, 1 the other
+  int rounds_side_ = -1, rounds_plies_ = 0;  // set_defence_rounds()
+  std::uint64_t rounds_budget_ = 0;
   std::optional<Clock::time_point> deadline_;
   std::function<void()> report_;
   Clock::duration report_every_{};

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <random>
 #include <sstream>
 #include <vector>
@@ -17,6 +18,7 @@
 
 #include "build.hpp"
 #include "cli_run.hpp"
+#include "db_error.hpp"
 #include "db_test_util.hpp"
 #include "move.hpp"
 #include "probe.hpp"
@@ -82,6 +84,29 @@ class NaiveOracle : public ExactOracle {
 
  private:
   Naive naive_;
+};
+
+// NaiveOracle's answers from any thread (under a lock) until its `limit`-th call, which throws
+// DbError as a damaged block of a table would.
+class FailingOracle : public ExactOracle {
+ public:
+  FailingOracle(Rules rules, int max, long limit) : naive_(rules), limit_(limit) {
+    max_stones_ = max;
+  }
+  std::optional<int> future(const Position& p) override {
+    if (p.pit_stones() > max_stones_) return std::nullopt;
+    std::lock_guard lock(mutex_);
+    if (++calls == limit_) throw DbError("test table: level 8 block 2 is corrupt (injected)");
+    Position q = p;
+    q.own_kalah() = q.opp_kalah() = 0;
+    return naive_.margin(q);
+  }
+  long calls = 0;
+
+ private:
+  Naive naive_;
+  long limit_;
+  std::mutex mutex_;
 };
 
 // NaiveOracle plus a "book": it also answers the positions of `book` whatever their stones.
@@ -305,6 +330,47 @@ TEST(Solve, DefenceRoundsAnswerEveryTestAsMinimaxAndStoreOnlyProvenBounds) {
       }
       EXPECT_GT(abandoned, 20) << rules_name(rules);  // searches large enough to run past a budget
     });
+  }
+}
+
+// An error in any search thread (here the oracle's, as from a damaged table) ends the solve with
+// that error in the caller, at any point of the solve (the root's tests on every thread, the moves
+// shared out one per thread, the analysis of every move), and the process goes on.
+TEST(Solve, AnErrorInAnySearchThreadReachesTheCaller) {
+  for (Rules rules : kAllRules) {
+    // Starts whose analyses take 10^4 to 10^6 nodes.
+    const Position p = start_position(rules == Rules::kWetherell ? 4 : 5, 3);
+    SolveOptions opt;
+    opt.tt_bytes = 1 << 20;
+    opt.memo_stones = 0;
+    opt.every_move = true;
+    FailingOracle whole(rules, 8, -1);  // never fails: counts the calls of a whole analysis
+    opt.oracle = &whole;
+    opt.threads = 1;
+    const SolveResult want = solve(rules, p, opt);
+    ASSERT_TRUE(want.complete);
+    ASSERT_GT(whole.calls, 1000) << rules_name(rules);
+    for (const int threads : {2, 3}) {
+      for (const double at : {0.0, 0.05, 0.3, 0.6}) {
+        FailingOracle failing(rules, 8, 1 + long(at * double(whole.calls)));
+        opt.oracle = &failing;
+        opt.threads = threads;
+        const std::string where = std::string(rules_name(rules)) + " threads " +
+                                  std::to_string(threads) + " at " + std::to_string(at);
+        try {
+          solve(rules, p, opt);
+          ADD_FAILURE() << "no error: " << where;
+        } catch (const DbError& e) {
+          EXPECT_NE(std::string(e.what()).find("level 8 block 2"), std::string::npos) << where;
+        }
+      }
+    }
+    // The same solver, after those errors, still answers.
+    FailingOracle again(rules, 8, -1);
+    opt.oracle = &again;
+    const SolveResult after = solve(rules, p, opt);
+    EXPECT_EQ(after.margin, want.margin) << rules_name(rules);
+    EXPECT_EQ(after.moves, want.moves) << rules_name(rules);
   }
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "block_codec.hpp"
+#include "cli_run.hpp"
 #include "db_test_util.hpp"
 #include "format.hpp"
 #include "probe.hpp"
@@ -391,6 +392,33 @@ std::string raw_group(const std::string& path, TableId t, int n) {
 std::string block_of(const std::string& group, std::uint32_t b) {
   const auto offset = [&](std::size_t i) { return format::get_le(group, 8 + 4 * i, 4); };
   return group.substr(offset(b), offset(b + 1) - offset(b));
+}
+
+// A damaged block met by a search on several threads (a position above the table, the table read
+// block by block): every command that searches ends with one line naming the block and exit
+// status 1, never a crash.
+TEST(Store, ADamagedBlockMetBySearchThreadsIsAnErrorOfEveryCommand) {
+  TempDir dir("store_threads");
+  const std::string db = dir.str();
+  ASSERT_EQ(
+      test::run_cli("KALAH gen --pits 4 --max-stones 8 --threads 1 --quiet --db " + db).status, 0);
+  const TableId t{Rules::kWetherell, 4};
+  const std::string stored = block_of(raw_group(db, t, 8), 0);
+  ASSERT_GT(stored.size(), 40u);
+  flip_in_file(dir.path() / "data.mdb", stored, stored.size() / 2);
+  const std::string beyond = " \"3,3,3,3,0/3,3,3,3,0 S\" --db-load cache --db " + db;
+  // play --exact reads the table through the cache from up to 7 stones beyond it.
+  const std::string play =
+      "play --self --exact --no-random --position '2,2,2,2,0/2,2,2,1,0 S' --db " + db;
+  for (const char* threads : {"2", "3"}) {
+    for (const std::string& command : {"query" + beyond, "solve" + beyond, play}) {
+      const test::CliResult r = test::run_cli("KALAH " + command + " --threads " + threads);
+      const std::string where = command + " --threads " + std::string(threads) + ": " + r.err;
+      EXPECT_EQ(r.status, 1) << where;
+      EXPECT_NE(r.err.find("level 8 block 0"), std::string::npos) << where;
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << where;
+    }
+  }
 }
 
 // A flipped bit anywhere in a stored block (header, checksum, zstd frame) is caught by

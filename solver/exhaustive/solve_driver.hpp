@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -204,6 +205,7 @@ class RootSolver {
                               std::chrono::duration<double>(opt_.max_seconds));
     search_->set_limits(deadline, opt_.cancel, report);
     for (const auto& h : helpers_) h->set_limits(deadline, opt_.cancel, nullptr);
+    for_each_search([this](Search<B>& s) { s.set_failed_flag(&failed_); });
   }
 
   // MTD(f): null-window tests f >= beta, each moving one bound, until the bounds meet. Both bounds
@@ -532,12 +534,32 @@ class RootSolver {
   }
 
   // Runs work(s) with every thread's search s, this thread's included, and waits for them all.
+  // An exception in any of them (a damaged table, memory) stops the others at their next poll
+  // and is rethrown here once all have returned: none escapes a thread.
   template <class Work>
   void on_all_threads(const Work& work) {
+    std::exception_ptr error;
+    std::mutex error_mutex;
+    const auto guarded = [&](Search<B>& s) {
+      try {
+        work(s);
+      } catch (...) {
+        std::lock_guard lock(error_mutex);
+        if (!error) error = std::current_exception();
+        failed_ = true;
+      }
+    };
     std::vector<std::thread> pool;
-    for (const auto& h : helpers_) pool.emplace_back([&work, &h] { work(*h); });
-    work(*search_);
+    try {
+      for (const auto& h : helpers_) pool.emplace_back([&guarded, &h] { guarded(*h); });
+    } catch (...) {  // no thread to start: those started stop, then the error goes on
+      failed_ = true;
+      for (std::thread& th : pool) th.join();
+      throw;
+    }
+    guarded(*search_);
     for (std::thread& th : pool) th.join();
+    if (error) std::rethrow_exception(error);
   }
 
   // The status line: every thread's nodes, the bounds, the test and where this thread's search
@@ -672,6 +694,7 @@ class RootSolver {
   std::unique_ptr<Search<B>> search_;
   std::vector<std::unique_ptr<Search<B>>> helpers_;
   std::atomic<bool> stop_{false};
+  std::atomic<bool> failed_{false};  // a thread threw: every search stops (on_all_threads)
   std::vector<std::uint64_t> busy_;  // the threads' shared busy marks (Search::set_parallel)
   SolveResult res_;
 };

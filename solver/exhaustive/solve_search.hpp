@@ -92,7 +92,11 @@ class Search {
     busy_ = busy;
     busy_min_ = table_min_ + kBusyAbove;
   }
-  void restart() { stopped_ = false; }
+  void restart() { stopped_ = failed_ != nullptr && failed_->load(std::memory_order_relaxed); }
+
+  // Another thread of the same solve failed (threw) once *failed is true: this search stops as at
+  // its deadline (polled like it), and stays stopped through restart().
+  void set_failed_flag(const std::atomic<bool>* failed) { failed_ = failed; }
 
   // The every-move analysis's defence rounds (R::kDefenceRounds; docs/SOLVER.md, "Every move:
   // one analysis"): at nodes fewer than `plies` moves from the search's root where `side` is to
@@ -471,6 +475,7 @@ class Search {
     polled_nodes_.store(nodes_, std::memory_order_relaxed);
     if (stop_ != nullptr && stop_->load(std::memory_order_relaxed)) stopped_ = true;
     if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) stopped_ = true;
+    if (failed_ != nullptr && failed_->load(std::memory_order_relaxed)) stopped_ = true;
     const Clock::time_point now = Clock::now();
     if (deadline_ && now >= *deadline_) stopped_ = true;
     if (report_ && now - last_report_ >= report_every_) {
@@ -490,6 +495,7 @@ class Search {
   ResidentLevel level_[256] = {};  // resident_'s levels
   const std::atomic<bool>* stop_ = nullptr;
   const std::atomic<bool>* cancel_ = nullptr;
+  const std::atomic<bool>* failed_ = nullptr;
   std::uint64_t* busy_ = nullptr;
   int busy_min_ = 0;
   int ply_ = 0;  // moves from the node search() was called on

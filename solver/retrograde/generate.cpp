@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <exception>
 #include <thread>
 #include <utility>
 
@@ -19,14 +20,28 @@ void generate_level(Rules rules, const LevelIndex& index, LevelTables& levels, i
   const std::uint64_t total = index.size(n);
   levels.open(n, total, kUnknownValue);
   std::atomic<std::uint64_t> done{0};
-  std::atomic<bool> finished{false};
-  std::thread reporter;
+  // The progress reporter's thread, stopped and joined however the level ends; an error in it is
+  // rethrown here once the level is done.
+  struct Reporter {
+    std::atomic<bool> finished{false};
+    std::exception_ptr error;
+    std::thread thread;
+    void stop() {
+      finished = true;
+      if (thread.joinable()) thread.join();
+    }
+    ~Reporter() { stop(); }
+  } reporter;
   if (progress) {
-    reporter = std::thread([&] {
-      while (!finished.load()) {
-        progress(n, done.load(), total);
-        for (int i = 0; i < 10 && !finished.load(); ++i)
-          std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    reporter.thread = std::thread([&] {
+      try {
+        while (!reporter.finished.load()) {
+          progress(n, done.load(), total);
+          for (int i = 0; i < 10 && !reporter.finished.load(); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+      } catch (...) {
+        reporter.error = std::current_exception();
       }
     });
   }
@@ -49,8 +64,8 @@ void generate_level(Rules rules, const LevelIndex& index, LevelTables& levels, i
         PitsOneTo<kMaxPits>{});
   });
   levels.pack(n);
-  finished = true;
-  if (reporter.joinable()) reporter.join();
+  reporter.stop();
+  if (reporter.error) std::rethrow_exception(reporter.error);
   if (progress) progress(n, total, total);
 }
 

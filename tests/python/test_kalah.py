@@ -243,3 +243,27 @@ def test_threads_share_one_database(db, binary, db_path):
     for w in workers:
         w.join()
     assert got == want
+
+
+def test_a_damaged_block_met_by_search_threads_raises_database_error(binary, tmp_path):
+    # A 4-pit table whose last stored block (a zstd frame of its top level) has one byte changed:
+    # a query above the table on several threads meets it and raises, the interpreter lives on.
+    path = str(tmp_path / "damaged.db")
+    subprocess.run([binary, "gen", "--rules", RULES, "--pits", "4", "--max-stones", "8",
+                    "--threads", "1", "--quiet", "--db", path], check=True)
+    # The longest live record (mdb_dump: key and value lines in hex) is the top level's blocks;
+    # a stretch of its middle found once in the file is changed there.
+    dump = subprocess.run(["mdb_dump", path], check=True, capture_output=True, text=True).stdout
+    pairs = [line.strip() for line in dump.split("HEADER=END\n", 1)[1].splitlines()
+             if line.startswith(" ")]
+    record = bytes.fromhex(max(pairs[1::2], key=len))
+    needle = record[len(record) // 2:len(record) // 2 + 64]
+    data = bytearray(open(os.path.join(path, "data.mdb"), "rb").read())
+    at = data.find(needle)
+    assert at > 0 and data.find(needle, at + 1) < 0
+    data[at] ^= 0x10
+    open(os.path.join(path, "data.mdb"), "wb").write(bytes(data))
+    with kalah.Database(path, load="cache") as damaged:
+        for threads in (2, 3):
+            with pytest.raises(kalah.DatabaseError, match="block"):
+                damaged.query(RULES, "3,3,3,3,0/3,3,3,3,0 S", max_time=0, threads=threads)

@@ -88,23 +88,17 @@ class NaiveOracle : public ExactOracle {
 
 // NaiveOracle's answers from any thread (under a lock) until its `limit`-th call, which throws
 // DbError as a damaged block of a table would.
-class FailingOracle : public ExactOracle {
+class FailingOracle : public NaiveOracle {
  public:
-  FailingOracle(Rules rules, int max, long limit) : naive_(rules), limit_(limit) {
-    max_stones_ = max;
-  }
+  FailingOracle(Rules rules, int max, long limit) : NaiveOracle(rules, max), limit_(limit) {}
   std::optional<int> future(const Position& p) override {
-    if (p.pit_stones() > max_stones_) return std::nullopt;
     std::lock_guard lock(mutex_);
-    if (++calls == limit_) throw DbError("test table: level 8 block 2 is corrupt (injected)");
-    Position q = p;
-    q.own_kalah() = q.opp_kalah() = 0;
-    return naive_.margin(q);
+    if (p.pit_stones() <= max_stones_ && calls + 1 == limit_)
+      throw DbError("test table: level 8 block 2 is corrupt (injected)");
+    return NaiveOracle::future(p);
   }
-  long calls = 0;
 
  private:
-  Naive naive_;
   long limit_;
   std::mutex mutex_;
 };

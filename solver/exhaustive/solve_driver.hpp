@@ -135,16 +135,23 @@ class RootSolver {
     int i, lower, upper;
   };
 
+  // The board after root move i, the stones it banked and whether the mover moves again.
+  struct RootMove {
+    B board;
+    int gain;
+    bool again;
+  };
+  RootMove root_move(int i) const {
+    RootMove r{root_, 0, false};
+    r.gain = r.board.play(i, r.again);
+    return r;
+  }
+
   // Each legal move's bounds before any test: v >= 2 gain - n (every stone left in the pits ends
   // in the opponent's kalah), v <= n.
   void open_moves() {
-    for (int i = 0; i < root_.m(); ++i) {
-      if (root_.pit(i) == 0) continue;
-      B c = root_;
-      bool again;
-      const int gain = c.play(i, again);
-      moves_.push_back({i, 2 * gain - n_, n_});
-    }
+    for (int i = 0; i < root_.m(); ++i)
+      if (root_.pit(i) != 0) moves_.push_back({i, 2 * root_move(i).gain - n_, n_});
   }
 
   // Starts from the bounds an earlier solve of this root proved (SolveOptions::resume): the root's
@@ -369,9 +376,7 @@ class RootSolver {
   // The fail-soft bound r on move i's v against level (r >= level: v >= r; else v <= r).
   template <class Run>
   Test move_test(int i, int level, const Run& run) {
-    B c = root_;
-    bool again;
-    const int gain = c.play(i, again);
+    const auto [c, gain, again] = root_move(i);
     if (again) {
       const Test s = run(c, n_ - gain, level - gain);
       return s ? Test(gain + *s) : std::nullopt;
@@ -418,11 +423,9 @@ class RootSolver {
   template <class Run>
   bool prove_move(int i, const Run& run) {
     if constexpr (B::Rules::kDefenceRounds) {
-      B c = root_;
-      bool again;
-      c.play(i, again);
-      for_each_search([again](Search<B>& s) {
-        s.set_defence_rounds(again ? 0 : 1, kDefencePlies, kDefenceBudget);
+      const int defender = root_move(i).again ? 0 : 1;  // the root's side, seen from the child
+      for_each_search([defender](Search<B>& s) {
+        s.set_defence_rounds(defender, kDefencePlies, kDefenceBudget);
       });
     }
     bool proven = true;
@@ -441,7 +444,7 @@ class RootSolver {
   }
 
   // The defence rounds of the analysis (prove_move): within 8 moves of the test's root, 100,000
-  // nodes a move in the first round (docs/PERFORMANCE.md, "Every move").
+  // nodes a move in the first round (docs/PERFORMANCE.md, "Where a proof goes: the defences").
   static constexpr int kDefencePlies = 8;
   static constexpr std::uint64_t kDefenceBudget = 100000;
 

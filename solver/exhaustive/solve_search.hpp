@@ -309,12 +309,9 @@ class Search {
   // budgets (set_defence_rounds), until one cuts the node off or every one is settled.
   void defence_rounds(Node& node, Children& kids, int k) {
     int pending[kMaxChildren], count = 0;
-    for (int j = k; j < kids.queue.size(); ++j)
-      if (kids.queue.pit_at(j) == node.tt_move) pending[count++] = node.tt_move;
-    for (int j = k; j < kids.queue.size(); ++j) {
-      const int pit = kids.queue.take(j);
-      if (pit != node.tt_move) pending[count++] = pit;
-    }
+    for (int j = k; j < kids.queue.size(); ++j) pending[count++] = kids.queue.take(j);
+    if (int* tt = std::find(pending, pending + count, node.tt_move); tt != pending + count)
+      std::rotate(pending, tt, tt + 1);
     for (std::uint64_t budget = rounds_budget_; count > 0; budget *= 2) {
       int left = 0;
       for (int j = 0; j < count; ++j) {

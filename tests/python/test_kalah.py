@@ -246,8 +246,8 @@ def test_threads_share_one_database(db, binary, db_path):
 
 
 def test_a_damaged_block_met_by_search_threads_raises_database_error(binary, tmp_path):
-    # A 4-pit table whose last stored block (a zstd frame of its top level) has one byte changed:
-    # a query above the table on several threads meets it and raises, the interpreter lives on.
+    # A 4-pit table with one byte of a stored block changed: a query above the table on several
+    # threads meets it and raises, the interpreter lives on.
     path = str(tmp_path / "damaged.db")
     subprocess.run([binary, "gen", "--rules", RULES, "--pits", "4", "--max-stones", "8",
                     "--threads", "1", "--quiet", "--db", path], check=True)

@@ -1,6 +1,8 @@
 // Encoders and decoders of the keys and record values laid out in db/FORMAT.md.
 #include "format.hpp"
 
+#include "xxhash64.hpp"
+
 #include <cstring>
 #include <stdexcept>
 
@@ -187,15 +189,32 @@ std::optional<std::string_view> block_in_group(std::string_view group, std::uint
   return group.substr(begin, end - begin);
 }
 
-std::string encode_book_value(int margin) {
+namespace {
+
+constexpr std::size_t kBookMarginBytes = 2, kBookBytes = 10;
+
+std::uint64_t book_checksum(std::string_view key, std::string_view margin) {
+  Xxh64Stream h;
+  h.update(key.data(), key.size());
+  h.update(margin.data(), margin.size());
+  return h.digest();
+}
+
+}  // namespace
+
+std::string encode_book_value(std::string_view key, int margin) {
   std::string out;
   put_le(out, std::uint16_t(std::int16_t(margin)), 2);
+  put_le(out, book_checksum(key, out), 8);
   return out;
 }
 
-std::optional<int> decode_book_value(std::string_view v) {
-  if (v.size() != 2) return std::nullopt;
-  return int(std::int16_t(get_le(v, 0, 2)));
+BookValue decode_book_value(std::string_view key, std::string_view v) {
+  const int margin = v.size() >= 2 ? int(std::int16_t(get_le(v, 0, 2))) : 0;
+  if (v.size() == kBookMarginBytes) return {BookValue::kUnchecked, margin};
+  if (v.size() != kBookBytes || get_le(v, 2, 8) != book_checksum(key, v.substr(0, 2)))
+    return {BookValue::kCorrupt, 0};
+  return {BookValue::kChecked, margin};
 }
 
 }  // namespace format

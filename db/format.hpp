@@ -15,7 +15,9 @@
 
 namespace kalah::format {
 
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;
+// The version whose book entries carry no checksum (db/FORMAT.md, "Compatibility").
+constexpr std::uint32_t kVersionUncheckedBook = 1;
 constexpr char kMagic[8] = {'K', 'A', 'L', 'A', 'H', 'D', 'B', '\0'};
 
 // First key byte: the record type. Keys are big-endian and fixed-width per type, so LMDB's
@@ -77,9 +79,15 @@ std::string encode_group(const std::vector<std::string>& blocks, std::size_t fir
 std::optional<std::string_view> block_in_group(std::string_view group, std::uint32_t j,
                                                std::uint32_t count);
 
-// Book value: the exact future margin, int16 little-endian.
-std::string encode_book_value(int margin);
-std::optional<int> decode_book_value(std::string_view v);
+// Book value of the entry at `key`: the exact future margin, int16 little-endian, then XXH64 of
+// the key and those two bytes.
+std::string encode_book_value(std::string_view key, int margin);
+struct BookValue {
+  enum Status { kChecked, kUnchecked, kCorrupt };
+  Status status;  // kUnchecked: a version-1 entry (no checksum), whose margin is not to be trusted
+  int margin;
+};
+BookValue decode_book_value(std::string_view key, std::string_view v);
 
 // Little-endian field access for record values.
 void put_le(std::string& out, std::uint64_t v, int bytes);

@@ -1,13 +1,18 @@
 // LMDB environment and transactions with errors reported as one-line DbErrors.
 #include "lmdb_env.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <mutex>
 #include <set>
 
 #include "db_error.hpp"
+#include "lmdb_check.hpp"
 
 namespace kalah {
 namespace {
@@ -16,6 +21,42 @@ std::mutex open_mutex;
 std::set<std::string>& open_paths() {
   static std::set<std::string> paths;
   return paths;
+}
+
+// The nearest existing directory at or above `path`.
+std::filesystem::path existing_ancestor(std::filesystem::path path) {
+  std::error_code ec;
+  path = std::filesystem::absolute(path, ec);
+  while (!std::filesystem::exists(path, ec) && path.has_relative_path()) path = path.parent_path();
+  return path;
+}
+
+std::uintmax_t free_bytes(const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto space = std::filesystem::space(existing_ancestor(path), ec);
+  return ec ? std::numeric_limits<std::uintmax_t>::max() : space.available;
+}
+
+void require_free_space(const std::string& path) {
+  const std::uintmax_t free = free_bytes(path);
+  if (free < LmdbEnv::kLeastFreeToWrite)
+    throw DbError(path + ": disk full (" + std::to_string(free) +
+                  " bytes free; writing needs at least " +
+                  std::to_string(LmdbEnv::kLeastFreeToWrite) + ")");
+}
+
+// Whether a reader may use the lock file: it can write it (or create it in the directory), and
+// its pages are on disk or the disk has room for them (LMDB maps the lock file: a page the disk
+// cannot hold is a SIGBUS). A shipped table in a read-only directory, or on a full disk, is
+// opened without it.
+bool lock_file_usable(const std::string& path) {
+  const std::filesystem::path lock_file = std::filesystem::path(path) / "lock.mdb";
+  struct stat st;
+  const bool exists = ::stat(lock_file.c_str(), &st) == 0;
+  if (::access(exists ? lock_file.c_str() : path.c_str(), W_OK) != 0) return false;
+  const bool allocated =
+      exists && st.st_size > 0 && std::uintmax_t(st.st_blocks) * 512 >= std::uintmax_t(st.st_size);
+  return allocated || free_bytes(path) >= LmdbEnv::kLeastFreeToWrite;
 }
 
 }  // namespace
@@ -43,6 +84,7 @@ LmdbEnv::LmdbEnv(const std::string& path, bool writable, std::uint64_t map_size)
   namespace fs = std::filesystem;
   std::error_code ec;
   if (writable) {
+    require_free_space(path);
     fs::create_directories(path, ec);
     if (ec) throw DbError(path + ": cannot create database directory: " + ec.message());
   } else if (!fs::is_directory(path, ec)) {
@@ -58,12 +100,32 @@ LmdbEnv::LmdbEnv(const std::string& path, bool writable, std::uint64_t map_size)
     if (!open_paths().insert(key_).second)
       throw DbError(path + ": database already open in this process");
   }
+  try {
+    open(map_size);
+  } catch (...) {
+    if (env_) mdb_env_close(env_);
+    env_ = nullptr;
+    std::lock_guard lock(open_mutex);
+    open_paths().erase(key_);
+    throw;
+  }
+}
+
+void LmdbEnv::open(std::uint64_t map_size) {
+  namespace fs = std::filesystem;
+  const std::string& path = path_;
+  std::error_code ec;
+  const fs::path data = fs::path(path) / "data.mdb";
+  if (fs::exists(data, ec) && check_lmdb_meta(path).empty && !writable_)
+    throw DbError("no database at " + path + " (data.mdb is empty)");
+  unsigned flags = MDB_NOTLS | (writable_ ? 0 : MDB_RDONLY);
+  if (!writable_ && !lock_file_usable(path)) flags |= MDB_NOLOCK;
   int rc = mdb_env_create(&env_);
-  if (rc == 0 && writable) rc = mdb_env_set_mapsize(env_, map_size);
+  if (rc == 0 && writable_) rc = mdb_env_set_mapsize(env_, map_size);
   if (rc == 0) rc = mdb_env_set_maxreaders(env_, 1022);
-  if (rc == 0) rc = mdb_env_open(env_, path.c_str(), MDB_NOTLS | (writable ? 0 : MDB_RDONLY), 0664);
+  if (rc == 0) rc = mdb_env_open(env_, path.c_str(), flags, 0664);
   MDB_txn* txn = nullptr;
-  if (rc == 0) rc = mdb_txn_begin(env_, nullptr, writable ? 0 : MDB_RDONLY, &txn);
+  if (rc == 0) rc = mdb_txn_begin(env_, nullptr, writable_ ? 0 : MDB_RDONLY, &txn);
   if (rc == 0) rc = mdb_dbi_open(txn, nullptr, 0, &dbi_);
   if (rc == 0) {
     rc = mdb_txn_commit(txn);
@@ -71,15 +133,20 @@ LmdbEnv::LmdbEnv(const std::string& path, bool writable, std::uint64_t map_size)
   }
   if (rc != 0) {
     if (txn) mdb_txn_abort(txn);
-    if (env_) mdb_env_close(env_);
-    env_ = nullptr;
-    {
-      std::lock_guard lock(open_mutex);
-      open_paths().erase(key_);
-    }
-    if (!writable && (rc == EACCES || rc == ENOENT))
+    if (!writable_ && (rc == EACCES || rc == ENOENT))
       throw DbError("no database at " + path + " (" + mdb_strerror(rc) + ")");
     throw_lmdb(path, "cannot open the LMDB environment", rc);
+  }
+  check_structure();
+}
+
+void LmdbEnv::check_structure() const {
+  // A writer may replace the meta page of a snapshot newer than ours while we read it: then the
+  // check runs again on a newer snapshot.
+  for (int attempt = 0;; ++attempt) {
+    LmdbTxn txn(*this, false);
+    if (check_lmdb_tree(path_, mdb_txn_id(txn.txn()), writable_)) return;
+    if (attempt == 8) throw DbError(path_ + ": the database changed too often to be checked");
   }
 }
 

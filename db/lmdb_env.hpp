@@ -11,11 +11,20 @@
 namespace kalah {
 
 // An open LMDB environment in directory `path`. At most one per path per process (LMDB's locks
-// are per process: a second open would break them), enforced with a DbError.
+// are per process: a second open would break them), enforced with a DbError. Opening checks the
+// data file before LMDB trusts it (lmdb_check.hpp): a truncated file or a damaged B-tree is a
+// DbError, not a signal.
 class LmdbEnv {
  public:
-  // writable: creates the directory and environment if absent, with the given map size.
-  // Read-only: the environment must exist; "no database at PATH ..." otherwise.
+  // Free bytes a writable open needs on the database's disk.
+  static constexpr std::uint64_t kLeastFreeToWrite = std::uint64_t(1) << 20;
+
+  // writable: creates the directory and environment if absent, with the given map size, and
+  // refuses a disk with less than kLeastFreeToWrite free ("disk full").
+  // Read-only: the environment must exist; "no database at PATH ..." otherwise. A reader without
+  // write access to the lock file (or, when there is none, the directory), or whose lock file
+  // the disk has no room for, opens without it (MDB_NOLOCK: nothing then keeps a writer in
+  // another process from reusing the pages of this process's snapshots).
   LmdbEnv(const std::string& path, bool writable, std::uint64_t map_size);
   ~LmdbEnv();
   LmdbEnv(const LmdbEnv&) = delete;
@@ -30,6 +39,8 @@ class LmdbEnv {
   std::uint64_t map_size() const;
 
  private:
+  void open(std::uint64_t map_size);
+  void check_structure() const;
   std::string path_, key_;
   bool writable_;
   MDB_env* env_ = nullptr;
@@ -56,6 +67,7 @@ class LmdbTxn {
   void scan(std::string_view prefix, F&& fn) const;
   // Deletes every key starting with prefix; returns how many.
   std::uint64_t erase_prefix(std::string_view prefix);
+  MDB_txn* txn() const { return txn_; }
   // Commits durably (fsync); throws DbError (the transaction is then gone, nothing written).
   void commit();
 

@@ -38,6 +38,12 @@ std::uint64_t level_entries(int m, int n);
 void index_ranks_of_storage(const LevelIndex& index, const StorageOrder& order, int n,
                             std::uint64_t first, std::span<std::uint64_t> ranks);
 
+// Entries of a table's book: checksummed ones, and those of format version 1 (no checksum, not
+// used; kalah solve --store rewrites them).
+struct BookSize {
+  std::uint64_t entries = 0, unchecked = 0;
+};
+
 // A kalah database: one LMDB environment (directory) holding any number of tables. Const members
 // may be called from many threads at once; writes are serialised by LMDB. At most one Store per
 // path per process. Layout: db/FORMAT.md.
@@ -110,12 +116,16 @@ class Store {
   std::vector<TableId> tables() const;
 
   // Solved-position book: exact future margins keyed by the 2m pit counts (side to move first)
-  // of positions beyond the level tables. One transaction per call; creates the table record if
-  // absent. Overwrites existing entries.
+  // of positions beyond the level tables, each entry checksummed with its key. One transaction
+  // per call; creates the table record if absent. Overwrites existing entries (an unchecked
+  // entry of format version 1 among them) and raises the header to this format version.
   void put_book(TableId t, const std::vector<std::pair<std::vector<Stones>, int>>& entries);
+  // The entry's margin; nullopt when there is none or it is unchecked (format version 1: not
+  // trusted, so not used). Throws DbError naming the entry when it fails its checksum.
   std::optional<int> get_book(TableId t, std::span<const Stones> pits) const;
-  std::uint64_t book_size(TableId t) const;
-  // Every book entry of t, in key order: (2m pit counts, future margin).
+  BookSize book_size(TableId t) const;
+  // Every checked book entry of t, in key order: (2m pit counts, future margin). Throws DbError
+  // at the first entry that fails its checksum.
   std::vector<std::pair<std::vector<Stones>, int>> book_entries(TableId t) const;
 
   // Bytes of the LMDB data file in use, all tables together.
@@ -123,6 +133,7 @@ class Store {
 
  private:
   std::string level_where(TableId t, int n) const;
+  std::string corrupt_book_entry(TableId t, std::span<const Stones> pits) const;
   // level_where(t, n) of a level that may be written: the store writable, n in 0..255; else
   // DbError naming which is not so.
   std::string writable_level(TableId t, int n) const;

@@ -24,7 +24,7 @@ TEST(Book, StartPositionsAnsweredFromTheBookMatchTheSolver) {
     }
     EXPECT_GT(rep.stored, 3);
     EXPECT_EQ(rep.unsolved, 0);
-    EXPECT_EQ(std::uint64_t(rep.stored), store.book_size(t));
+    EXPECT_EQ(std::uint64_t(rep.stored), store.book_size(t).entries);
 
     Probe probe(store, t, 1 << 20);
     EXPECT_TRUE(probe.answers_beyond());

@@ -243,7 +243,7 @@ TEST(Store, BookRoundTrip) {
   TempDir dir("store_book");
   {
     Store store(dir.str(), true);
-    EXPECT_EQ(store.book_size(kW2), 0u);
+    EXPECT_EQ(store.book_size(kW2).entries, 0u);
     store.put_book(kW2, {{{1, 2, 3, 4}, 5}, {{0, 0, 0, 300}, -300}, {{9, 0, 0, 0}, 0}});
     store.put_book(kK2, {{{1, 2, 3, 4}, -7}});
     store.put_book(kW2, {{{1, 2, 3, 4}, 6}});  // overwrite
@@ -257,9 +257,9 @@ TEST(Store, BookRoundTrip) {
   EXPECT_EQ(store.get_book(kW2, absent), std::nullopt);
   EXPECT_EQ(store.get_book(kK2, a), -7);
   EXPECT_EQ(store.get_book(kW3, std::vector<Stones>{1, 2, 3, 4, 5, 6}), std::nullopt);
-  EXPECT_EQ(store.book_size(kW2), 3u);
-  EXPECT_EQ(store.book_size(kK2), 1u);
-  EXPECT_EQ(store.book_size(kW3), 0u);
+  EXPECT_EQ(store.book_size(kW2).entries, 3u);
+  EXPECT_EQ(store.book_size(kK2).entries, 1u);
+  EXPECT_EQ(store.book_size(kW3).entries, 0u);
   // A book creates its table record, with no levels.
   EXPECT_EQ(store.tables().size(), 2u);
   EXPECT_EQ(store.complete_through(kW2), -1);
@@ -642,19 +642,23 @@ TEST(Format, DatabaseBytesFollowFormatMd) {
     mdb_env_close(env);
   }
   using namespace std::string_literals;
-  // Header: magic, version 1, reserved.
-  EXPECT_EQ(db.at("\x00"s), "KALAHDB\0"s + "\x01\0\0\0"s + "\0\0\0\0"s);
+  // Header: magic, version 2, reserved.
+  EXPECT_EQ(db.at("\x00"s), "KALAHDB\0"s + "\x02\0\0\0"s + "\0\0\0\0"s);
   // Table record: version, rules, m, N (int16 LE).
-  EXPECT_EQ(db.at("\x01\x01\x02"s), "\x01\0\0\0\x01\x02\x06\0"s);
-  // Book: pits as uint16 BE, margin int16 LE.
-  EXPECT_EQ(db.at("\x04\x01\x02\0\x01\0\x02\0\x03\x01\x2c"s), "\xfb\xff"s);
+  EXPECT_EQ(db.at("\x01\x01\x02"s), "\x02\0\0\0\x01\x02\x06\0"s);
+  // Book: pits as uint16 BE; margin int16 LE, then XXH64 of the key and the margin's bytes.
+  const std::string book_key = "\x04\x01\x02\0\x01\0\x02\0\x03\x01\x2c"s;
+  const std::string book = db.at(book_key);
+  ASSERT_EQ(book.size(), 10u);
+  EXPECT_EQ(book.substr(0, 2), "\xfb\xff"s);
+  EXPECT_EQ(le(book, 2, 8), xxh64((book_key + book.substr(0, 2)).data(), book_key.size() + 2));
   std::size_t records = 3;
   for (int n = 0; n <= 6; ++n) {
     const std::string level = db.at("\x02\x01\x02"s + char(n));
     ASSERT_EQ(level.size(), 48u);
     const std::uint64_t entries = le(level, 0, 8);
     EXPECT_EQ(entries, idx.size(n));
-    EXPECT_EQ(le(level, 16, 4), 1u);  // format version
+    EXPECT_EQ(le(level, 16, 4), 2u);  // format version
     EXPECT_EQ(le(level, 20, 4), 8u);  // block entries
     const std::uint64_t blocks = le(level, 32, 4);
     EXPECT_EQ(blocks, (entries + 7) / 8);

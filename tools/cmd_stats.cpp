@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "command.hpp"
+#include "db_open.hpp"
 #include "level_stats.hpp"
 #include "options.hpp"
 #include "progress.hpp"
@@ -91,7 +92,7 @@ int run_stats(int argc, char** argv) {
   std::cout << to_string(t) << " in " << db << ": "
             << (through >= 0 ? "levels 0.." + std::to_string(through) + " complete"
                              : std::string("no complete levels"))
-            << "; book: " << with_commas(store.book_size(t)) << " positions\n";
+            << "; book: " << book_summary(store.book_size(t)) << "\n";
   char head[256];
   std::snprintf(head, sizeof head, "%5s %15s %15s %15s %15s %6s %6s %6s %13s %8s\n", "level",
                 "entries", "positive", "zero", "negative", "pos%", "zero%", "neg%", "bytes",

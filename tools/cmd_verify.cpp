@@ -190,13 +190,20 @@ bool check_table(const Store& store, TableId t, const VerifyArgs& a) {
   for (const auto& m : r.first_mismatches) std::cout << "  wrong: " << m << "\n";
   std::cout << "  " << (r.ok() ? "OK" : "FAILED") << ": " << with_commas(r.checked)
             << " entries checked, " << with_commas(r.mismatches) << " wrong\n";
-  if (store.book_size(t) == 0 || !r.ok()) return r.ok();
-  Probe probe(store, t, 256u << 20);
-  const BookCheck b = verify_book(t.rules, store, probe, 60);
-  for (const auto& e : b.examples) std::cout << "  wrong book entry: " << e << "\n";
-  std::cout << "  book: " << b.entries << " entries, " << b.checked << " checked, " << b.wrong
-            << " wrong, " << b.unchecked << " unchecked (a successor's solve ran out of 60 s)\n";
-  return b.wrong == 0;
+  const BookSize book = store.book_size(t);
+  if (book.unchecked > 0) std::cout << "  book: " << book_summary(book) << "\n";
+  if (book.entries == 0 || !r.ok()) return r.ok();
+  try {
+    Probe probe(store, t, 256u << 20);
+    const BookCheck b = verify_book(t.rules, store, probe, 60);
+    for (const auto& e : b.examples) std::cout << "  wrong book entry: " << e << "\n";
+    std::cout << "  book: " << b.entries << " entries, " << b.checked << " checked, " << b.wrong
+              << " wrong, " << b.unchecked << " unchecked (a successor's solve ran out of 60 s)\n";
+    return b.wrong == 0;
+  } catch (const DbError& e) {
+    std::cout << "  book: FAILED: " << e.what() << "\n";
+    return false;
+  }
 }
 
 int run_verify(int argc, char** argv) {

@@ -7,6 +7,7 @@
 
 #include "options.hpp"
 #include "physical_memory.hpp"
+#include "progress.hpp"
 
 namespace kalah::cli {
 
@@ -19,6 +20,15 @@ std::string no_table_message(const std::string& path, TableId t, const std::vect
   for (const TableId& x : held) list += (list.empty() ? "" : ", ") + to_string(x);
   return "database " + path + " has no table for " + to_string(t) +
          " (it holds: " + (list.empty() ? "nothing" : list) + ")";
+}
+
+std::string book_summary(const BookSize& size) {
+  std::string out = with_commas(size.entries) + " positions";
+  if (size.unchecked > 0)
+    out += ", and " + with_commas(size.unchecked) +
+           " entries without checksums (database format 1), not used: kalah solve --store "
+           "rewrites them";
+  return out;
 }
 
 std::string table_load_note(const TableLoadChoice& how, std::size_t memory_bytes) {

@@ -23,6 +23,9 @@ struct OpenedDb {
 // "database PATH has no table for T (it holds: ...)".
 std::string no_table_message(const std::string& path, TableId t, const std::vector<TableId>& held);
 
+// "N positions", and the unchecked entries of format version 1 with what rewrites them.
+std::string book_summary(const BookSize& size);
+
 // "" unless `how` reads the table block by block because its decoded size is over memory_bytes
 // although the work reaches far enough beyond it to decode it: then a note saying so.
 std::string table_load_note(const TableLoadChoice& how, std::size_t memory_bytes);

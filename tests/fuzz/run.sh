@@ -4,7 +4,7 @@
 # timeout or broken contract; the input that did it is kept in build-fuzz/artifacts/TARGET/.
 # Usage: tests/fuzz/run.sh [SECONDS_PER_TARGET]
 # Needs (Debian): clang, libclang-rt-14-dev, cmake, pkg-config, libzstd-dev, libcpp-httplib-dev,
-# libxxhash-dev; ninja-build if present.
+# libxxhash-dev, liblmdb-dev; ninja-build if present.
 set -euo pipefail
 
 seconds=${1:-20}
@@ -25,16 +25,17 @@ cmake --build "$build" -j2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-declare -A max_len=([fuzz_position]=256 [fuzz_http_query]=1024 [fuzz_block]=4096)
+declare -A max_len=([fuzz_position]=256 [fuzz_http_query]=1024 [fuzz_block]=4096
+  [fuzz_db_file]=262144)
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 failed=()
 summary=()
-for target in fuzz_position fuzz_http_query fuzz_block; do
+for target in fuzz_position fuzz_http_query fuzz_block fuzz_db_file; do
   corpus=$work/$target
   rm -rf "$build/artifacts/$target"
   mkdir -p "$corpus" "$build/artifacts/$target"
   if [[ -d $root/tests/fuzz/corpus/$target ]]; then cp "$root/tests/fuzz/corpus/$target"/* "$corpus"/; fi
-  if [[ $target == fuzz_block ]]; then "$build/fuzz_block_seeds" "$corpus"; fi
+  if [[ -x $build/${target}_seeds ]]; then "$build/${target}_seeds" "$corpus"; fi
   seeds=$(find "$corpus" -type f | wc -l)
   log=$build/artifacts/$target.log
   echo "== $target: ${seconds}s from $seeds seeds (log: ${log#"$root"/})"

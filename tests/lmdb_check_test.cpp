@@ -1,0 +1,292 @@
+// The store against damaged files: truncated or empty data files, damaged index pages, book
+// entries that fail their checksum or carry none, read-only directories: errors, never signals.
+#include <gtest/gtest.h>
+#include <lmdb.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cli_run.hpp"
+#include "db_test_util.hpp"
+#include "format.hpp"
+#include "index.hpp"
+#include "store.hpp"
+
+namespace kalah {
+namespace {
+
+using test::TempDir;
+namespace fs = std::filesystem;
+
+constexpr TableId kTable{Rules::kWetherell, 3};
+constexpr int kTop = 9;
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+void write_file(const fs::path& p, const std::string& bytes) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const DbError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A table of 3 pits, levels 0..kTop in blocks of 64 values, one block a record (a main tree of
+// two levels of pages), one level in one record on overflow pages, and a book.
+std::vector<std::vector<std::int8_t>> make_table(const std::string& path) {
+  const LevelIndex index(3, kTop);
+  std::vector<std::vector<std::int8_t>> levels;
+  StoreOptions o = test::fast_store();
+  o.block_entries = 64;
+  o.blocks_per_group = 1;
+  Store store(path, true, o);
+  for (int n = 0; n <= kTop; ++n) {
+    if (n == kTop) {
+      o.blocks_per_group = 1000;
+      store.set_options(o);
+    }
+    levels.push_back(test::pits_level(index, n));
+    store.write_level(kTable, n, levels.back());
+  }
+  store.put_book(kTable, {{{1, 2, 3, 4, 5, 6}, 7}, {{9, 9, 9, 9, 9, 9}, -2}});
+  return levels;
+}
+
+// The live index pages (branch and leaf) of the newest snapshot's main tree: LMDB 0.9's layout
+// (db/lmdb_check.cpp).
+std::vector<std::uint64_t> live_index_pages(const std::string& data) {
+  auto u16 = [&](std::size_t at) {
+    std::uint16_t v;
+    std::memcpy(&v, data.data() + at, 2);
+    return std::uint64_t(v);
+  };
+  auto u64 = [&](std::size_t at) {
+    std::uint64_t v;
+    std::memcpy(&v, data.data() + at, 8);
+    return v;
+  };
+  const std::size_t psize = std::size_t(u64(16 + 24) & 0xffffffff);
+  const std::size_t meta = u64(16 + 128) >= u64(psize + 16 + 128) ? 0 : psize;
+  std::vector<std::uint64_t> pages, stack{u64(meta + 16 + 24 + 48 + 40)};
+  while (!stack.empty()) {
+    const std::uint64_t pgno = stack.back();
+    stack.pop_back();
+    pages.push_back(pgno);
+    const std::size_t base = pgno * psize;
+    if (!(u16(base + 10) & 1)) continue;  // a leaf
+    for (std::size_t i = 0; i < (u16(base + 12) - 16) / 2; ++i) {
+      const std::size_t node = base + u16(base + 16 + 2 * i);
+      stack.push_back(u16(node) | u16(node + 2) << 16 | u16(node + 4) << 32);
+    }
+  }
+  return pages;
+}
+
+// Every read of the store: each level whole and the book, equal to what was written, or a
+// DbError. Returns whether all were read.
+bool reads_are_true_or_errors(const std::string& path,
+                              const std::vector<std::vector<std::int8_t>>& levels) {
+  bool all = true;
+  try {
+    const Store store(path, false);
+    for (int n = 0; n <= kTop; ++n) {
+      try {
+        std::vector<std::int8_t> got(levels[n].size());
+        store.read_level(kTable, n, got, 1);
+        EXPECT_EQ(got, levels[n]) << "level " << n;
+      } catch (const DbError&) {
+        all = false;
+      }
+    }
+    try {
+      for (const auto& [pits, margin] : store.book_entries(kTable))
+        EXPECT_EQ(margin, pits[0] == 1 ? 7 : -2);
+    } catch (const DbError&) {
+      all = false;
+    }
+  } catch (const DbError& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    return false;
+  }
+  return all;
+}
+
+TEST(LmdbCheck, ATruncatedDataFileIsAnErrorForReadersAndWriters) {
+  TempDir dir("check_truncated");
+  make_table(dir.str());
+  const std::string data = read_file(dir.path() / "data.mdb");
+  for (const std::size_t size : {data.size() / 2, std::size_t(3 * 4096), data.size() - 1}) {
+    write_file(dir.path() / "data.mdb", data.substr(0, size));
+    for (const bool writable : {false, true}) {
+      const std::string e = error_of([&] { Store s(dir.str(), writable); });
+      EXPECT_NE(e.find("truncated"), std::string::npos) << size << ": " << e;
+      EXPECT_NE(e.find(dir.str()), std::string::npos) << e;
+    }
+  }
+}
+
+TEST(LmdbCheck, AnEmptyDataFileIsNoDatabaseToReadAndANewOneToWrite) {
+  TempDir dir("check_empty");
+  fs::create_directories(dir.path());
+  write_file(dir.path() / "data.mdb", "");
+  EXPECT_NE(error_of([&] { Store s(dir.str(), false); }).find("data.mdb is empty"),
+            std::string::npos);
+  {
+    Store s(dir.str(), true);
+    s.put_book(kTable, {{{1, 1, 1, 1, 1, 1}, 2}});
+  }
+  EXPECT_EQ(Store(dir.str(), false).get_book(kTable, std::vector<Stones>{1, 1, 1, 1, 1, 1}), 2);
+}
+
+TEST(LmdbCheck, DamagedIndexPagesAreErrorsOrTrueValues) {
+  TempDir dir("check_index");
+  const auto levels = make_table(dir.str());
+  const std::string data = read_file(dir.path() / "data.mdb");
+  const std::vector<std::uint64_t> pages = live_index_pages(data);
+  ASSERT_GE(pages.size(), 3u) << "the main tree has a branch root";
+  const std::uint64_t psize = 4096;
+  TempDir copy("check_index_copy");
+  fs::create_directories(copy.path());
+  // The root's last child aimed at the level on overflow pages.
+  {
+    std::string d = data;
+    const std::size_t root = pages[0] * psize;
+    std::uint16_t lower, at;
+    std::memcpy(&lower, d.data() + root + 12, 2);
+    std::memcpy(&at, d.data() + root + 16 + (lower - 16) - 2, 2);
+    const std::uint64_t last_page = data.size() / psize - 1;
+    const std::uint16_t to[3] = {std::uint16_t(last_page), std::uint16_t(last_page >> 16), 0};
+    std::memcpy(d.data() + root + at, to, 6);
+    write_file(copy.path() / "data.mdb", d);
+    const std::string e = error_of([&] { Store s(copy.str(), false); });
+    EXPECT_NE(e.find("damaged LMDB file"), std::string::npos) << e;
+  }
+  // 1-4 bits flipped in a live index page, 80 copies.
+  std::mt19937 rng(43);
+  int refused = 0;
+  for (int c = 0; c < 80; ++c) {
+    std::string d = data;
+    const std::uint64_t page = pages[rng() % pages.size()];
+    for (int k = 1 + int(rng() % 4); k > 0; --k) d[page * psize + rng() % psize] ^= 1 << rng() % 8;
+    write_file(copy.path() / "data.mdb", d);
+    fs::remove(copy.path() / "lock.mdb");
+    refused += !reads_are_true_or_errors(copy.str(), levels);
+  }
+  EXPECT_GT(refused, 40) << "most flips in live index pages are found";
+}
+
+// Writes a book entry's value as format version 1 did: the margin alone, and the header's version.
+void write_version_1_entry(const std::string& path, const std::vector<Stones>& pits, int margin) {
+  MDB_env* env;
+  MDB_txn* txn;
+  MDB_dbi dbi;
+  ASSERT_EQ(mdb_env_create(&env), 0);
+  ASSERT_EQ(mdb_env_open(env, path.c_str(), 0, 0664), 0);
+  ASSERT_EQ(mdb_txn_begin(env, nullptr, 0, &txn), 0);
+  ASSERT_EQ(mdb_dbi_open(txn, nullptr, 0, &dbi), 0);
+  const format::Key key = format::book_key(kTable, pits);
+  std::string value;
+  format::put_le(value, std::uint16_t(std::int16_t(margin)), 2);
+  MDB_val k{key.size, const_cast<std::uint8_t*>(key.bytes.data())}, v{2, value.data()};
+  ASSERT_EQ(mdb_put(txn, dbi, &k, &v, 0), 0);
+  std::string header = format::encode_header();
+  header[8] = 1;
+  const format::Key hk = format::header_key();
+  MDB_val hkey{hk.size, const_cast<std::uint8_t*>(hk.bytes.data())}, hval{16, header.data()};
+  ASSERT_EQ(mdb_put(txn, dbi, &hkey, &hval, 0), 0);
+  ASSERT_EQ(mdb_txn_commit(txn), 0);
+  mdb_env_close(env);
+}
+
+TEST(LmdbCheck, AVersion1BookEntryIsNotUsedUntilRewritten) {
+  TempDir dir("check_book_v1");
+  make_table(dir.str());
+  const std::vector<Stones> old{2, 2, 2, 2, 2, 2};
+  write_version_1_entry(dir.str(), old, 4);
+  {
+    const Store store(dir.str(), false);
+    EXPECT_EQ(store.get_book(kTable, old), std::nullopt);
+    EXPECT_EQ(store.book_size(kTable).entries, 2u);
+    EXPECT_EQ(store.book_size(kTable).unchecked, 1u);
+    EXPECT_EQ(store.book_entries(kTable).size(), 2u);
+  }
+  const test::CliResult r = test::run_cli("KALAH stats --db " + dir.str());
+  EXPECT_NE(r.out.find("1 entries without checksums"), std::string::npos) << r.out << r.err;
+  {
+    Store store(dir.str(), true);
+    store.put_book(kTable, {{old, 0}});
+  }
+  const Store store(dir.str(), false);
+  EXPECT_EQ(store.get_book(kTable, old), 0);
+  EXPECT_EQ(store.book_size(kTable).unchecked, 0u);
+}
+
+TEST(LmdbCheck, ABookEntryChangedOrMovedFailsItsChecksum) {
+  TempDir dir("check_book");
+  make_table(dir.str());
+  const std::vector<Stones> a{1, 2, 3, 4, 5, 6}, b{9, 9, 9, 9, 9, 9};
+  const format::Key ka = format::book_key(kTable, a), kb = format::book_key(kTable, b);
+  const std::string va = format::encode_book_value(ka.view(), 7);
+  const std::string data = read_file(dir.path() / "data.mdb");
+  ASSERT_NE(data.find(va), std::string::npos);
+  for (const bool moved : {false, true}) {
+    std::string d = data;
+    if (moved)  // b's value written over a's
+      d.replace(d.find(va), va.size(), format::encode_book_value(kb.view(), -2));
+    else
+      d[d.find(va)] ^= 2;  // margin 7 -> 5
+    write_file(dir.path() / "data.mdb", d);
+    const Store store(dir.str(), false);
+    const std::string e = error_of([&] { (void)store.get_book(kTable, a); });
+    EXPECT_NE(e.find("pits 1,2,3,4,5,6 fails its checksum"), std::string::npos) << e;
+    EXPECT_NE(error_of([&] { (void)store.book_entries(kTable); }), "");
+    EXPECT_EQ(store.get_book(kTable, b), -2);
+  }
+}
+
+// A reader who may not write the directory (a shipped table) reads it without a lock file.
+TEST(LmdbCheck, ATableInADirectoryTheReaderCannotWriteIsRead) {
+  TempDir dir("check_readonly");
+  make_table(dir.str());
+  fs::remove(dir.path() / "lock.mdb");
+  fs::permissions(dir.path(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                  fs::perms::others_read | fs::perms::others_exec);
+  fs::permissions(dir.path() / "data.mdb", fs::perms::owner_read | fs::perms::owner_write |
+                                               fs::perms::group_read | fs::perms::others_read);
+  // Root may write anything: the reader is then the unprivileged user `nobody`.
+  std::string as_reader;
+  if (::geteuid() == 0) {
+    as_reader = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+    for (fs::path p = dir.path().parent_path(); p != p.root_path(); p = p.parent_path())
+      ASSERT_EQ(::access(p.c_str(), X_OK), 0);
+  } else {
+    fs::permissions(dir.path(), fs::perms::owner_write, fs::perm_options::remove);
+  }
+  const test::CliResult r =
+      test::run_cli(as_reader + "KALAH query '1,0,1,0/0,1,1,0 S' --max-time 0 --db " + dir.str() +
+                    " --rules wetherell");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("exact, database"), std::string::npos) << r.out << r.err;
+  EXPECT_FALSE(fs::exists(dir.path() / "lock.mdb"));
+  fs::permissions(dir.path(), fs::perms::owner_all, fs::perm_options::add);
+}
+
+}  // namespace
+}  // namespace kalah

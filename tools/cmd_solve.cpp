@@ -218,7 +218,7 @@ void add_solve_options(po::options_description& desc, SolveArgs& a,
        "transposition table size in MiB; 0: sized to the position (64 MiB up to 24 stones in pits "
        "beyond the database, or 16 MiB up to 28 when --untabled is in effect, doubled for every 2 "
        "more, at most 2048 and a quarter of the memory); "
-       "at most the machine's memory")
+       "at most the memory available (the machine's, within MemAvailable and ulimit -v)")
       ("memo", po::value(&a.memo)->default_value(a.memo),
        "solve boards with up to this many stones in pits once into a dense table (-1: automatic, "
        "0: off)")
@@ -444,7 +444,8 @@ Resumed resume_checkpoint(const SolveArgs& a, std::size_t tt_bytes) {
                        std::to_string(r.from->tt_bytes >> 20) + ": give that or leave --tt-mb out");
     tt_bytes = r.from->tt_bytes;
   }
-  r.table = std::make_unique<SolveTable>(tt_bytes);
+  r.table = allocate_table("tt-mb", SolveTable::bytes_for(tt_bytes),
+                           [&] { return std::make_unique<SolveTable>(tt_bytes); });
   if (r.from && r.from->has_table) load_checkpoint_table(a.checkpoint, *r.table);
   return r;
 }
@@ -511,7 +512,11 @@ int solve_and_print(const SolveArgs& a, Progress& progress) {
     };
   }
   stop_on_signals();
-  const SolveResult r = solve(a.rules, p, opt);
+  // Without a table of the caller's, the solve allocates its own of opt.tt_bytes first.
+  const auto search = [&] { return solve(a.rules, p, opt); };
+  const SolveResult r = opt.table != nullptr
+                            ? search()
+                            : allocate_table("tt-mb", SolveTable::bytes_for(opt.tt_bytes), search);
   progress.clear_line();
   if (writer) writer->finish(r);
   const DbUse use = db.probe ? db_use(*db.probe, open_s) : DbUse{-1, false, open_s};
@@ -588,8 +593,9 @@ int solve_distributed(const SolveArgs& a) {
     opt.oracle = db.probe.get();
     opt.tt_bytes = tt_bytes_for(a, a.position, db.probe.get());
     if (!root) {
-      SolveTable table(opt.tt_bytes);
-      opt.table = &table;
+      const auto table = allocate_table("tt-mb", SolveTable::bytes_for(opt.tt_bytes),
+                                        [&] { return std::make_unique<SolveTable>(opt.tt_bytes); });
+      opt.table = table.get();
       serve_split_tests(a.rules, a.position, opt);
       return 0;
     }

@@ -63,11 +63,13 @@ const char* kDescription =
     "With --checkpoint FILE, what the solve proves is kept in FILE as it runs: the bounds of\n"
     "the margin and of every root move, with the transposition table whole (FILE is as large\n"
     "as --tt-mb), after each test at the root and every --checkpoint-every seconds (an atomic\n"
-    "write: a run killed while writing keeps the previous checkpoint). When FILE\n"
-    "exists, the solve resumes from it: the same position and rules are required, its table\n"
-    "size is taken, and the tests its bounds decide are skipped. Ctrl-C (SIGINT) or SIGTERM\n"
-    "stops a solve as --max-time does: the bounds proven so far are printed (and kept in\n"
-    "FILE), and the exit status is 130 or 143.\n"
+    "write: a run killed while writing keeps the previous checkpoint), and at the end after the\n"
+    "answer is printed: when that write fails, a warning says so and the exit status is 3. FILE's\n"
+    "directory must exist and have room for one write before the search starts (else exit 1).\n"
+    "When FILE exists, the solve resumes from it: the same position and rules are required,\n"
+    "its table size is taken, and the tests its bounds decide are skipped. Ctrl-C (SIGINT) or\n"
+    "SIGTERM stops a solve as --max-time does: the bounds proven so far are printed (and kept\n"
+    "in FILE), and the exit status is 130 or 143.\n"
     "Started by mpirun with 2 or more processes (a build with MPI), process 0 settles the\n"
     "root's moves by tests that the other processes run, each with its own transposition table\n"
     "and database copy; the answer has no principal variation, and --checkpoint keeps the\n"
@@ -435,6 +437,8 @@ struct Resumed {
   std::unique_ptr<SolveTable> table;
 };
 
+// The checkpoint's table, and its bounds when FILE exists. Before the table is allocated, FILE's
+// directory is checked to have room for a write (check_checkpoint_writable).
 Resumed resume_checkpoint(const SolveArgs& a, std::size_t tt_bytes) {
   Resumed r;
   r.from = checkpoint_to_resume(a.checkpoint, a.rules, a.position);
@@ -444,6 +448,7 @@ Resumed resume_checkpoint(const SolveArgs& a, std::size_t tt_bytes) {
                        std::to_string(r.from->tt_bytes >> 20) + ": give that or leave --tt-mb out");
     tt_bytes = r.from->tt_bytes;
   }
+  check_checkpoint_writable(a.checkpoint, SolveTable::bytes_for(tt_bytes));
   r.table = allocate_table("tt-mb", SolveTable::bytes_for(tt_bytes),
                            [&] { return std::make_unique<SolveTable>(tt_bytes); });
   if (r.from && r.from->has_table) load_checkpoint_table(a.checkpoint, *r.table);
@@ -467,10 +472,15 @@ std::string proven_text(const SolveResult& r) {
   return text;
 }
 
+// The exit status of a solve whose answer was printed but whose final checkpoint write failed.
+constexpr int kCheckpointNotWritten = 3;
+
 // The position solved, with the database at the leaves unless --no-db; with --checkpoint,
-// resumed from FILE and kept in it.
+// resumed from FILE and kept in it: the answer is printed first, then the final checkpoint
+// written.
 int solve_and_print(const SolveArgs& a, Progress& progress) {
   const Position& p = a.position;
+  if (!a.checkpoint.empty()) check_checkpoint_writable(a.checkpoint, 0);  // before the database
   OpenedDb db;
   const auto open_start = std::chrono::steady_clock::now();
   if (!a.no_db) {
@@ -518,13 +528,17 @@ int solve_and_print(const SolveArgs& a, Progress& progress) {
                             ? search()
                             : allocate_table("tt-mb", SolveTable::bytes_for(opt.tt_bytes), search);
   progress.clear_line();
-  if (writer) writer->finish(r);
+  const SolveCheckpoint* final_checkpoint = writer ? &writer->finish(r) : nullptr;
   const DbUse use = db.probe ? db_use(*db.probe, open_s) : DbUse{-1, false, open_s};
   if (a.json)
-    print_json(p, a.rules, r, use, writer ? &writer->written() : nullptr);
+    print_json(p, a.rules, r, use, final_checkpoint);
   else
     print_text(p, a.rules, r, use);
-  if (writer) print_checkpoint(a, writer->written(), resumed.from.has_value());
+  std::cout.flush();
+  if (writer) {
+    if (!writer->write_final()) return kCheckpointNotWritten;
+    print_checkpoint(a, *final_checkpoint, resumed.from.has_value());
+  }
   const int sig = stop_signal.load();
   return sig == 0 ? 0 : 128 + sig;
 }
@@ -542,6 +556,7 @@ int coordinate_and_print(const SolveArgs& a, const SolveOptions& opt, int proces
       throw InputError("checkpoint " + a.checkpoint +
                        " holds a single-process solve's table, which a distributed run would "
                        "drop: resume it on one process, or give the distributed run another FILE");
+    check_checkpoint_writable(a.checkpoint, 0);
     SolveCheckpoint base;
     if (from) base = *from;
     base.rules = a.rules;
@@ -563,12 +578,16 @@ int coordinate_and_print(const SolveArgs& a, const SolveOptions& opt, int proces
                       " s: margin in [" + std::to_string(so_far.lower) + ", " +
                       std::to_string(so_far.upper) + "]; " + state);
       });
-  if (writer) writer->finish(r);
+  const SolveCheckpoint* final_checkpoint = writer ? &writer->finish(r) : nullptr;
   if (a.json)
-    print_json(a.position, a.rules, r, use, writer ? &writer->written() : nullptr);
+    print_json(a.position, a.rules, r, use, final_checkpoint);
   else
     print_text(a.position, a.rules, r, use);
-  if (writer) print_checkpoint(a, writer->written(), from.has_value());
+  std::cout.flush();
+  if (writer) {
+    if (!writer->write_final()) return kCheckpointNotWritten;
+    print_checkpoint(a, *final_checkpoint, from.has_value());
+  }
   return 0;
 }
 

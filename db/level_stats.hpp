@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "store.hpp"
@@ -12,7 +13,13 @@ namespace kalah {
 // more of the stones still in pits than the opponent does.
 struct LevelStats {
   int n = 0;
-  bool complete = false;  // inside the complete prefix 0..complete_through
+  // In the run of sound levels 0..k within what the table record claims complete
+  // (Store::complete_through): the levels a probe reads when the claim holds.
+  bool complete = false;
+  // Why the level cannot be read, empty when it can: its record damaged, or missing where the
+  // table record claims it, or a block or the checksum damaged (the DbError's message). The counts
+  // are then 0.
+  std::string damage;
   std::uint64_t entries = 0;
   std::uint64_t positive = 0;      // value > 0
   std::uint64_t zero = 0;          // value == 0
@@ -23,8 +30,9 @@ struct LevelStats {
   }
 };
 
-// Every stored level of t in increasing n, each read and verified completely (DbError on damage).
-// Levels beyond a gap are listed too, with complete = false.
+// Every stored level of t in increasing n, each read and verified completely, and every damaged
+// level (LevelStats::damage), those the table record claims but which have no record included.
+// Levels beyond a gap or a damaged level are listed too, with complete = false.
 std::vector<LevelStats> level_stats(const Store& store, TableId t);
 
 }  // namespace kalah

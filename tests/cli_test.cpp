@@ -7,9 +7,11 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli_run.hpp"
@@ -387,6 +389,68 @@ TEST(CliUsage, UnknownCommandsOptionsAndBadValuesExit2) {
     EXPECT_EQ(r.status, 2) << cmd << ": " << r.out << r.err;
     EXPECT_FALSE(r.err.empty()) << cmd;
   }
+}
+
+// Boost reads "-5" as 2^64 - 5 for an unsigned option: every one refuses a negative number in
+// one line naming it.
+TEST(CliUsage, NegativeCountsAreRefusedNamingTheOption) {
+  const std::pair<const char*, const char*> bad[] = {
+      {"KALAH play --self --nodes -5", "--nodes must be >= 0, got -5"},
+      {"KALAH play --self --seed -1", "--seed must be >= 0, got -1"},
+      {"KALAH tree --max-nodes -3", "--max-nodes must be >= 0, got -3"},
+      {"KALAH verify --seed -2 --db /nonexistent/db", "--seed must be >= 0, got -2"},
+      {"KALAH verify --seed=-2 --db /nonexistent/db", "--seed must be >= 0, got -2"}};
+  for (const auto& [cmd, what] : bad) {
+    const Result r = run(cmd);
+    EXPECT_EQ(r.status, 2) << cmd << ": " << r.out << r.err;
+    EXPECT_EQ(r.out, "") << cmd;
+    EXPECT_EQ(count_lines(r.err), 1) << cmd << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, what)) << cmd << ": " << r.err;
+  }
+}
+
+// A top level with too many positions to index for the board size is refused before the database
+// directory is created, naming the largest that fits; so is one that does not fit in memory.
+TEST(CliUsage, GenRefusesTooLargeATableBeforeCreatingTheDatabase) {
+  const std::string db = kalah::test::fresh_path("gen-index");
+  for (const auto& [args, what] :
+       {std::pair<std::string, std::string>{"--pits 12 --max-stones 127",
+                                            "--max-stones must be 0..51 for --pits 12"},
+        {"--pits 8 --max-stones 111", "--max-stones must be 0..110 for --pits 8"},
+        {"--pits 12 --max-stones 51", "the largest table that fits is levels 0.."}}) {
+    const Result r = run("KALAH gen " + args + " --db " + db);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << args << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, what)) << args << ": " << r.err;
+    EXPECT_FALSE(std::filesystem::exists(db)) << args;
+  }
+}
+
+// Under an address-space limit (ulimit -v), a --tt-mb beyond what it leaves is a usage error, and
+// a table sized to the position that cannot be allocated is a one-line error naming --tt-mb and
+// the size, not "std::bad_alloc".
+TEST(CliUsage, TablesBeyondTheAddressSpaceLimitAreOneLineErrors) {
+#ifdef KALAH_SANITIZE_BUILD
+  GTEST_SKIP() << "the sanitizers' shadow memory needs more address space than ulimit -v allows";
+#endif
+  const auto limited = [](long long kib, const std::string& args) {
+    return run("ulimit -v " + std::to_string(kib) + "; KALAH solve --no-db --threads 1 " + args);
+  };
+  constexpr long long kLimit = 400 << 10;  // KiB
+  const Result big = limited(kLimit, "--stones 1 --tt-mb 100000");
+  EXPECT_EQ(big.status, 2) << big.err;
+  EXPECT_EQ(count_lines(big.err), 1) << big.err;
+  EXPECT_TRUE(contains(big.err, "--tt-mb must be 0..")) << big.err;
+  const std::string leaves = "the address-space limit, ulimit -v, leaves ";
+  ASSERT_TRUE(contains(big.err, leaves)) << big.err;
+  const long long left = std::stoll(big.err.substr(big.err.find(leaves) + leaves.size()));
+  // A limit that leaves about 40 MiB: the 64 MiB table --tt-mb 0 gives 24 stones does not fit.
+  const Result automatic = limited(kLimit - (left - 40) * 1024, "--stones 2");
+  EXPECT_EQ(automatic.status, 1) << automatic.err;
+  EXPECT_EQ(count_lines(automatic.err), 1) << automatic.err;
+  EXPECT_TRUE(contains(automatic.err, "cannot allocate the 64 MiB table of --tt-mb"))
+      << automatic.err;
+  EXPECT_EQ(automatic.out, "");
 }
 
 TEST(CliUsage, EveryCommandHasHelp) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`kalah solve --checkpoint`: a solve killed midway (SIGKILL) and one stopped by SIGINT resume from
 the checkpoint to the answer of an uninterrupted solve, with fewer nodes; a checkpoint of another
-solve, a corrupt one and bad options are refused with one line and a non-zero status.
+solve, a corrupt one, a missing directory and bad options are refused with one line and a non-zero
+status; a final write that fails comes after the answer and leaves the last checkpoint whole.
 Usage: solve_checkpoint_test.py KALAH_BINARY"""
 import json
 import os
@@ -111,5 +112,36 @@ with tempfile.TemporaryDirectory() as work:
     check("--checkpoint" in bad.stderr, "--checkpoint-every without --checkpoint is refused")
     bad = run(SOLVE + ["--checkpoint", path, "--checkpoint-every", "0"], expect=2)
     check("must be > 0" in bad.stderr, "--checkpoint-every 0 is refused")
+
+    # A checkpoint in a directory that does not exist: one line before any search (no progress
+    # line, no answer), exit 1.
+    nowhere = os.path.join(work, "no-such-dir", "x.ckpt")
+    r = run(SOLVE + ["--checkpoint", nowhere, "--progress"], expect=1)
+    check(r.stdout == "" and r.stderr.count("\n") == 1 and nowhere in r.stderr
+          and "does not exist" in r.stderr,
+          f"a missing directory is refused in one line before the search: {r.stderr!r}")
+
+    # The final write fails (a directory holds the temporary file's name): the answer is printed
+    # first, a warning names the file and says the previous checkpoint is kept, the exit status is
+    # 3, and the last good checkpoint is byte for byte what it was.
+    path = os.path.join(work, "kept.ckpt")
+    run(SOLVE + ["--checkpoint", path, "--max-time", "0.3"])
+    with open(path, "rb") as f:
+        good = f.read()
+    os.mkdir(path + ".tmp")
+    r = run(SOLVE + ["--checkpoint", path], expect=3)
+    answer = json.loads(r.stdout)
+    check(answer["complete"] and answer["margin"] == full["margin"],
+          "the answer is printed although the checkpoint cannot be written")
+    lines = r.stderr.splitlines()
+    check(len(lines) >= 1 and all(path in l and "warning" in l for l in lines)
+          and "previous checkpoint" in lines[-1] and "kept" in lines[-1],
+          f"each failed write is a one-line warning naming the file: {r.stderr!r}")
+    with open(path, "rb") as f:
+        check(f.read() == good, "the last good checkpoint is unchanged")
+    check(os.path.isdir(path + ".tmp"), "the directory in the temporary's place is left alone")
+    text = run(SOLVE[:-1] + ["--checkpoint", path], expect=3)  # without --json
+    check("margin:" in text.stdout and "checkpoint:" not in text.stdout,
+          "the text answer is printed, without a checkpoint line")
 
 sys.exit(1 if failures else 0)

@@ -2,12 +2,15 @@
 // split into tests (RootSplit) against solve().
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 
@@ -16,6 +19,7 @@
 #include "reference.hpp"
 #include "root_split.hpp"
 #include "solve.hpp"
+#include "solve_checkpoint.hpp"
 
 namespace kalah {
 namespace {
@@ -127,6 +131,79 @@ TEST(SolveResume, CheckpointFileRoundTripsBoundsAndTable) {
   EXPECT_THROW(load_checkpoint(path), CheckpointError);
   std::filesystem::remove(path);
   EXPECT_THROW(load_checkpoint(path), CheckpointError);
+}
+
+// A write that fails throws naming the file and leaves the previous checkpoint byte for byte:
+// when a directory holds the temporary file's name (left where it was), and when the write is cut
+// short (its temporary file removed).
+TEST(SolveResume, AFailedCheckpointWriteKeepsThePreviousOne) {
+  const Position p = start_position(4, 2);
+  SolveTable table(1 << 20);
+  SolveCheckpoint c;
+  c.position = p;
+  c.proven = solve(Rules::kWetherell, p, plain());
+  const std::string path = temp_path("kalah-checkpoint-kept");
+  save_checkpoint(path, c, &table);
+  std::ifstream in(path, std::ios::binary);
+  const std::string before{std::istreambuf_iterator<char>(in), {}};
+  const std::string tmp = checkpoint_temporary(path);
+  std::filesystem::create_directory(tmp);
+  c.runs = 7;
+  try {
+    save_checkpoint(path, c, &table);
+    ADD_FAILURE() << "the write did not fail";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot write checkpoint " + path), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("previous checkpoint"), std::string::npos) << e.what();
+  }
+  std::ifstream again(path, std::ios::binary);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(again), {}), before);
+  EXPECT_TRUE(std::filesystem::is_directory(tmp));
+  std::filesystem::remove(tmp);
+
+  // A write cut short (a file size limit below the table's, as a full disk would): the
+  // temporary file is removed as well.
+  rlimit saved{};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit small = saved;
+  small.rlim_cur = 64 << 10;
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  EXPECT_THROW(save_checkpoint(path, c, &table), std::runtime_error);
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &saved), 0);
+  std::signal(SIGXFSZ, old_handler);
+  std::ifstream last(path, std::ios::binary);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(last), {}), before);
+  EXPECT_FALSE(std::filesystem::exists(tmp));
+  std::filesystem::remove(path);
+}
+
+// What `kalah solve --checkpoint` checks before it searches: the directory, the name, the room
+// for a write's temporary copy of the table.
+TEST(SolveResume, CheckpointPlaceIsCheckedBeforeTheSolve) {
+  const std::string dir = temp_path("kalah-checkpoint-dir");
+  std::filesystem::create_directory(dir);
+  const auto error = [](const std::string& path, std::size_t bytes) -> std::string {
+    try {
+      cli::check_checkpoint_writable(path, bytes);
+      return "";
+    } catch (const std::runtime_error& e) {
+      return e.what();
+    }
+  };
+  EXPECT_EQ(error(dir + "/a.ckpt", 16 << 20), "");
+  EXPECT_NE(error(dir + "/none/a.ckpt", 0).find("directory " + dir + "/none does not exist"),
+            std::string::npos);
+  EXPECT_NE(error(dir, 0).find("is a directory"), std::string::npos);
+  std::ofstream(dir + "/file") << "x";
+  EXPECT_NE(error(dir + "/file/a.ckpt", 0).find("is not a directory"), std::string::npos);
+  // No disk has 2^62 bytes free.
+  const std::string full = error(dir + "/a.ckpt", std::size_t(1) << 62);
+  EXPECT_NE(full.find("cannot write checkpoint " + dir + "/a.ckpt: its disk has "),
+            std::string::npos)
+      << full;
+  std::filesystem::remove_all(dir);
 }
 
 // RootSplit driven by `workers` workers taking turns, each test run by solve_test with the

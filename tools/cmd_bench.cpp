@@ -32,7 +32,7 @@ int bench_search(int argc, char** argv) {
   desc.add_options()("depth,d", po::value(&depth)->default_value(depth),
                      "search depth in plies, 1..40")(
       "tt-mb", po::value(&tt_mb)->default_value(tt_mb),
-      "transposition table size in MiB, 1..65536 and at most the machine's memory")(
+      "transposition table size in MiB, 1..65536 and at most the memory available")(
       "rules", po::value(&rules)->default_value(rules),
       ("rule set: " + rules_names() + ", or all").c_str());
   po::variables_map vm;

@@ -373,7 +373,8 @@ int play_game(const PlayArgs& a, ExactOracle* oracle) {
   Position p = a.start;
   SearchOptions search = a.search;
   search.oracle = oracle;
-  Searcher searcher(cfg.rules, search);
+  Searcher searcher =
+      allocate_table("tt-mb", search.tt_bytes, [&] { return Searcher(cfg.rules, search); });
   std::mt19937_64 rng(a.seed);
   std::optional<int> proven;          // --exact --self: the first move's value for South
   std::unique_ptr<SolveTable> table;  // --exact: the solver's table, kept for the whole game

@@ -155,9 +155,11 @@ int run_query(int argc, char** argv) {
   Progress progress(a.progress);
   const bool batch = a.words.size() == 1 && a.words[0] == "-";
   const std::vector<std::string> lines = query_lines(a);
-  const api::Database database =
-      open_api_database(a.db, a.explicit_db, a.db_load, std::size_t(a.tt_mb) << 20,
-                        [&](const std::string& line) { progress.note(line); });
+  const std::size_t tt_bytes = std::size_t(a.tt_mb) << 20;  // allocated here when not 0
+  const api::Database database = allocate_table("tt-mb", tt_bytes, [&] {
+    return open_api_database(a.db, a.explicit_db, a.db_load, tt_bytes,
+                             [&](const std::string& line) { progress.note(line); });
+  });
   MissingTables missing(a, database, progress);
   int status = 0;
   for (const std::string& line : lines) {
@@ -171,8 +173,11 @@ int run_query(int argc, char** argv) {
       continue;
     }
     missing.check(p.m);
-    const api::Answer answer =
-        database.query(a.rules_text, to_string(p), a.max_time, a.threads, progress.status_sink());
+    // The first search allocates the table: of --tt-mb, or with 0 sized to its position.
+    const api::Answer answer = allocate_table("tt-mb", tt_bytes, [&] {
+      return database.query(a.rules_text, to_string(p), a.max_time, a.threads,
+                            progress.status_sink());
+    });
     progress.clear_line();
     if (a.json)
       std::cout << answer.to_json() << "\n";

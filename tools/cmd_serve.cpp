@@ -63,7 +63,7 @@ bool parse_serve_args(int argc, char** argv, ServeArgs& a) {
       "tt-mb", po::value(&a.tt_mb)->default_value(a.tt_mb),
       "the analysis cache in MiB: one transposition table shared by every query and kept from one "
       "query to the next, so that the positions of a game walked move by move reuse the earlier "
-      "ones' proofs; by default a sixteenth of this machine's memory, 64..1024");
+      "ones' proofs; by default a sixteenth of the memory available at start, 64..1024");
   a.db_load.add_to(desc);
   po::variables_map vm;
   if (!parse_command(argc, argv, kServeUsage, kServeDescription, desc, {}, vm)) return false;
@@ -110,9 +110,12 @@ void serve_until_signalled(WebServer& server, sigset_t stop_signals) {
 int run_serve(int argc, char** argv) {
   ServeArgs a;
   if (!parse_serve_args(argc, argv, a)) return 0;
-  const api::Database db = open_api_database(
-      a.db_path, a.explicit_db, a.db_load, std::size_t(a.tt_mb) << 20,
-      [](const std::string& line) { std::cerr << "kalah serve: " << line << "\n"; });
+  const std::size_t tt_bytes = std::size_t(a.tt_mb) << 20;
+  const api::Database db = allocate_table("tt-mb", tt_bytes, [&] {
+    return open_api_database(
+        a.db_path, a.explicit_db, a.db_load, tt_bytes,
+        [](const std::string& line) { std::cerr << "kalah serve: " << line << "\n"; });
+  });
   // Blocked in every thread (set before any starts), so that only the stopper receives them.
   sigset_t stop_signals;
   sigemptyset(&stop_signals);

@@ -63,11 +63,13 @@ const char* kDescription =
     "With --checkpoint FILE, what the solve proves is kept in FILE as it runs: the bounds of\n"
     "the margin and of every root move, with the transposition table whole (FILE is as large\n"
     "as --tt-mb), after each test at the root and every --checkpoint-every seconds (an atomic\n"
-    "write: a run killed while writing keeps the previous checkpoint). When FILE\n"
-    "exists, the solve resumes from it: the same position and rules are required, its table\n"
-    "size is taken, and the tests its bounds decide are skipped. Ctrl-C (SIGINT) or SIGTERM\n"
-    "stops a solve as --max-time does: the bounds proven so far are printed (and kept in\n"
-    "FILE), and the exit status is 130 or 143.\n"
+    "write: a run killed while writing keeps the previous checkpoint), and at the end after the\n"
+    "answer is printed: when that write fails, a warning says so and the exit status is 3. FILE's\n"
+    "directory must exist and have room for one write before the search starts (else exit 1).\n"
+    "When FILE exists, the solve resumes from it: the same position and rules are required,\n"
+    "its table size is taken, and the tests its bounds decide are skipped. Ctrl-C (SIGINT) or\n"
+    "SIGTERM stops a solve as --max-time does: the bounds proven so far are printed (and kept\n"
+    "in FILE), and the exit status is 130 or 143.\n"
     "Started by mpirun with 2 or more processes (a build with MPI), process 0 settles the\n"
     "root's moves by tests that the other processes run, each with its own transposition table\n"
     "and database copy; the answer has no principal variation, and --checkpoint keeps the\n"
@@ -218,7 +220,7 @@ void add_solve_options(po::options_description& desc, SolveArgs& a,
        "transposition table size in MiB; 0: sized to the position (64 MiB up to 24 stones in pits "
        "beyond the database, or 16 MiB up to 28 when --untabled is in effect, doubled for every 2 "
        "more, at most 2048 and a quarter of the memory); "
-       "at most the machine's memory")
+       "at most the memory available (the machine's, within MemAvailable and ulimit -v)")
       ("memo", po::value(&a.memo)->default_value(a.memo),
        "solve boards with up to this many stones in pits once into a dense table (-1: automatic, "
        "0: off)")
@@ -435,6 +437,8 @@ struct Resumed {
   std::unique_ptr<SolveTable> table;
 };
 
+// The checkpoint's table, and its bounds when FILE exists. Before the table is allocated, FILE's
+// directory is checked to have room for a write (check_checkpoint_writable).
 Resumed resume_checkpoint(const SolveArgs& a, std::size_t tt_bytes) {
   Resumed r;
   r.from = checkpoint_to_resume(a.checkpoint, a.rules, a.position);
@@ -444,7 +448,9 @@ Resumed resume_checkpoint(const SolveArgs& a, std::size_t tt_bytes) {
                        std::to_string(r.from->tt_bytes >> 20) + ": give that or leave --tt-mb out");
     tt_bytes = r.from->tt_bytes;
   }
-  r.table = std::make_unique<SolveTable>(tt_bytes);
+  check_checkpoint_writable(a.checkpoint, SolveTable::bytes_for(tt_bytes));
+  r.table = allocate_table("tt-mb", SolveTable::bytes_for(tt_bytes),
+                           [&] { return std::make_unique<SolveTable>(tt_bytes); });
   if (r.from && r.from->has_table) load_checkpoint_table(a.checkpoint, *r.table);
   return r;
 }
@@ -466,10 +472,15 @@ std::string proven_text(const SolveResult& r) {
   return text;
 }
 
+// The exit status of a solve whose answer was printed but whose final checkpoint write failed.
+constexpr int kCheckpointNotWritten = 3;
+
 // The position solved, with the database at the leaves unless --no-db; with --checkpoint,
-// resumed from FILE and kept in it.
+// resumed from FILE and kept in it: the answer is printed first, then the final checkpoint
+// written.
 int solve_and_print(const SolveArgs& a, Progress& progress) {
   const Position& p = a.position;
+  if (!a.checkpoint.empty()) check_checkpoint_writable(a.checkpoint, 0);  // before the database
   OpenedDb db;
   const auto open_start = std::chrono::steady_clock::now();
   if (!a.no_db) {
@@ -511,15 +522,23 @@ int solve_and_print(const SolveArgs& a, Progress& progress) {
     };
   }
   stop_on_signals();
-  const SolveResult r = solve(a.rules, p, opt);
+  // Without a table of the caller's, the solve allocates its own of opt.tt_bytes first.
+  const auto search = [&] { return solve(a.rules, p, opt); };
+  const SolveResult r = opt.table != nullptr
+                            ? search()
+                            : allocate_table("tt-mb", SolveTable::bytes_for(opt.tt_bytes), search);
   progress.clear_line();
-  if (writer) writer->finish(r);
+  const SolveCheckpoint* final_checkpoint = writer ? &writer->finish(r) : nullptr;
   const DbUse use = db.probe ? db_use(*db.probe, open_s) : DbUse{-1, false, open_s};
   if (a.json)
-    print_json(p, a.rules, r, use, writer ? &writer->written() : nullptr);
+    print_json(p, a.rules, r, use, final_checkpoint);
   else
     print_text(p, a.rules, r, use);
-  if (writer) print_checkpoint(a, writer->written(), resumed.from.has_value());
+  std::cout.flush();
+  if (writer) {
+    if (!writer->write_final()) return kCheckpointNotWritten;
+    print_checkpoint(a, *final_checkpoint, resumed.from.has_value());
+  }
   const int sig = stop_signal.load();
   return sig == 0 ? 0 : 128 + sig;
 }
@@ -537,6 +556,7 @@ int coordinate_and_print(const SolveArgs& a, const SolveOptions& opt, int proces
       throw InputError("checkpoint " + a.checkpoint +
                        " holds a single-process solve's table, which a distributed run would "
                        "drop: resume it on one process, or give the distributed run another FILE");
+    check_checkpoint_writable(a.checkpoint, 0);
     SolveCheckpoint base;
     if (from) base = *from;
     base.rules = a.rules;
@@ -558,12 +578,16 @@ int coordinate_and_print(const SolveArgs& a, const SolveOptions& opt, int proces
                       " s: margin in [" + std::to_string(so_far.lower) + ", " +
                       std::to_string(so_far.upper) + "]; " + state);
       });
-  if (writer) writer->finish(r);
+  const SolveCheckpoint* final_checkpoint = writer ? &writer->finish(r) : nullptr;
   if (a.json)
-    print_json(a.position, a.rules, r, use, writer ? &writer->written() : nullptr);
+    print_json(a.position, a.rules, r, use, final_checkpoint);
   else
     print_text(a.position, a.rules, r, use);
-  if (writer) print_checkpoint(a, writer->written(), from.has_value());
+  std::cout.flush();
+  if (writer) {
+    if (!writer->write_final()) return kCheckpointNotWritten;
+    print_checkpoint(a, *final_checkpoint, from.has_value());
+  }
   return 0;
 }
 
@@ -588,8 +612,9 @@ int solve_distributed(const SolveArgs& a) {
     opt.oracle = db.probe.get();
     opt.tt_bytes = tt_bytes_for(a, a.position, db.probe.get());
     if (!root) {
-      SolveTable table(opt.tt_bytes);
-      opt.table = &table;
+      const auto table = allocate_table("tt-mb", SolveTable::bytes_for(opt.tt_bytes),
+                                        [&] { return std::make_unique<SolveTable>(opt.tt_bytes); });
+      opt.table = table.get();
       serve_split_tests(a.rules, a.position, opt);
       return 0;
     }

@@ -1,6 +1,8 @@
 // `kalah stats`: per-level value signs and stored size of a database table, optionally as SVG.
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <optional>
 
@@ -75,7 +77,9 @@ int run_stats(int argc, char** argv) {
           "win, draw, loss); the stored bytes (compressed blocks with their headers) and bits per\n"
           "position; then totals and the size of the LMDB file in use. With several tables in\n"
           "the database, --rules and --pits choose one. --plot writes an SVG with two panels:\n"
-          "the win/draw/loss fractions and the bits per position, per level.",
+          "the win/draw/loss fractions and the bits per position, per level. A level whose\n"
+          "record or blocks are damaged, or which is missing inside the levels the table's record\n"
+          "claims complete, is listed as DAMAGED; the exit status is then 1.",
           desc, {}, vm))
     return 0;
   std::optional<Rules> rules;
@@ -86,12 +90,21 @@ int run_stats(int argc, char** argv) {
 
   const Store store(db, false);
   const TableId t = pick_table(store, db, rules, pits);
-  const int through = store.complete_through(t);
+  const int claimed = store.complete_through(t);
   const std::vector<LevelStats> levels = level_stats(store, t);
+  const auto first_damaged = std::find_if(levels.begin(), levels.end(),
+                                          [](const LevelStats& l) { return !l.damage.empty(); });
+  int through = -1;  // the last level of the sound run from 0 that the table record claims
+  for (const LevelStats& l : levels)
+    if (l.complete) through = l.n;
 
   std::cout << to_string(t) << " in " << db << ": "
             << (through >= 0 ? "levels 0.." + std::to_string(through) + " complete"
                              : std::string("no complete levels"))
+            << (through < claimed
+                    ? "; the table record claims levels 0.." + std::to_string(claimed) +
+                          ", but level " + std::to_string(through + 1) + " is damaged or missing"
+                    : std::string())
             << "; book: " << book_summary(store.book_size(t)) << "\n";
   char head[256];
   std::snprintf(head, sizeof head, "%5s %15s %15s %15s %15s %6s %6s %6s %13s %8s\n", "level",
@@ -99,9 +112,19 @@ int run_stats(int argc, char** argv) {
                 "bits/pos");
   std::cout << head;
   LevelStats total;
+  std::vector<LevelStats> sound;  // the levels read, for the chart
+  bool after_damage = false;
   for (const LevelStats& l : levels) {
+    if (!l.damage.empty()) {
+      std::cout << std::setw(5) << l.n << " DAMAGED: " << l.damage << "\n";
+      after_damage = true;
+      continue;
+    }
+    sound.push_back(l);
     print_row(std::to_string(l.n), l.entries, l.positive, l.zero, l.negative, l.stored_bytes,
-              l.complete ? "" : "  (after a missing level: not probed)");
+              l.complete     ? ""
+              : after_damage ? "  (after a damaged level: not probed)"
+                             : "  (after a missing level: not probed)");
     total.entries += l.entries;
     total.positive += l.positive;
     total.zero += l.zero;
@@ -114,10 +137,15 @@ int run_stats(int argc, char** argv) {
             << "\n";
   if (!plot.empty()) {
     std::ofstream out(plot);
-    out << stats_svg("kalah database " + db + ": " + to_string(t), levels);
+    out << stats_svg("kalah database " + db + ": " + to_string(t), sound);
     out.close();
     if (!out) throw std::runtime_error("cannot write " + plot);
     std::cout << "chart written to " << plot << "\n";
+  }
+  if (first_damaged != levels.end()) {
+    std::cout.flush();
+    std::cerr << "kalah stats: error: " << first_damaged->damage << "\n";
+    return 1;
   }
   return 0;
 }

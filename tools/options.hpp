@@ -1,6 +1,8 @@
 // Option parsing shared by the subcommands: --help, the common game options, value checks.
 #pragma once
 
+#include <cstddef>
+#include <new>
 #include <string>
 
 #include <boost/program_options.hpp>
@@ -44,13 +46,38 @@ void check_range(const char* name, long long v, long long lo, long long hi);
 
 // This machine's physical memory in MiB: the most a table size option may ask for.
 long long memory_mb();
-// kalah serve's analysis cache by default, in MiB: a sixteenth of this machine's memory, within
+// kalah serve's analysis cache by default, in MiB: a sixteenth of memory_room(), within
 // 64..1024.
 long long serve_tt_mb();
 
-// check_range for a size in MiB allocated whole: lo..min(hi, memory_mb()), so a size the machine
-// cannot hold is a usage error instead of a failed allocation.
+// The memory this process may still allocate, in MiB: the machine's memory, within what the
+// system reports available (MemAvailable) and what the address-space limit (RLIMIT_AS, ulimit -v)
+// leaves. `why` names the bound that binds ("this machine has N MiB of memory, M MiB of it
+// available").
+struct MemoryRoom {
+  long long mb = 0;
+  std::string why;
+};
+MemoryRoom memory_room();
+
+// check_range for a size in MiB allocated whole: lo..min(hi, memory_room().mb), so a size this
+// process cannot hold is a usage error (naming the bound) instead of a failed allocation.
 void check_memory_mb(const char* name, long long mb, long long lo, long long hi);
+
+// Throws a one-line std::runtime_error: the table of `bytes` (0: sized to the position by --NAME
+// 0) that --NAME sizes could not be allocated, with memory_room()'s bound.
+[[noreturn]] void throw_allocation_failed(const char* name, std::size_t bytes);
+
+// allocate()'s result, where allocate() allocates the table of `bytes` that --NAME sizes; its
+// std::bad_alloc becomes throw_allocation_failed(name, bytes).
+template <class F>
+decltype(auto) allocate_table(const char* name, std::size_t bytes, F&& allocate) {
+  try {
+    return allocate();
+  } catch (const std::bad_alloc&) {
+    throw_allocation_failed(name, bytes);
+  }
+}
 
 // Whether the user gave --NAME on the command line (not just its default).
 bool given(const po::variables_map& vm, const char* name);

@@ -1,12 +1,54 @@
 // The checkpoint of `kalah solve`: read, checked against the command, and written as it runs.
 #include "solve_checkpoint.hpp"
 
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 
 #include "stopwatch.hpp"
 
 namespace kalah::cli {
+
+namespace {
+
+std::string mib_text(std::uint64_t bytes) {
+  return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
+}
+
+}  // namespace
+
+void check_checkpoint_writable(const std::string& path, std::size_t table_bytes) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : ".";
+  const std::string where = "cannot write checkpoint " + path + ": ";
+  std::error_code ec;
+  const fs::file_status dir_status = fs::status(dir, ec);
+  if (!fs::exists(dir_status))
+    throw std::runtime_error(where + "directory " + dir.string() + " does not exist");
+  if (!fs::is_directory(dir_status))
+    throw std::runtime_error(where + dir.string() + " is not a directory");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw std::runtime_error(where + "directory " + dir.string() + ": " + std::strerror(errno));
+  if (fs::is_directory(fs::status(path, ec))) throw std::runtime_error(where + "it is a directory");
+  struct statvfs disk {};
+  if (::statvfs(dir.c_str(), &disk) != 0)
+    throw std::runtime_error(where + "directory " + dir.string() + ": " + std::strerror(errno));
+  // A leftover temporary file is truncated by the write: its blocks are free for it.
+  const std::string tmp = checkpoint_temporary(path);
+  std::error_code size_ec;
+  const std::uintmax_t size = fs::is_regular_file(tmp, ec) ? fs::file_size(tmp, size_ec) : 0;
+  const std::uint64_t free =
+      std::uint64_t(disk.f_bavail) * disk.f_frsize + (size_ec ? 0 : std::uint64_t(size));
+  const std::uint64_t need = checkpoint_bytes(table_bytes);
+  if (free < need)
+    throw std::runtime_error(where + "its disk has " + mib_text(free) + " free, a write needs " +
+                             mib_text(need) + " (a temporary copy beside it, holding the " +
+                             mib_text(table_bytes) + " transposition table)");
+}
 
 std::optional<SolveCheckpoint> checkpoint_to_resume(const std::string& path, Rules rules,
                                                     const Position& p) {
@@ -27,7 +69,6 @@ CheckpointWriter::CheckpointWriter(std::string path, SolveCheckpoint base, const
       every_(every),
       start_(std::chrono::steady_clock::now()) {
   latest_ = base_.proven;
-  last_ = base_;
   thread_ = std::thread([this] { run(); });
 }
 
@@ -76,7 +117,6 @@ void CheckpointWriter::run() {
       SolveCheckpoint c = snapshot(seconds_since(start_), 0);
       save_checkpoint(path_, c, table_);
       lock.lock();
-      last_ = std::move(c);
     } catch (const std::exception& e) {
       std::cerr << "kalah solve: warning: " << e.what() << "\n";
       lock.lock();
@@ -85,7 +125,7 @@ void CheckpointWriter::run() {
   }
 }
 
-void CheckpointWriter::finish(const SolveResult& r) {
+const SolveCheckpoint& CheckpointWriter::finish(const SolveResult& r) {
   {
     std::lock_guard lock(mutex_);
     done_ = true;
@@ -93,10 +133,19 @@ void CheckpointWriter::finish(const SolveResult& r) {
   }
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
-  SolveCheckpoint c = snapshot(seconds_since(start_), r.nodes);
-  c.proven = r;
-  save_checkpoint(path_, c, table_);
-  last_ = std::move(c);
+  final_ = snapshot(seconds_since(start_), r.nodes);
+  final_.proven = r;
+  return final_;
+}
+
+bool CheckpointWriter::write_final() {
+  try {
+    save_checkpoint(path_, final_, table_);
+    return true;
+  } catch (const std::exception& e) {
+    std::cerr << "kalah solve: warning: " << e.what() << "\n";
+    return false;
+  }
 }
 
 }  // namespace kalah::cli

@@ -20,10 +20,16 @@ namespace kalah::cli {
 std::optional<SolveCheckpoint> checkpoint_to_resume(const std::string& path, Rules rules,
                                                     const Position& p);
 
+// Throws std::runtime_error naming `path` and the problem unless a checkpoint with a table of
+// table_bytes (0: none) can be written there: its directory exists and is writable, `path` is not
+// a directory, and the disk has room for the temporary copy a write makes beside it
+// (checkpoint_bytes).
+void check_checkpoint_writable(const std::string& path, std::size_t table_bytes);
+
 // Writes the checkpoint of one run, the table with it: after every test at the root that narrows
-// a bound (proven()), at the latest every `every` seconds, and at the end (finish()). Writing
-// happens on a thread of its own; a failed write is reported on stderr and the previous checkpoint
-// stays.
+// a bound (proven()), at the latest every `every` seconds, and at the end (finish(), then
+// write_final()). Writing happens on a thread of its own until finish(); a failed write is
+// reported on stderr and the previous checkpoint stays.
 class CheckpointWriter {
  public:
   // base: what earlier runs proved and spent (totals; runs counts them), or a new checkpoint's
@@ -35,24 +41,26 @@ class CheckpointWriter {
 
   // What the solve has proven so far (SolveOptions::on_proven): written soon.
   void proven(const SolveResult& so_far);
-  // The run's result: written now, with its nodes and time added to the totals. Throws when the
-  // write fails.
-  void finish(const SolveResult& r);
-  // The totals as the last write recorded them.
-  const SolveCheckpoint& written() const { return last_; }
+  // Stops the writes on the writer's thread and returns the checkpoint of the run's result r, its
+  // nodes and time added to the totals, for write_final() to write.
+  const SolveCheckpoint& finish(const SolveResult& r);
+  // Writes what finish() returned. False when the write fails: a one-line warning on stderr then
+  // names the file and the reason, and the previous checkpoint stays.
+  bool write_final();
 
  private:
   void run();
   SolveCheckpoint snapshot(double seconds, std::uint64_t nodes);
 
   std::string path_;
-  SolveCheckpoint base_, last_;
+  SolveCheckpoint base_;
   const SolveTable* table_;
   double every_;
   std::chrono::steady_clock::time_point start_;
   std::mutex mutex_;
   std::condition_variable wake_;
   SolveResult latest_;
+  SolveCheckpoint final_;
   bool dirty_ = false, done_ = false;
   std::thread thread_;
 };

@@ -21,6 +21,7 @@ namespace {
 
 constexpr const char* kMagic = "kalah-solve-checkpoint 1";
 constexpr std::size_t kChunkWords = std::size_t(1) << 17;  // 1 MiB a read or write
+constexpr std::uint64_t kHeaderRoom = 64 << 10;  // the magic and JSON lines, a PV included
 
 nlohmann::ordered_json header_of(const SolveCheckpoint& c, std::uint64_t sum) {
   const SolveResult& r = c.proven;
@@ -109,13 +110,24 @@ std::string header_text(const SolveCheckpoint& c, std::uint64_t sum) {
 
 }  // namespace
 
+std::string checkpoint_temporary(const std::string& path) {
+  return path + ".tmp";
+}
+
+std::uint64_t checkpoint_bytes(std::size_t tt_bytes) {
+  return std::uint64_t(tt_bytes) + kHeaderRoom;
+}
+
 void save_checkpoint(const std::string& path, SolveCheckpoint c, const SolveTable* table) {
   c.has_table = table != nullptr;
   if (table != nullptr) c.tt_bytes = table->bytes();
-  const std::string tmp = path + ".tmp";
+  const std::string tmp = checkpoint_temporary(path);
+  const auto failed = [&path, &tmp](int why) {
+    return std::runtime_error("cannot write checkpoint " + path + " (through " + tmp + "): " +
+                              std::strerror(why) + " (the previous checkpoint, if any, is kept)");
+  };
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0)
-    throw std::runtime_error("cannot write checkpoint " + tmp + ": " + std::strerror(errno));
+  if (fd < 0) throw failed(errno);
   // The header is written last, over a placeholder of its length: the checksum follows the table.
   std::uint64_t sum = 0;
   const std::size_t header_len = header_text(c, ~std::uint64_t(0)).size();  // the longest
@@ -134,8 +146,7 @@ void save_checkpoint(const std::string& path, SolveCheckpoint c, const SolveTabl
   if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
     const int why = ok ? errno : err;
     ::unlink(tmp.c_str());
-    throw std::runtime_error("cannot write checkpoint " + path + ": " + std::strerror(why) +
-                             " (the previous checkpoint, if any, is kept)");
+    throw failed(why);
   }
 }
 

@@ -33,11 +33,18 @@ struct SolveCheckpoint {
   int processes = 1;        // processes of the run that wrote it (a distributed solve: > 1)
 };
 
+// The temporary file a write of the checkpoint at `path` goes through: path + ".tmp".
+std::string checkpoint_temporary(const std::string& path);
+
+// The most bytes a checkpoint takes on disk with a table of tt_bytes (0: none): the table and a
+// header of at most 64 KiB.
+std::uint64_t checkpoint_bytes(std::size_t tt_bytes);
+
 // Writes c to path, with `table` (of c.tt_bytes; null: none) whole, or nothing at all: into
-// path + ".tmp", flushed to disk, then renamed over path, so a run killed while saving leaves the
-// previous checkpoint. Other threads may go on storing into the table meanwhile. Throws
-// std::runtime_error naming the path and the failure (a full disk, say) after removing the
-// temporary file.
+// checkpoint_temporary(path), flushed to disk, then renamed over path, so a run killed while
+// saving leaves the previous checkpoint. Other threads may go on storing into the table meanwhile.
+// Throws std::runtime_error naming the path and the failure (a full disk, say); the file at path
+// is then as it was, and a temporary file this call created is removed.
 void save_checkpoint(const std::string& path, SolveCheckpoint c, const SolveTable* table);
 
 // Reads a checkpoint's header (everything but the table). Throws CheckpointError naming what is

@@ -47,12 +47,19 @@ class SolveTable {
   static constexpr int kWays = 8;
   static constexpr int kTagBits = 36;
 
+  // A table of bytes_for(bytes). Throws std::bad_alloc when it cannot be allocated.
   explicit SolveTable(std::size_t bytes) {
-    std::size_t buckets = 1;
-    while (buckets * 2 * sizeof(Bucket) <= bytes) buckets *= 2;
+    const std::size_t buckets = bytes_for(bytes) / sizeof(Bucket);
     memory_ = HugeBuffer(buckets * sizeof(Bucket));
     buckets_ = memory_.as<Bucket>();
     mask_ = buckets - 1;
+  }
+
+  // The size of a table asked for `bytes`: a power of two of buckets, at least one.
+  static std::size_t bytes_for(std::size_t bytes) {
+    std::size_t buckets = 1;
+    while (buckets * 2 * sizeof(Bucket) <= bytes) buckets *= 2;
+    return buckets * sizeof(Bucket);
   }
 
   std::size_t bytes() const { return (mask_ + 1) * sizeof(Bucket); }

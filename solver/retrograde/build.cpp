@@ -70,25 +70,40 @@ bool build_packs_levels(TableId t, int max_stones, std::uint64_t limit,
                               : "; not even level 0 fits"));
 }
 
+bool build_packs_levels(const BuildOptions& o) {
+  const std::uint64_t have = physical_memory_bytes();
+  return o.memory_limit > 0
+             ? build_packs_levels(o.table, o.max_stones, o.memory_limit, "--memory-limit")
+             : build_packs_levels(
+                   o.table, o.max_stones, have - have / 8,
+                   "7/8 of this machine's " + gib(have) + "; --memory-limit sets it");
+}
+
+int max_table_stones(int m) {
+  int n = 0;
+  while (n < kMaxTableStones && arrangement_count(2 * m, n + 1)) ++n;
+  return n;
+}
+
 void check_build_options(const BuildOptions& o) {
   if (o.table.m < 1 || o.table.m > kMaxPits)
     throw InputError("--pits must be 1.." + std::to_string(kMaxPits) + ", got " +
                      std::to_string(o.table.m));
-  if (o.max_stones < 0 || o.max_stones > kMaxTableStones)
-    throw InputError("--max-stones must be 0.." + std::to_string(kMaxTableStones) + ", got " +
-                     std::to_string(o.max_stones));
+  const int most = max_table_stones(o.table.m);
+  if (o.max_stones < 0 || o.max_stones > most)
+    throw InputError("--max-stones must be 0.." + std::to_string(most) +
+                     (most < kMaxTableStones
+                          ? " for --pits " + std::to_string(o.table.m) + " (level " +
+                                std::to_string(most + 1) + " has too many positions to index)"
+                          : std::string()) +
+                     ", got " + std::to_string(o.max_stones));
 }
 
 BuildReport build_database(Store& store, const BuildOptions& o, const BuildEvents& events) {
   const auto start = std::chrono::steady_clock::now();
   const TableId t = o.table;
   check_build_options(o);
-  const std::uint64_t have = physical_memory_bytes();
-  const bool packing =
-      o.memory_limit > 0
-          ? build_packs_levels(t, o.max_stones, o.memory_limit, "--memory-limit")
-          : build_packs_levels(t, o.max_stones, have - have / 8,
-                               "7/8 of this machine's " + gib(have) + "; --memory-limit sets it");
+  const bool packing = build_packs_levels(o);
 
   BuildReport report;
   report.packed = packing;

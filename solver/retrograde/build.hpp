@@ -50,8 +50,16 @@ std::uint64_t build_memory_bytes(int m, int max_stones, bool packed);
 bool build_packs_levels(TableId t, int max_stones, std::uint64_t limit,
                         const std::string& limit_is);
 
+// build_packs_levels for a build of `options` in this process: within options.memory_limit, or
+// 7/8 of this machine's memory when that is 0.
+bool build_packs_levels(const BuildOptions& options);
+
+// The largest top level of a table of m pits a side (1..kMaxPits): kMaxTableStones, or less where
+// a level above has 2^63 positions or more (arrangement_count: too many to index).
+int max_table_stones(int m);
+
 // Throws InputError naming --pits or --max-stones when the board size or the top level is out of
-// range.
+// range (0..max_table_stones(m)).
 void check_build_options(const BuildOptions& options);
 
 // Builds table levels up to options.max_stones into store. Levels already complete are loaded

@@ -161,7 +161,12 @@ def check_cli(name, db, good):
                                         "--db-load", "cache", "--max-time", "60"], query_values),
             ("solve", ["solve", BEYOND, "--json", "--threads", "2"],
              lambda t: (json.loads(t)["margin"], json.loads(t)["best_moves"])),
-            ("stats", ["stats"], None)):
+            ("stats", ["stats"], None),
+            ("play --exact", ["play", "--self", "--exact", "--no-random", "--threads", "2",
+                              "--position", BEYOND], None),
+            ("tree", ["tree", BEYOND, "--depth", "4"], None),
+            ("bench probe", ["bench", "probe", "--pits", str(PITS), "--positions", "2000",
+                             "--passes", "1", "--threads", "2"], None)):
         r = run(*args, "--rules", RULES, "--db", db)
         where = "%s: %s: exit %d, stderr %r" % (name, label, r.returncode, r.stderr[-300:])
         if r.returncode == 0:

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -117,10 +118,21 @@ double timed_passes(const api::TableProbe& t, const std::vector<api::BinaryPosit
     sums[std::size_t(k)] = sum;
   };
   const auto start = std::chrono::steady_clock::now();
+  // A probe's error (a damaged block) on any thread reaches the caller once all have stopped.
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
+  const auto guarded = [&](int k) {
+    try {
+      work(k);
+    } catch (...) {
+      errors[std::size_t(k)] = std::current_exception();
+    }
+  };
   std::vector<std::thread> pool;
-  for (int k = 1; k < threads; ++k) pool.emplace_back(work, k);
-  work(0);
+  for (int k = 1; k < threads; ++k) pool.emplace_back(guarded, k);
+  guarded(0);
   for (std::thread& th : pool) th.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
   const double s = seconds_since(start);
   for (long long sum : sums)
     if (sum != sums[0]) throw std::runtime_error("bench probe: threads disagree");

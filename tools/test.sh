@@ -2,7 +2,8 @@
 # Installs what is missing, builds, and runs the whole test suite: a release build, then the same
 # tests under AddressSanitizer + UndefinedBehaviorSanitizer, except those labelled `slow` (solves
 # that take a minute in release and many under the sanitizers; tests/CMakeLists.txt), then the
-# libFuzzer targets (tests/fuzz/: position parser, HTTP query, block decoder) 20 s each.
+# libFuzzer targets (tests/fuzz/: position parser, HTTP query, block decoder, whole database
+# files) 20 s each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)

@@ -200,7 +200,7 @@ TEST(SolveResume, CheckpointPlaceIsCheckedBeforeTheSolve) {
   EXPECT_NE(error(dir + "/file/a.ckpt", 0).find("is not a directory"), std::string::npos);
   // No disk has 2^62 bytes free.
   const std::string full = error(dir + "/a.ckpt", std::size_t(1) << 62);
-  EXPECT_NE(full.find("cannot write checkpoint " + dir + "/a.ckpt: its disk has "),
+  EXPECT_NE(full.find("cannot write checkpoint " + dir + "/a.ckpt: disk full for it ("),
             std::string::npos)
       << full;
   std::filesystem::remove_all(dir);

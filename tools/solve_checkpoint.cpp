@@ -45,9 +45,11 @@ void check_checkpoint_writable(const std::string& path, std::size_t table_bytes)
       std::uint64_t(disk.f_bavail) * disk.f_frsize + (size_ec ? 0 : std::uint64_t(size));
   const std::uint64_t need = checkpoint_bytes(table_bytes);
   if (free < need)
-    throw std::runtime_error(where + "its disk has " + mib_text(free) + " free, a write needs " +
-                             mib_text(need) + " (a temporary copy beside it, holding the " +
-                             mib_text(table_bytes) + " transposition table)");
+    throw std::runtime_error(where + "disk full for it (" + mib_text(free) +
+                             " free, a write needs " + mib_text(need) +
+                             (table_bytes > 0 ? ": a temporary copy beside it, holding the " +
+                                                    mib_text(table_bytes) + " transposition table)"
+                                              : ")"));
 }
 
 std::optional<SolveCheckpoint> checkpoint_to_resume(const std::string& path, Rules rules,

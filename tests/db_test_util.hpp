@@ -10,7 +10,12 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+#include <lmdb.h>
 #include <unistd.h>
+
+#include <optional>
+#include <string_view>
 
 #include "index.hpp"
 #include "store.hpp"
@@ -47,6 +52,29 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+// Replaces the record at `key` of the LMDB environment at `path` by `value`, or deletes it when
+// there is none, with plain LMDB past the store's checks: how tests make damaged or old
+// databases.
+inline void edit_raw(const std::string& path, std::string_view key,
+                     std::optional<std::string_view> value) {
+  MDB_env* env;
+  MDB_txn* txn;
+  MDB_dbi dbi;
+  ASSERT_EQ(mdb_env_create(&env), 0);
+  ASSERT_EQ(mdb_env_open(env, path.c_str(), 0, 0664), 0);
+  ASSERT_EQ(mdb_txn_begin(env, nullptr, 0, &txn), 0);
+  ASSERT_EQ(mdb_dbi_open(txn, nullptr, 0, &dbi), 0);
+  MDB_val k{key.size(), const_cast<char*>(key.data())};
+  if (value) {
+    MDB_val v{value->size(), const_cast<char*>(value->data())};
+    ASSERT_EQ(mdb_put(txn, dbi, &k, &v, 0), 0);
+  } else {
+    ASSERT_EQ(mdb_del(txn, dbi, &k, nullptr), 0);
+  }
+  ASSERT_EQ(mdb_txn_commit(txn), 0);
+  mdb_env_close(env);
+}
 
 // Uniform random values in [-n, n].
 inline std::vector<std::int8_t> random_level(std::uint64_t entries, int n, std::uint32_t seed) {

@@ -194,25 +194,12 @@ TEST(LmdbCheck, DamagedIndexPagesAreErrorsOrTrueValues) {
 
 // Writes a book entry's value as format version 1 did: the margin alone, and the header's version.
 void write_version_1_entry(const std::string& path, const std::vector<Stones>& pits, int margin) {
-  MDB_env* env;
-  MDB_txn* txn;
-  MDB_dbi dbi;
-  ASSERT_EQ(mdb_env_create(&env), 0);
-  ASSERT_EQ(mdb_env_open(env, path.c_str(), 0, 0664), 0);
-  ASSERT_EQ(mdb_txn_begin(env, nullptr, 0, &txn), 0);
-  ASSERT_EQ(mdb_dbi_open(txn, nullptr, 0, &dbi), 0);
-  const format::Key key = format::book_key(kTable, pits);
   std::string value;
   format::put_le(value, std::uint16_t(std::int16_t(margin)), 2);
-  MDB_val k{key.size, const_cast<std::uint8_t*>(key.bytes.data())}, v{2, value.data()};
-  ASSERT_EQ(mdb_put(txn, dbi, &k, &v, 0), 0);
+  test::edit_raw(path, format::book_key(kTable, pits).view(), value);
   std::string header = format::encode_header();
   header[8] = 1;
-  const format::Key hk = format::header_key();
-  MDB_val hkey{hk.size, const_cast<std::uint8_t*>(hk.bytes.data())}, hval{16, header.data()};
-  ASSERT_EQ(mdb_put(txn, dbi, &hkey, &hval, 0), 0);
-  ASSERT_EQ(mdb_txn_commit(txn), 0);
-  mdb_env_close(env);
+  test::edit_raw(path, format::header_key().view(), header);
 }
 
 TEST(LmdbCheck, AVersion1BookEntryIsNotUsedUntilRewritten) {

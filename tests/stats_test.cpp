@@ -104,33 +104,13 @@ TEST(StatsCommand, PrintsEveryLevelAndWritesTheChart) {
   EXPECT_NE(chart.find("bits per position"), std::string::npos);
 }
 
-// Replaces (or with `value` null deletes) the record at `key` of the LMDB environment at `path`.
-void edit_raw(const std::string& path, std::string_view key, const char* value) {
-  MDB_env* env;
-  MDB_txn* txn;
-  MDB_dbi dbi;
-  ASSERT_EQ(mdb_env_create(&env), 0);
-  ASSERT_EQ(mdb_env_open(env, path.c_str(), 0, 0664), 0);
-  ASSERT_EQ(mdb_txn_begin(env, nullptr, 0, &txn), 0);
-  ASSERT_EQ(mdb_dbi_open(txn, nullptr, 0, &dbi), 0);
-  MDB_val k{key.size(), const_cast<char*>(key.data())};
-  if (value == nullptr) {
-    ASSERT_EQ(mdb_del(txn, dbi, &k, nullptr), 0);
-  } else {
-    MDB_val v{std::strlen(value), const_cast<char*>(value)};
-    ASSERT_EQ(mdb_put(txn, dbi, &k, &v, 0), 0);
-  }
-  ASSERT_EQ(mdb_txn_commit(txn), 0);
-  mdb_env_close(env);
-}
-
 // Levels 4 and 5 of a table that claims 0..6 lose their records (5's is replaced by bytes that
 // are no level record, 4's is deleted): stats says levels 0..3 are complete and what the table
 // record claims, names both levels and exits 1, as verify and query do.
 TEST(StatsCommand, LevelsMissingInsideTheClaimedRangeAreNamedAndExitOne) {
   Fixture f;
-  edit_raw(f.dir.str(), format::level_key(kW2, 4).view(), nullptr);
-  edit_raw(f.dir.str(), format::level_key(kW2, 5).view(), "damaged");
+  test::edit_raw(f.dir.str(), format::level_key(kW2, 4).view(), std::nullopt);
+  test::edit_raw(f.dir.str(), format::level_key(kW2, 5).view(), "damaged");
   {
     const Store store(f.dir.str(), false);
     ASSERT_EQ(store.complete_through(kW2), 6);
@@ -162,7 +142,7 @@ TEST(StatsCommand, LevelsMissingInsideTheClaimedRangeAreNamedAndExitOne) {
 // A damaged block is a DAMAGED line too, with the levels after it listed as not probed.
 TEST(StatsCommand, ADamagedBlockIsListedAndExitsOne) {
   Fixture f;
-  edit_raw(f.dir.str(), format::group_key(kW2, 3, 0).view(), "damaged");
+  test::edit_raw(f.dir.str(), format::group_key(kW2, 3, 0).view(), "damaged");
   const test::CliResult r = kalah("stats --db '" + f.dir.str() + "'");
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("levels 0..2 complete; the table record claims levels 0..6, but level 3 "

@@ -75,6 +75,13 @@ LevelMeta complete_meta(const LmdbTxn& txn, TableId t, int n, const std::string&
 
 }  // namespace
 
+std::string no_table_message(const std::string& path, TableId t, const std::vector<TableId>& held) {
+  std::string list;
+  for (const TableId& x : held) list += (list.empty() ? "" : ", ") + to_string(x);
+  return "database " + path + " has no table for " + to_string(t) +
+         " (it holds: " + (list.empty() ? "nothing" : list) + ")";
+}
+
 std::uint64_t level_entries(int m, int n) {
   if (m < 1 || n < 0) return n == 0 ? 1 : 0;
   if (const std::optional<std::uint64_t> entries = arrangement_count(2 * m, n)) return *entries;

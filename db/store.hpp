@@ -44,6 +44,10 @@ struct BookSize {
   std::uint64_t entries = 0, unchecked = 0;
 };
 
+// "database PATH has no table for T (it holds: ...)": what a reader says of a table `held`, the
+// store's tables(), lacks.
+std::string no_table_message(const std::string& path, TableId t, const std::vector<TableId>& held);
+
 // A kalah database: one LMDB environment (directory) holding any number of tables. Const members
 // may be called from many threads at once; writes are serialised by LMDB. At most one Store per
 // path per process. Layout: db/FORMAT.md.

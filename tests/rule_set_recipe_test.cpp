@@ -9,7 +9,7 @@
 #include "reference.hpp"
 #include "rules/wetherell_twos.hpp"
 #include "search_impl.hpp"
-#include "solve_driver.hpp"
+#include "root_solver.hpp"
 
 namespace kalah {
 namespace {

@@ -15,11 +15,11 @@
 #include <string>
 
 #include "checkpoint.hpp"
+#include "checkpoint_writer.hpp"
 #include "random_positions.hpp"
 #include "reference.hpp"
 #include "root_split.hpp"
 #include "solve.hpp"
-#include "solve_checkpoint.hpp"
 
 namespace kalah {
 namespace {
@@ -186,7 +186,7 @@ TEST(SolveResume, CheckpointPlaceIsCheckedBeforeTheSolve) {
   std::filesystem::create_directory(dir);
   const auto error = [](const std::string& path, std::size_t bytes) -> std::string {
     try {
-      cli::check_checkpoint_writable(path, bytes);
+      check_checkpoint_writable(path, bytes);
       return "";
     } catch (const std::runtime_error& e) {
       return e.what();

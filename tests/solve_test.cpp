@@ -24,7 +24,7 @@
 #include "probe.hpp"
 #include "reference.hpp"
 #include "solve.hpp"
-#include "solve_driver.hpp"
+#include "root_solver.hpp"
 #include "vectors.hpp"
 
 namespace kalah {

@@ -10,15 +10,6 @@
 
 namespace kalah {
 
-namespace {
-
-// The smallest value >= v with the parity of p.
-int up_to_parity(int v, int p) {
-  return ((v - p) & 1) ? v + 1 : v;
-}
-
-}  // namespace
-
 RootSplit::RootSplit(Rules rules, const Position& root, int guess, const SolveResult* resume)
     : rules_(rules) {
   if (is_over(rules, root))
@@ -31,10 +22,10 @@ RootSplit::RootSplit(Rules rules, const Position& root, int guess, const SolveRe
     int lo = c.kalah_difference() - c.pit_stones(), hi = c.kalah_difference() + c.pit_stones();
     if (is_over(rules, c)) lo = hi = final_margin(c);
     if (!again) std::tie(lo, hi) = std::pair(-hi, -lo);
-    moves_.push_back({pit, c, again, lo, hi});
+    moves_.push_back({{lo, hi}, pit, c, again});
   }
   // Every move's margin has the root's parity, which the opening bounds have.
-  level_ = up_to_parity(guess, moves_.front().lower & 1);
+  level_ = round_up(guess, moves_.front().lower & 1);
   if (resume != nullptr) {
     for (const MoveBound& b : resume->moves) {
       for (Move& m : moves_) {
@@ -48,9 +39,7 @@ RootSplit::RootSplit(Rules rules, const Position& root, int guess, const SolveRe
 }
 
 int RootSplit::best_lower() const {
-  int b = moves_.front().lower;
-  for (const Move& m : moves_) b = std::max(b, m.lower);
-  return b;
+  return root_bounds(moves_).first;
 }
 
 bool RootSplit::open(const Move& m) const {
@@ -58,9 +47,7 @@ bool RootSplit::open(const Move& m) const {
 }
 
 int RootSplit::test_level() {
-  int upper = moves_.front().upper;
-  for (const Move& m : moves_) upper = std::max(upper, m.upper);
-  const int best = best_lower();
+  const auto [best, upper] = root_bounds(moves_);
   if (best == upper) return best;  // the root's margin is known: the others are tested against it
   if (level_ > upper) level_ = upper;
   if (level_ <= best) level_ = best + 2;
@@ -93,12 +80,7 @@ void RootSplit::record(const Job& job, const TestResult& t) {
   m.busy = false;
   if (t.stopped) return;
   // The child's bound as a bound on v.
-  const bool v_at_least = m.again ? t.at_least : !t.at_least;
-  const int v = m.again ? t.bound : -t.bound;
-  if (v_at_least)
-    m.lower = std::max(m.lower, v);
-  else
-    m.upper = std::min(m.upper, v);
+  m.narrow(m.again ? t.at_least : !t.at_least, m.again ? t.bound : -t.bound, m.lower & 1);
   if (m.lower > m.upper)
     throw std::logic_error("root split: pit " + std::to_string(m.pit) +
                            " has empty bounds (TT collision?)");
@@ -110,12 +92,8 @@ bool RootSplit::done() const {
 
 SolveResult RootSplit::result() const {
   SolveResult r;
-  r.lower = best_lower();
-  r.upper = r.lower;
-  for (const Move& m : moves_) {
-    r.upper = std::max(r.upper, m.upper);
-    r.moves.push_back({m.pit, m.lower, m.upper});
-  }
+  std::tie(r.lower, r.upper) = root_bounds(moves_);
+  for (const Move& m : moves_) r.moves.push_back({m.pit, m.lower, m.upper});
   if (done()) {
     r.complete = true;
     r.margin = r.lower;

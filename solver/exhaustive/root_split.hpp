@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "position.hpp"
+#include "root_bounds.hpp"
 #include "rules.hpp"
 #include "solve.hpp"
 
@@ -49,11 +50,10 @@ class RootSplit {
   std::string status() const;
 
  private:
-  struct Move {
+  struct Move : ProvenBounds {
     int pit;
     Position child;
     bool again;  // the mover moves again after it
-    int lower, upper;
     bool busy = false;
     int worker = -1;  // the worker that tested it last
     int level = 0;    // the level under test

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "physical_memory.hpp"
-#include "solve_driver.hpp"
+#include "root_solver.hpp"
 
 namespace kalah {
 

@@ -42,7 +42,7 @@ struct SolveOptions {
   // Boards with at most this many stones in pits are solved once each by plain minimax and kept
   // in a dense table of C(n + 2m - 1, 2m - 1) bytes per level n (filled lazily; at most 126).
   // -1: chosen from the rules and the position's stones in pits, within min(tt_bytes / 4, 64 MiB)
-  // (solve_driver.hpp); 0: none.
+  // (root_solver.hpp); 0: none.
   int memo_stones = -1;
   double max_seconds = 0;  // 0: unlimited; otherwise the solve stops with complete = false
   // false: stop as soon as the margin is proven (complete, best_moves and pv left empty).

@@ -14,9 +14,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using kalah::fuzz::check;
   httplib::Params params;
   httplib::detail::parse_query_text(std::string(reinterpret_cast<const char*>(data), size), params);
-  kalah::cli::ApiQuery q;
+  kalah::serve::ApiQuery q;
   try {
-    q = kalah::cli::parse_api_query(params);
+    q = kalah::serve::parse_api_query(params);
   } catch (const kalah::InputError&) {
     return 0;
   } catch (...) {
@@ -33,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check(params.count("max_time") ? std::isfinite(q.max_time) && q.max_time > 0 : q.max_time == 0,
         "q.max_time is the max_time parameter, a finite number > 0, or 0 without one");
   for (const auto& [key, value] : params)
-    check(value.size() <= kalah::cli::kMaxParameterBytes, "accepted value '" + key + "' too long");
+    check(value.size() <= kalah::serve::kMaxParameterBytes, "accepted value '" + key + "' too long");
   const auto rules = params.find("rules");
   const auto named =
       rules == params.end() ? kalah::Rules::kWetherell : kalah::parse_rules(rules->second);

@@ -19,6 +19,7 @@
 
 #include "book.hpp"
 #include "checkpoint.hpp"
+#include "checkpoint_writer.hpp"
 #include "command.hpp"
 #include "db_open.hpp"
 #include "options.hpp"
@@ -26,10 +27,9 @@
 #include "progress.hpp"
 #include "query.hpp"
 #include "solve.hpp"
-#include "solve_checkpoint.hpp"
 #ifdef KALAH_MPI
+#include "distributed_solve.hpp"
 #include "mpi_session.hpp"
-#include "solve_distributed.hpp"
 #endif
 #include "stopwatch.hpp"
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "probe.hpp"
 #include "query.hpp"
 #include "stopwatch.hpp"
 
@@ -31,7 +32,7 @@ Player::Size& Player::size(int m) {
     if (std::find(held.begin(), held.end(), t) != held.end()) {
       s->probe = std::make_unique<Probe>(*store_, t);
     } else {
-      std::cerr << "kalah kgp: " << cli::no_table_message(options_.db, t, held) << "; playing " << m
+      std::cerr << "kalah kgp: " << no_table_message(options_.db, t, held) << "; playing " << m
                 << "-pit boards without it\n";
     }
   }

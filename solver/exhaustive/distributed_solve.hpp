@@ -1,4 +1,5 @@
-// `mpirun -np P kalah solve`: process 0 settles the root's moves, the other processes test them.
+// `mpirun -np P kalah solve`: process 0 settles the root's moves, the other processes test them
+// (the definitions are built with MPI only, KALAH_MPI).
 #pragma once
 
 #include <functional>
@@ -8,7 +9,7 @@
 #include "rules.hpp"
 #include "solve.hpp"
 
-namespace kalah::cli {
+namespace kalah {
 
 // Process 0's part: settles every root move of p (RootSplit, first tests at `guess`, starting
 // from `resume` when given) by tests it sends to processes 1..processes-1, each test to one
@@ -26,4 +27,4 @@ SolveResult coordinate_split_solve(
 // over.
 void serve_split_tests(Rules rules, const Position& p, SolveOptions opt);
 
-}  // namespace kalah::cli
+}  // namespace kalah

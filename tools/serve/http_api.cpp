@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-namespace kalah::cli {
+namespace kalah::serve {
 namespace {
 
 std::string printable(const std::string& s) {
@@ -43,4 +43,4 @@ ApiQuery parse_api_query(const std::multimap<std::string, std::string>& params) 
   return q;
 }
 
-}  // namespace kalah::cli
+}  // namespace kalah::serve

@@ -15,13 +15,6 @@ std::size_t default_db_memory_bytes() {
   return std::max<std::size_t>(physical_memory_bytes() / 2, std::size_t(256) << 20);
 }
 
-std::string no_table_message(const std::string& path, TableId t, const std::vector<TableId>& held) {
-  std::string list;
-  for (const TableId& x : held) list += (list.empty() ? "" : ", ") + to_string(x);
-  return "database " + path + " has no table for " + to_string(t) +
-         " (it holds: " + (list.empty() ? "nothing" : list) + ")";
-}
-
 std::string book_summary(const BookSize& size) {
   std::string out = with_commas(size.entries) + " positions";
   if (size.unchecked > 0)

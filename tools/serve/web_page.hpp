@@ -3,8 +3,8 @@
 
 #include <string_view>
 
-namespace kalah::cli {
+namespace kalah::serve {
 
 extern const std::string_view kWebPage;  // HTML with its CSS and JavaScript inline
 
-}  // namespace kalah::cli
+}  // namespace kalah::serve

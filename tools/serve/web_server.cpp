@@ -11,7 +11,7 @@
 #include "http_api.hpp"
 #include "web_page.hpp"
 
-namespace kalah::cli {
+namespace kalah::serve {
 namespace {
 
 constexpr const char* kJson = "application/json";
@@ -163,4 +163,4 @@ int WebServer::bind(const std::string& host, int port) {
   return bound;
 }
 
-}  // namespace kalah::cli
+}  // namespace kalah::serve

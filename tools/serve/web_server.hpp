@@ -7,7 +7,7 @@
 
 #include "kalah/kalah.hpp"
 
-namespace kalah::cli {
+namespace kalah::serve {
 
 // GET / (the explorer page), /api/v1/query, /api/v1/analyze and /api/v1/tables answered from
 // `db`, each search beyond it bounded by max_time seconds on `threads` threads, up to
@@ -26,4 +26,4 @@ class WebServer {
   httplib::Server server_;
 };
 
-}  // namespace kalah::cli
+}  // namespace kalah::serve

@@ -12,7 +12,7 @@
 #include "checkpoint.hpp"
 #include "solve.hpp"
 
-namespace kalah::cli {
+namespace kalah {
 
 // The checkpoint at `path` when it exists, checked to be of this position under these rules;
 // nullopt when the file does not exist. Throws InputError when it is of another solve,
@@ -65,4 +65,4 @@ class CheckpointWriter {
   std::thread thread_;
 };
 
-}  // namespace kalah::cli
+}  // namespace kalah

@@ -93,7 +93,7 @@ void print_listening(const ServeArgs& a, const api::Database& db, int port) {
 
 // Serves until SIGINT or SIGTERM, which stop the server from a thread of their own, not inside a
 // handler.
-void serve_until_signalled(WebServer& server, sigset_t stop_signals) {
+void serve_until_signalled(serve::WebServer& server, sigset_t stop_signals) {
   std::atomic<bool> signalled = false;
   std::thread stopper([&] {
     int signal = 0;
@@ -122,7 +122,7 @@ int run_serve(int argc, char** argv) {
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  WebServer server(db, a.max_time, a.threads, a.connections);
+  serve::WebServer server(db, a.max_time, a.threads, a.connections);
   print_listening(a, db, server.bind(a.host, a.port));
   serve_until_signalled(server, stop_signals);
   std::cout << "kalah serve: stopped" << std::endl;

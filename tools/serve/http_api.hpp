@@ -8,7 +8,7 @@
 #include "position.hpp"
 #include "rules.hpp"
 
-namespace kalah::cli {
+namespace kalah::serve {
 
 // GET /api/v1/query?rules=R&position=P[&max_time=SEC] (and /api/v1/analyze): the rule set
 // (default wetherell), the position and the seconds of search asked for (0: the server's limit).
@@ -27,4 +27,4 @@ constexpr std::size_t kMaxParameterBytes = 256;
 // problem.
 ApiQuery parse_api_query(const std::multimap<std::string, std::string>& params);
 
-}  // namespace kalah::cli
+}  // namespace kalah::serve

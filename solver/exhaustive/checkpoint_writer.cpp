@@ -1,5 +1,5 @@
 // The checkpoint of `kalah solve`: read, checked against the command, and written as it runs.
-#include "solve_checkpoint.hpp"
+#include "checkpoint_writer.hpp"
 
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -11,7 +11,7 @@
 
 #include "stopwatch.hpp"
 
-namespace kalah::cli {
+namespace kalah {
 
 namespace {
 
@@ -150,4 +150,4 @@ bool CheckpointWriter::write_final() {
   }
 }
 
-}  // namespace kalah::cli
+}  // namespace kalah

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "root_bounds.hpp"
 #include "search.hpp"
 #include "solve.hpp"
 #include "solve_search.hpp"
@@ -35,14 +36,6 @@ int auto_memo_stones(int m, int n, std::size_t tt_bytes) {
   const int want = B::Rules::memo_levels(n);
   const int fits = ExactMemo<B>::stones_for_bytes(m, std::min(tt_bytes / 4, kAutoMemoBytes));
   return std::clamp(std::min(want, fits), 0, ExactMemo<B>::kMaxValue);
-}
-
-// Smallest value >= v / largest value <= v with the parity of `parity`.
-inline int round_up(int v, int parity) {
-  return ((v - parity) & 1) ? v + 1 : v;
-}
-inline int round_down(int v, int parity) {
-  return ((v - parity) & 1) ? v - 1 : v;
 }
 
 // The salt of a shared table's keys for boards of m pits under rule set r (TableView): a
@@ -131,8 +124,8 @@ class RootSolver {
   using Test = std::optional<int>;
 
   // A legal root move (0-based pit i) and the bounds proven on its future margin v.
-  struct MoveState {
-    int i, lower, upper;
+  struct MoveState : ProvenBounds {
+    int i;
   };
 
   // The board after root move i, the stones it banked and whether the mover moves again.
@@ -151,7 +144,7 @@ class RootSolver {
   // in the opponent's kalah), v <= n.
   void open_moves() {
     for (int i = 0; i < root_.m(); ++i)
-      if (root_.pit(i) != 0) moves_.push_back({i, 2 * root_move(i).gain - n_, n_});
+      if (root_.pit(i) != 0) moves_.push_back({{2 * root_move(i).gain - n_, n_}, i});
   }
 
   // Starts from the bounds an earlier solve of this root proved (SolveOptions::resume): the root's
@@ -602,11 +595,7 @@ class RootSolver {
   // What a test of root move i against `level` proved: r >= level proves v >= r, else v <= r.
   void narrow(int i, int level, int r) {
     std::lock_guard lock(moves_mutex_);
-    MoveState& m = move_state(i);
-    if (r >= level)
-      m.lower = std::max(m.lower, round_up(r, parity_));
-    else
-      m.upper = std::min(m.upper, round_down(r, parity_));
+    move_state(i).narrow(r >= level, r, parity_);
   }
   // Move i's proven bounds on v, the root's upper bound included (no move does better).
   std::pair<int, int> bounds_of(int i) {
@@ -644,17 +633,12 @@ class RootSolver {
   // (moves_mutex_ held): a root margin is at least its lower bound and every move's, at most its
   // upper bound and the best of the moves' upper bounds.
   void fill_bounds(SolveResult& r) const {
-    int lower = lo_, upper = -n_;
     r.moves.clear();
-    for (const MoveState& m : moves_) {
-      const int up = std::min(m.upper, hi_);
-      lower = std::max(lower, m.lower);
-      upper = std::max(upper, up);
-      r.moves.push_back({m.i + 1, kd_ + m.lower, kd_ + up});
-    }
-    if (moves_.empty()) upper = hi_;
+    for (const MoveState& m : moves_)
+      r.moves.push_back({m.i + 1, kd_ + m.lower, kd_ + std::min(m.upper, hi_)});
+    const auto [lower, upper] = root_bounds(moves_, lo_, hi_);
     r.lower = kd_ + lower;
-    r.upper = kd_ + std::min(upper, hi_);
+    r.upper = kd_ + upper;
   }
 
   // The result with every thread's counts.

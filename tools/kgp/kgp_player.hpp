@@ -8,15 +8,15 @@
 #include <memory>
 #include <string>
 
-#include "db_open.hpp"
 #include "position.hpp"
 #include "search.hpp"
 #include "solve.hpp"
+#include "store.hpp"
 
 namespace kalah::kgp {
 
 struct PlayerOptions {
-  std::string db = cli::kDefaultDbPath;
+  std::string db;            // the database directory (kalah kgp's --db)
   bool explicit_db = false;  // --db given: a board size without a table is still only a note
   double move_time = 2;      // seconds per state, > 0
   std::size_t tt_bytes = std::size_t(64) << 20;  // the engine's and the solver's tables, each

@@ -1,7 +1,6 @@
 // The distributed solve's messages: tests from process 0 to the others, their bounds back.
-#include "solve_distributed.hpp"
+#include "distributed_solve.hpp"
 
-#ifdef KALAH_MPI
 #include <mpi.h>
 
 #include <algorithm>
@@ -15,7 +14,7 @@
 #include "root_split.hpp"
 #include "stopwatch.hpp"
 
-namespace kalah::cli {
+namespace kalah {
 
 namespace {
 
@@ -122,6 +121,4 @@ void serve_split_tests(Rules rules, const Position& p, SolveOptions opt) {
   }
 }
 
-}  // namespace kalah::cli
-
-#endif  // KALAH_MPI
+}  // namespace kalah

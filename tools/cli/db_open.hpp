@@ -20,9 +20,6 @@ struct OpenedDb {
   std::unique_ptr<Probe> probe;
 };
 
-// "database PATH has no table for T (it holds: ...)".
-std::string no_table_message(const std::string& path, TableId t, const std::vector<TableId>& held);
-
 // "N positions", and the unchecked entries of format version 1 with what rewrites them.
 std::string book_summary(const BookSize& size);
 

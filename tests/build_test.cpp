@@ -271,7 +271,7 @@ TEST(Query, BeyondTheDatabaseUsesTheSolverAndSaysSo) {
   const Position p = parse_position("1,6,1,5/0,0,0,5 S");  // 13 stones in pits; margin 8 (vectors)
   test::ReferenceMinimax reference(Rules::kWetherell);
   for (auto [probe, threads] : {std::pair{&cached, 1}, std::pair{&resident, 2}}) {
-    QueryOptions options;
+    QuerySearchOptions options;
     options.threads = threads;
     const QueryAnswer a = query_position(Rules::kWetherell, p, probe, options);
     EXPECT_TRUE(a.used_solver);

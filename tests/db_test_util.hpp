@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,33 @@ inline void edit_raw(const std::string& path, std::string_view key,
   }
   ASSERT_EQ(mdb_txn_commit(txn), 0);
   mdb_env_close(env);
+}
+
+// Every record of the LMDB environment at `path`, read with plain LMDB; throws when it cannot be
+// read.
+inline std::map<std::string, std::string> read_raw(const std::string& path) {
+  const auto check = [](int rc) {
+    if (rc != 0) throw std::runtime_error(std::string("lmdb: ") + mdb_strerror(rc));
+  };
+  MDB_env* env;
+  MDB_txn* txn;
+  MDB_dbi dbi;
+  MDB_cursor* cur;
+  check(mdb_env_create(&env));
+  check(mdb_env_open(env, path.c_str(), MDB_RDONLY, 0664));
+  check(mdb_txn_begin(env, nullptr, MDB_RDONLY, &txn));
+  check(mdb_dbi_open(txn, nullptr, 0, &dbi));
+  check(mdb_cursor_open(txn, dbi, &cur));
+  std::map<std::string, std::string> db;
+  MDB_val k, v;
+  for (int rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
+       rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT))
+    db[std::string(static_cast<char*>(k.mv_data), k.mv_size)] =
+        std::string(static_cast<char*>(v.mv_data), v.mv_size);
+  mdb_cursor_close(cur);
+  mdb_txn_abort(txn);
+  mdb_env_close(env);
+  return db;
 }
 
 // Uniform random values in [-n, n].

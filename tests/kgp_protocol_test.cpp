@@ -1,4 +1,4 @@
-// KGP lines and boards (tools/kgp_protocol.*): what a server may send parses as the protocol's
+// KGP lines and boards (tools/kgp/kgp_protocol.*): what a server may send parses as the protocol's
 // grammar says, what breaks it is refused with a reason, and replies are written as KGP reads them.
 #include "kgp_protocol.hpp"
 

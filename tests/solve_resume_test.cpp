@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include <iterator>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "checkpoint.hpp"
 #include "checkpoint_writer.hpp"
@@ -131,6 +133,30 @@ TEST(SolveResume, CheckpointFileRoundTripsBoundsAndTable) {
   EXPECT_THROW(load_checkpoint(path), CheckpointError);
   std::filesystem::remove(path);
   EXPECT_THROW(load_checkpoint(path), CheckpointError);
+}
+
+// A checkpoint written before anything is proven (a writer's periodic write, as a run killed in
+// its first test leaves it) holds bounds the margin lies within, and resumes to the same answer.
+TEST(SolveResume, ANewCheckpointClaimsNothing) {
+  const Rules rules = Rules::kWetherell;
+  const Position p = parse_position("2,0,1,2,1,3,5/0,2,1,1,2,0,6 N");
+  const std::string path = temp_path("kalah-checkpoint-new");
+  {
+    CheckpointWriter writer(path, new_checkpoint(rules, p, 0), nullptr, 0.01);
+    for (int i = 0; i < 500 && !std::filesystem::exists(path); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  SolveCheckpoint c = load_checkpoint(path);
+  std::filesystem::remove(path);
+  const SolveResult fresh = solve(rules, p, plain());
+  EXPECT_EQ(c.proven.lower, p.kalah_difference() - p.pit_stones());
+  EXPECT_EQ(c.proven.upper, p.kalah_difference() + p.pit_stones());
+  EXPECT_TRUE(c.proven.moves.empty());
+  SolveOptions o = plain();
+  o.resume = &c.proven;
+  const SolveResult resumed = solve(rules, p, o);
+  EXPECT_EQ(resumed.margin, fresh.margin);
+  EXPECT_EQ(resumed.best_moves, fresh.best_moves);
 }
 
 // A write that fails throws naming the file and leaves the previous checkpoint byte for byte:

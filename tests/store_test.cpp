@@ -9,9 +9,12 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <mutex>
 #include <random>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -603,6 +606,16 @@ TEST(StorageOrder, MatchesTheDocumentedOrderAndIsABijection) {
   }
 }
 
+// Byte i of s, and the little-endian number of `bytes` bytes from byte i.
+unsigned u8(std::string_view s, std::size_t i) {
+  return unsigned(std::uint8_t(s[i]));
+}
+std::uint64_t le(std::string_view s, std::size_t i, int bytes) {
+  std::uint64_t v = 0;
+  for (int k = bytes - 1; k >= 0; --k) v = v << 8 | u8(s, i + k);
+  return v;
+}
+
 // Reads a database with plain LMDB and zstd, following db/FORMAT.md only.
 TEST(Format, DatabaseBytesFollowFormatMd) {
   TempDir dir("store_format");
@@ -615,32 +628,7 @@ TEST(Format, DatabaseBytesFollowFormatMd) {
     for (int n = 0; n <= 6; ++n) store.write_level(t, n, test::pits_level(idx, n));
     store.put_book(t, {{{1, 2, 3, 300}, -5}});
   }
-  auto u8 = [](std::string_view s, std::size_t i) { return unsigned(std::uint8_t(s[i])); };
-  auto le = [&](std::string_view s, std::size_t i, int bytes) {
-    std::uint64_t v = 0;
-    for (int k = bytes - 1; k >= 0; --k) v = v << 8 | u8(s, i + k);
-    return v;
-  };
-  std::map<std::string, std::string> db;  // every record
-  {
-    MDB_env* env;
-    MDB_txn* txn;
-    MDB_dbi dbi;
-    MDB_cursor* cur;
-    ASSERT_EQ(mdb_env_create(&env), 0);
-    ASSERT_EQ(mdb_env_open(env, dir.str().c_str(), MDB_RDONLY, 0664), 0);
-    ASSERT_EQ(mdb_txn_begin(env, nullptr, MDB_RDONLY, &txn), 0);
-    ASSERT_EQ(mdb_dbi_open(txn, nullptr, 0, &dbi), 0);
-    ASSERT_EQ(mdb_cursor_open(txn, dbi, &cur), 0);
-    MDB_val k, v;
-    for (int rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
-         rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT))
-      db[std::string(static_cast<char*>(k.mv_data), k.mv_size)] =
-          std::string(static_cast<char*>(v.mv_data), v.mv_size);
-    mdb_cursor_close(cur);
-    mdb_txn_abort(txn);
-    mdb_env_close(env);
-  }
+  const std::map<std::string, std::string> db = test::read_raw(dir.str());
   using namespace std::string_literals;
   // Header: magic, version 2, reserved.
   EXPECT_EQ(db.at("\x00"s), "KALAHDB\0"s + "\x02\0\0\0"s + "\0\0\0\0"s);

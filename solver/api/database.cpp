@@ -228,7 +228,7 @@ Answer Database::query(std::string_view rules, std::string_view position,
                             ? options.threads
                             : int(std::max(1u, std::thread::hardware_concurrency()));
     const auto probe = impl_->probe(r, p.m, p.pit_stones());
-    kalah::QueryOptions qo;
+    QuerySearchOptions qo;
     qo.max_seconds = options.max_seconds;
     qo.threads = threads;
     qo.progress = options.progress;

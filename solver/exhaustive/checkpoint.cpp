@@ -118,6 +118,16 @@ std::uint64_t checkpoint_bytes(std::size_t tt_bytes) {
   return std::uint64_t(tt_bytes) + kHeaderRoom;
 }
 
+SolveCheckpoint new_checkpoint(Rules rules, const Position& p, std::size_t tt_bytes) {
+  SolveCheckpoint c;
+  c.rules = rules;
+  c.position = p;
+  c.tt_bytes = tt_bytes;
+  c.proven.lower = p.kalah_difference() - p.pit_stones();
+  c.proven.upper = p.kalah_difference() + p.pit_stones();
+  return c;
+}
+
 void save_checkpoint(const std::string& path, SolveCheckpoint c, const SolveTable* table) {
   c.has_table = table != nullptr;
   if (table != nullptr) c.tt_bytes = table->bytes();

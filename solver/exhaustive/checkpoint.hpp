@@ -33,6 +33,10 @@ struct SolveCheckpoint {
   int processes = 1;        // processes of the run that wrote it (a distributed solve: > 1)
 };
 
+// The checkpoint of a solve of p under `rules` before anything is proven: the margin within p's
+// kalah difference -+ its stones in pits, no move bounded, no run, no table.
+SolveCheckpoint new_checkpoint(Rules rules, const Position& p, std::size_t tt_bytes);
+
 // The temporary file a write of the checkpoint at `path` goes through: path + ".tmp".
 std::string checkpoint_temporary(const std::string& path);
 

@@ -64,7 +64,7 @@ void mark_best(QueryAnswer& a) {
 }  // namespace
 
 QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle,
-                           const QueryOptions& options) {
+                           const QuerySearchOptions& options) {
   if (is_over(rules, p)) {
     QueryAnswer a;
     a.over = true;

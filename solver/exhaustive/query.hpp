@@ -52,7 +52,9 @@ struct QueryAnswer {
   std::uint64_t nodes = 0;        // searched
 };
 
-struct QueryOptions {
+// How query_position searches. The public API's kalah::api::QueryOptions (kalah/kalah.hpp) is
+// mapped onto it by Database::query (solver/api/database.cpp), which adds the kept table.
+struct QuerySearchOptions {
   double max_seconds = 0;  // of search in all; 0: unlimited
   int threads = 1;         // search threads (SolveOptions::threads)
   // When set, called once a search is needed: the transposition table kept between queries
@@ -75,6 +77,6 @@ struct QueryOptions {
 // leaves. Never reports a bound as exact: what the time did not settle is answered as the bounds
 // proven so far.
 QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle,
-                           const QueryOptions& options = {});
+                           const QuerySearchOptions& options = {});
 
 }  // namespace kalah

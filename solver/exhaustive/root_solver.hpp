@@ -4,19 +4,18 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
-#include <exception>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include "root_bounds.hpp"
 #include "search.hpp"
+#include "search_team.hpp"
 #include "solve.hpp"
 #include "solve_search.hpp"
 #include "stopwatch.hpp"
@@ -104,7 +103,7 @@ class RootSolver {
       t.at_least = t.bound >= beta;
     } else {
       start_searches();
-      const Test r = test(root_, n_, beta - kd_);
+      const Test r = team_->test(root_, n_, beta - kd_);
       t.stopped = !r;
       if (r) {
         t.at_least = *r >= beta - kd_;
@@ -119,10 +118,6 @@ class RootSolver {
   }
 
  private:
-  // A null-window test "future of b >= beta" on some board: the fail-soft result, or nullopt when
-  // the deadline passed (or the search was stopped) first.
-  using Test = std::optional<int>;
-
   // A legal root move (0-based pit i) and the bounds proven on its future margin v.
   struct MoveState : ProvenBounds {
     int i;
@@ -187,25 +182,15 @@ class RootSolver {
                          : resident != nullptr && B::Rules::kUntabledAboveResident
                              ? kUntabledAboveResident
                              : 0;
-    search_ = std::make_unique<Search<B>>(tt_, opt_.oracle, memo_.get(), resident, untabled);
-    if (threads > 1) {
-      busy_.assign(Search<B>::kBusySlots, 0);
-      search_->set_parallel(&stop_, busy_.data());
-    }
-    for (int t = 1; t < threads; ++t) {
-      helpers_.push_back(
-          std::make_unique<Search<B>>(tt_, opt_.oracle, memo_.get(), resident, untabled));
-      helpers_.back()->set_parallel(&stop_, busy_.data());
-    }
+    team_ =
+        std::make_unique<SearchTeam<B>>(threads, tt_, opt_.oracle, memo_.get(), resident, untabled);
     std::function<void()> report;
     if (opt_.progress) report = [this] { report_progress(); };
     std::optional<Clock::time_point> deadline;
     if (opt_.max_seconds > 0)
       deadline = start_ + std::chrono::duration_cast<Clock::duration>(
                               std::chrono::duration<double>(opt_.max_seconds));
-    search_->set_limits(deadline, opt_.cancel, report);
-    for (const auto& h : helpers_) h->set_limits(deadline, opt_.cancel, nullptr);
-    for_each_search([this](Search<B>& s) { s.set_failed_flag(&failed_); });
+    team_->set_limits(deadline, opt_.cancel, report);
   }
 
   // MTD(f): null-window tests f >= beta, each moving one bound, until the bounds meet. Both bounds
@@ -217,7 +202,7 @@ class RootSolver {
     int guess = first_guess();
     while (lo_ < hi_) {
       beta_ = round_up(std::clamp(guess, lo_ + 1, hi_), parity_);
-      const Test r = test(root_, n_, beta_);
+      const Test r = team_->test(root_, n_, beta_);
       if (!r) return false;
       {
         std::lock_guard lock(moves_mutex_);
@@ -255,17 +240,19 @@ class RootSolver {
   // root's future margin and res_.best_moves the moves that achieve it.
   bool settle_moves() {
     std::vector<int> order;  // the stored best move first: it usually sets top_
-    if (n_ >= search_->table_min_stones()) {
+    if (n_ >= team_->main().table_min_stones()) {
       if (SolveEntry e; tt_.probe(root_.key(), e) && e.move >= 0 && root_.pit(e.move) > 0)
         order.push_back(e.move);
     }
     for (int i = 0; i < root_.m(); ++i)
       if (root_.pit(i) > 0 && (order.empty() || order[0] != i)) order.push_back(i);
-    const auto on_every_thread = [this](const B& b, int nb, int beta) { return test(b, nb, beta); };
+    const auto on_every_thread = [this](const B& b, int nb, int beta) {
+      return team_->test(b, nb, beta);
+    };
     const Test first = settle(order[0], lo_, on_every_thread, move_phase(order, 0));
     if (!first) return false;
     record(order[0], *first);
-    if (helpers_.empty() || order.size() < 3) {
+    if (team_->alone() || order.size() < 3) {
       for (std::size_t k = 1; k < order.size(); ++k) {
         const Test v = settle(order[k], std::max(lo_, top_), on_every_thread, move_phase(order, k));
         if (!v) return false;
@@ -323,12 +310,14 @@ class RootSolver {
         if (!jobs[k].done && (best == 0 || jobs[k].threads < jobs[best].threads)) best = k;
       return best;  // 0: every move is settled
     };
-    on_all_threads([&](Search<B>& s) {
-      const auto alone = [&s](const B& b, int nb, int beta) { return test_alone(s, b, nb, beta); };
+    team_->on_all_threads([&](Search<B>& s) {
+      const auto alone = [&s](const B& b, int nb, int beta) {
+        return SearchTeam<B>::test_alone(s, b, nb, beta);
+      };
       for (std::size_t k; !failed && (k = pick()) != 0;) {
         Job& job = jobs[k];
         ++job.threads;
-        s.set_parallel(&job.done, busy_.data());
+        s.set_parallel(&job.done, team_->busy());
         s.restart();
         const Test v = settle(order[k], level, alone, [&](int) { show(); });
         --job.threads;
@@ -340,7 +329,7 @@ class RootSolver {
           for (Job& j : jobs) j.done = true;
         }
       }
-      s.set_parallel(&stop_, busy_.data());  // the shared stop again, for the later phases
+      s.set_parallel(team_->stop(), team_->busy());  // the shared stop again, for the later phases
     });
     if (failed) return false;
     for (std::size_t k = 1; k < order.size(); ++k) record(order[k], *jobs[k].got);
@@ -400,7 +389,9 @@ class RootSolver {
   // The margins of the moves that settle_moves() left bounded: each move's MTD(f) from its bounds,
   // one move after the other, each test on every thread. False when stopped.
   bool value_every_move() {
-    const auto on_every_thread = [this](const B& b, int nb, int beta) { return test(b, nb, beta); };
+    const auto on_every_thread = [this](const B& b, int nb, int beta) {
+      return team_->test(b, nb, beta);
+    };
     for (const MoveState& m : std::vector<MoveState>(moves_)) {
       if (bounds_of(m.i).first == bounds_of(m.i).second) continue;
       if (!prove_move(m.i, on_every_thread)) return false;
@@ -417,7 +408,7 @@ class RootSolver {
   bool prove_move(int i, const Run& run) {
     if constexpr (B::Rules::kDefenceRounds) {
       const int defender = root_move(i).again ? 0 : 1;  // the root's side, seen from the child
-      for_each_search([defender](Search<B>& s) {
+      team_->for_each([defender](Search<B>& s) {
         s.set_defence_rounds(defender, kDefencePlies, kDefenceBudget);
       });
     }
@@ -432,7 +423,7 @@ class RootSolver {
       narrow(i, upper, *r);
       announce();
     }
-    for_each_search([](Search<B>& s) { s.set_defence_rounds(-1, 0, 0); });
+    team_->for_each([](Search<B>& s) { s.set_defence_rounds(-1, 0, 0); });
     return proven;
   }
 
@@ -440,12 +431,6 @@ class RootSolver {
   // nodes a move in the first round (docs/PERFORMANCE.md, "Where a proof goes: the defences").
   static constexpr int kDefencePlies = 8;
   static constexpr std::uint64_t kDefenceBudget = 100000;
-
-  template <class Work>
-  void for_each_search(const Work& work) {
-    work(*search_);
-    for (const auto& h : helpers_) work(*h);
-  }
 
   std::function<void(int)> move_phase(const std::vector<int>& order, std::size_t k) {
     return [this, &order, k](int level) {
@@ -464,13 +449,13 @@ class RootSolver {
   // From the root, a move that keeps the proven future margin at every ply, to the end of the
   // game (searched by this thread alone). False when stopped.
   bool principal_variation() {
-    search_->set_parallel(nullptr, nullptr);
-    search_->restart();
+    team_->main().set_parallel(nullptr, nullptr);
+    team_->main().restart();
     set_phase("principal variation");
     Proven cur{root_, n_, top_};
     for (int end_margin; !game_over(cur.board, cur.stones, &end_margin);) {
       int first = -1;
-      if (cur.stones >= search_->table_min_stones()) {
+      if (cur.stones >= team_->main().table_min_stones()) {
         if (SolveEntry e; tt_.probe(cur.board.key(), e)) first = e.move;
       }
       std::optional<Proven> next;
@@ -478,7 +463,7 @@ class RootSolver {
         const int i = k < 0 ? first : k;
         if (i < 0 || (k >= 0 && i == first) || cur.board.pit(i) == 0) continue;
         next = achieved(cur, i);
-        if (search_->stopped()) return false;
+        if (team_->main().stopped()) return false;
         if (next) res_.pv.push_back(i + 1);
       }
       if (!next) throw std::logic_error("solve: no move achieves the proven value (TT collision?)");
@@ -498,72 +483,19 @@ class RootSolver {
     c.stones = from.stones - gain;
     if (again) {
       c.future = from.future - gain;
-      if (search_->search(c.board, c.stones, c.future - 1, c.future) >= c.future) return c;
+      if (team_->main().search(c.board, c.stones, c.future - 1, c.future) >= c.future) return c;
       return std::nullopt;
     }
     c.future = gain - from.future;
-    if (search_->search(c.board, c.stones, c.future, c.future + 1) <= c.future) return c;
+    if (team_->main().search(c.board, c.stones, c.future, c.future + 1) <= c.future) return c;
     return std::nullopt;
-  }
-
-  // The null-window test by search s alone.
-  static Test test_alone(Search<B>& s, const B& b, int nb, int beta) {
-    const int r = s.search(b, nb, beta - 1, beta);
-    return s.stopped() ? std::nullopt : Test(r);
-  }
-
-  // The same test on every thread; the first to finish answers (all answers are proofs, so any
-  // will do).
-  Test test(const B& b, int nb, int beta) {
-    if (helpers_.empty()) return test_alone(*search_, b, nb, beta);
-    stop_ = false;
-    std::atomic<bool> answered{false};
-    int answer = 0;
-    on_all_threads([&](Search<B>& s) {
-      s.restart();
-      const int r = s.search(b, nb, beta - 1, beta);
-      if (!s.stopped() && !answered.exchange(true)) answer = r;
-      stop_ = true;  // answered, or the deadline: the other threads stop too
-    });
-    if (!answered) return std::nullopt;
-    return answer;
-  }
-
-  // Runs work(s) with every thread's search s, this thread's included, and waits for them all.
-  // An exception in any of them (a damaged table, memory) stops the others at their next poll
-  // and is rethrown here once all have returned: none escapes a thread.
-  template <class Work>
-  void on_all_threads(const Work& work) {
-    std::exception_ptr error;
-    std::mutex error_mutex;
-    const auto guarded = [&](Search<B>& s) {
-      try {
-        work(s);
-      } catch (...) {
-        std::lock_guard lock(error_mutex);
-        if (!error) error = std::current_exception();
-        failed_ = true;
-      }
-    };
-    std::vector<std::thread> pool;
-    try {
-      for (const auto& h : helpers_) pool.emplace_back([&guarded, &h] { guarded(*h); });
-    } catch (...) {  // no thread to start: those started stop, then the error goes on
-      failed_ = true;
-      for (std::thread& th : pool) th.join();
-      throw;
-    }
-    guarded(*search_);
-    for (std::thread& th : pool) th.join();
-    if (error) std::rethrow_exception(error);
   }
 
   // The status line: every thread's nodes, the bounds, the test and where this thread's search
   // is (line_text()).
   void report_progress() {
     const double s = seconds();
-    std::uint64_t nodes = search_->nodes();
-    for (const auto& h : helpers_) nodes += h->polled_nodes();
+    const std::uint64_t nodes = team_->polled_nodes();
     char line[160];
     std::snprintf(line, sizeof line, "solve: %.0f s, %.3g nodes (%.3g/s), margin in [%d, %d], ", s,
                   double(nodes), nodes / std::max(s, 1e-9), kd_ + lo_, kd_ + hi_);
@@ -580,7 +512,7 @@ class RootSolver {
   // a pit with its rank among its node's moves in the order tried and the node's moves.
   std::string line_text() const {
     std::string text;
-    for (const auto& step : search_->line()) {
+    for (const auto& step : team_->main().line()) {
       char buf[32];
       std::snprintf(buf, sizeof buf, " %d (%d/%d)", step.pit + 1, step.rank, step.moves);
       text.append(buf);
@@ -643,14 +575,7 @@ class RootSolver {
 
   // The result with every thread's counts.
   SolveResult finish() {
-    res_.nodes = search_->nodes();
-    res_.oracle_hits = search_->oracle_hits();
-    res_.expanded = search_->expanded();
-    for (const auto& h : helpers_) {
-      res_.nodes += h->nodes();
-      res_.oracle_hits += h->oracle_hits();
-      res_.expanded += h->expanded();
-    }
+    if (team_) team_->count_into(res_);
     {
       std::lock_guard lock(moves_mutex_);
       fill_bounds(res_);
@@ -678,11 +603,7 @@ class RootSolver {
   std::unique_ptr<SolveTable> own_tt_;    // null when opt.table is given
   TableView tt_;
   std::unique_ptr<ExactMemo<B>> memo_;
-  std::unique_ptr<Search<B>> search_;
-  std::vector<std::unique_ptr<Search<B>>> helpers_;
-  std::atomic<bool> stop_{false};
-  std::atomic<bool> failed_{false};  // a thread threw: every search stops (on_all_threads)
-  std::vector<std::uint64_t> busy_;  // the threads' shared busy marks (Search::set_parallel)
+  std::unique_ptr<SearchTeam<B>> team_;  // from start_searches()
   SolveResult res_;
 };
 

@@ -326,6 +326,42 @@ SolveOptions shared_solve_options(const SolveArgs& a) {
   return o;
 }
 
+// The database at a solve's leaves (none with --no-db) and the options of the solve with it.
+struct SolveSetup {
+  OpenedDb db;
+  double open_s = 0;  // seconds to open it
+  SolveOptions opt;   // shared_solve_options() with the database as oracle and the TT's size
+  DbUse use() const { return db.probe ? db_use(*db.probe, open_s) : DbUse{-1, false, open_s}; }
+};
+
+// Opens the database for a solve of --position (saying so on `progress` when given).
+SolveSetup open_solve(const SolveArgs& a, Progress* progress) {
+  SolveSetup s;
+  const Position& p = a.position;
+  const auto open_start = std::chrono::steady_clock::now();
+  if (!a.no_db) {
+    if (progress != nullptr && (a.explicit_db || std::filesystem::exists(a.db_path)))
+      progress->status("opening the database at " + a.db_path);
+    s.db = open_db_for(a.db_path, a.explicit_db, {a.rules, p.m}, a.db_load.cache_bytes(), a.load,
+                       a.db_load.levels, p.pit_stones());
+  }
+  s.open_s = seconds_since(open_start);
+  s.opt = shared_solve_options(a);
+  s.opt.oracle = s.db.probe.get();
+  s.opt.tt_bytes = tt_bytes_for(a, p, s.db.probe.get());
+  return s;
+}
+
+// The checkpoint a run of `processes` processes starts from: `from` when it resumes one, else a
+// new one in which nothing is proven yet.
+SolveCheckpoint checkpoint_base(const SolveArgs& a, const std::optional<SolveCheckpoint>& from,
+                                std::size_t tt_bytes, int processes) {
+  SolveCheckpoint base = from ? *from : new_checkpoint(a.rules, a.position, tt_bytes);
+  base.tt_bytes = tt_bytes;
+  base.processes = processes;
+  return base;
+}
+
 // The TT sizes the book's solves took, as "TT 16 MiB" or "TT 16-64 MiB".
 struct TtRange {
   std::size_t min = 0, max = 0;
@@ -475,24 +511,30 @@ std::string proven_text(const SolveResult& r) {
 // The exit status of a solve whose answer was printed but whose final checkpoint write failed.
 constexpr int kCheckpointNotWritten = 3;
 
+// Prints the answer r, then writes the final checkpoint when there is one: the exit status (0, or
+// kCheckpointNotWritten).
+int print_answer(const SolveArgs& a, const SolveResult& r, const DbUse& use,
+                 CheckpointWriter* writer, bool resumed) {
+  const SolveCheckpoint* final_checkpoint = writer ? &writer->finish(r) : nullptr;
+  if (a.json)
+    print_json(a.position, a.rules, r, use, final_checkpoint);
+  else
+    print_text(a.position, a.rules, r, use);
+  std::cout.flush();
+  if (writer) {
+    if (!writer->write_final()) return kCheckpointNotWritten;
+    print_checkpoint(a, *final_checkpoint, resumed);
+  }
+  return 0;
+}
+
 // The position solved, with the database at the leaves unless --no-db; with --checkpoint,
 // resumed from FILE and kept in it: the answer is printed first, then the final checkpoint
 // written.
 int solve_and_print(const SolveArgs& a, Progress& progress) {
-  const Position& p = a.position;
   if (!a.checkpoint.empty()) check_checkpoint_writable(a.checkpoint, 0);  // before the database
-  OpenedDb db;
-  const auto open_start = std::chrono::steady_clock::now();
-  if (!a.no_db) {
-    if (a.explicit_db || std::filesystem::exists(a.db_path))
-      progress.status("opening the database at " + a.db_path);
-    db = open_db_for(a.db_path, a.explicit_db, {a.rules, p.m}, a.db_load.cache_bytes(), a.load,
-                     a.db_load.levels, p.pit_stones());
-  }
-  const double open_s = seconds_since(open_start);
-  SolveOptions opt = shared_solve_options(a);
-  opt.oracle = db.probe.get();
-  opt.tt_bytes = tt_bytes_for(a, p, db.probe.get());
+  SolveSetup setup = open_solve(a, &progress);
+  SolveOptions& opt = setup.opt;
   opt.progress = progress.status_sink();
   opt.cancel = &stop_requested;
   Resumed resumed;
@@ -501,18 +543,10 @@ int solve_and_print(const SolveArgs& a, Progress& progress) {
     resumed = resume_checkpoint(a, opt.tt_bytes);
     opt.tt_bytes = resumed.table->bytes();
     opt.table = resumed.table.get();
-    SolveCheckpoint base;
-    if (resumed.from) {
-      base = *resumed.from;
-      opt.resume = &resumed.from->proven;
-    } else {
-      base.rules = a.rules;
-      base.position = p;
-      base.tt_bytes = opt.tt_bytes;
-      base.proven.lower = p.kalah_difference() - p.pit_stones();  // nothing proven yet
-      base.proven.upper = p.kalah_difference() + p.pit_stones();
-    }
-    writer = std::make_unique<CheckpointWriter>(a.checkpoint, base, opt.table, a.checkpoint_every);
+    if (resumed.from) opt.resume = &resumed.from->proven;
+    writer = std::make_unique<CheckpointWriter>(a.checkpoint,
+                                                checkpoint_base(a, resumed.from, opt.tt_bytes, 1),
+                                                opt.table, a.checkpoint_every);
     if (resumed.from) progress.note("resumed: " + proven_text(resumed.from->proven));
     opt.on_proven = [&writer, &progress](const SolveResult& so_far) {
       writer->proven(so_far);
@@ -523,22 +557,13 @@ int solve_and_print(const SolveArgs& a, Progress& progress) {
   }
   stop_on_signals();
   // Without a table of the caller's, the solve allocates its own of opt.tt_bytes first.
-  const auto search = [&] { return solve(a.rules, p, opt); };
+  const auto search = [&] { return solve(a.rules, a.position, opt); };
   const SolveResult r = opt.table != nullptr
                             ? search()
                             : allocate_table("tt-mb", SolveTable::bytes_for(opt.tt_bytes), search);
   progress.clear_line();
-  const SolveCheckpoint* final_checkpoint = writer ? &writer->finish(r) : nullptr;
-  const DbUse use = db.probe ? db_use(*db.probe, open_s) : DbUse{-1, false, open_s};
-  if (a.json)
-    print_json(p, a.rules, r, use, final_checkpoint);
-  else
-    print_text(p, a.rules, r, use);
-  std::cout.flush();
-  if (writer) {
-    if (!writer->write_final()) return kCheckpointNotWritten;
-    print_checkpoint(a, *final_checkpoint, resumed.from.has_value());
-  }
+  if (const int status = print_answer(a, r, setup.use(), writer.get(), resumed.from.has_value()))
+    return status;
   const int sig = stop_signal.load();
   return sig == 0 ? 0 : 128 + sig;
 }
@@ -557,13 +582,9 @@ int coordinate_and_print(const SolveArgs& a, const SolveOptions& opt, int proces
                        " holds a single-process solve's table, which a distributed run would "
                        "drop: resume it on one process, or give the distributed run another FILE");
     check_checkpoint_writable(a.checkpoint, 0);
-    SolveCheckpoint base;
-    if (from) base = *from;
-    base.rules = a.rules;
-    base.position = a.position;
-    base.tt_bytes = opt.tt_bytes;
-    base.processes = processes;
-    writer = std::make_unique<CheckpointWriter>(a.checkpoint, base, nullptr, a.checkpoint_every);
+    writer = std::make_unique<CheckpointWriter>(a.checkpoint,
+                                                checkpoint_base(a, from, opt.tt_bytes, processes),
+                                                nullptr, a.checkpoint_every);
   }
   progress.status("the engine's first guess");
   const int guess = solve_guess(a.rules, a.position, opt);
@@ -578,17 +599,7 @@ int coordinate_and_print(const SolveArgs& a, const SolveOptions& opt, int proces
                       " s: margin in [" + std::to_string(so_far.lower) + ", " +
                       std::to_string(so_far.upper) + "]; " + state);
       });
-  const SolveCheckpoint* final_checkpoint = writer ? &writer->finish(r) : nullptr;
-  if (a.json)
-    print_json(a.position, a.rules, r, use, final_checkpoint);
-  else
-    print_text(a.position, a.rules, r, use);
-  std::cout.flush();
-  if (writer) {
-    if (!writer->write_final()) return kCheckpointNotWritten;
-    print_checkpoint(a, *final_checkpoint, from.has_value());
-  }
-  return 0;
+  return print_answer(a, r, use, writer.get(), from.has_value());
 }
 
 // `mpirun -np P kalah solve ...`: every process opens the database; process 0 coordinates
@@ -602,15 +613,8 @@ int solve_distributed(const SolveArgs& a) {
       throw InputError("a distributed solve needs 2 or more processes (process 0 coordinates)");
     if (a.store_book) throw InputError("--store does not run distributed");
     if (is_over(a.rules, a.position)) throw InputError("the game is over: nothing to solve");
-    OpenedDb db;
-    const auto open_start = std::chrono::steady_clock::now();
-    if (!a.no_db)
-      db = open_db_for(a.db_path, a.explicit_db, {a.rules, a.position.m}, a.db_load.cache_bytes(),
-                       a.load, a.db_load.levels, a.position.pit_stones());
-    const double open_s = seconds_since(open_start);
-    SolveOptions opt = shared_solve_options(a);
-    opt.oracle = db.probe.get();
-    opt.tt_bytes = tt_bytes_for(a, a.position, db.probe.get());
+    SolveSetup setup = open_solve(a, nullptr);
+    SolveOptions& opt = setup.opt;
     if (!root) {
       const auto table = allocate_table("tt-mb", SolveTable::bytes_for(opt.tt_bytes),
                                         [&] { return std::make_unique<SolveTable>(opt.tt_bytes); });
@@ -619,8 +623,7 @@ int solve_distributed(const SolveArgs& a) {
       return 0;
     }
     Progress progress(a.progress);  // process 0's alone
-    const DbUse use = db.probe ? db_use(*db.probe, open_s) : DbUse{-1, false, open_s};
-    return coordinate_and_print(a, opt, mpi.size(), progress, use);
+    return coordinate_and_print(a, opt, mpi.size(), progress, setup.use());
   } catch (const InputError& e) {
     if (root) std::cerr << "kalah solve: error: " << e.what() << std::endl;
     MpiSession::abort(2);

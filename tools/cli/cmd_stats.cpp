@@ -59,6 +59,55 @@ void print_row(const std::string& label, std::uint64_t entries, std::uint64_t po
   std::cout << buf;
 }
 
+// The header line: which levels are sound from 0, what the table record claims, the book.
+void print_header(const Store& store, const std::string& db, const TableId& t,
+                  const std::vector<LevelStats>& levels) {
+  const int claimed = store.complete_through(t);
+  int through = -1;  // the last level of the sound run from 0 that the table record claims
+  for (const LevelStats& l : levels)
+    if (l.complete) through = l.n;
+  std::cout << to_string(t) << " in " << db << ": "
+            << (through >= 0 ? "levels 0.." + std::to_string(through) + " complete"
+                             : std::string("no complete levels"))
+            << (through < claimed
+                    ? "; the table record claims levels 0.." + std::to_string(claimed) +
+                          ", but level " + std::to_string(through + 1) + " is damaged or missing"
+                    : std::string())
+            << "; book: " << book_summary(store.book_size(t)) << "\n";
+}
+
+// The table of levels and their total; returns the levels read whole (for the chart).
+std::vector<LevelStats> print_levels(const std::vector<LevelStats>& levels) {
+  char head[256];
+  std::snprintf(head, sizeof head, "%5s %15s %15s %15s %15s %6s %6s %6s %13s %8s\n", "level",
+                "entries", "positive", "zero", "negative", "pos%", "zero%", "neg%", "bytes",
+                "bits/pos");
+  std::cout << head;
+  LevelStats total;
+  std::vector<LevelStats> sound;
+  bool after_damage = false;
+  for (const LevelStats& l : levels) {
+    if (!l.damage.empty()) {
+      std::cout << std::setw(5) << l.n << " DAMAGED: " << l.damage << "\n";
+      after_damage = true;
+      continue;
+    }
+    sound.push_back(l);
+    print_row(std::to_string(l.n), l.entries, l.positive, l.zero, l.negative, l.stored_bytes,
+              l.complete     ? ""
+              : after_damage ? "  (after a damaged level: not probed)"
+                             : "  (after a missing level: not probed)");
+    total.entries += l.entries;
+    total.positive += l.positive;
+    total.zero += l.zero;
+    total.negative += l.negative;
+    total.stored_bytes += l.stored_bytes;
+  }
+  print_row("total", total.entries, total.positive, total.zero, total.negative, total.stored_bytes,
+            "");
+  return sound;
+}
+
 int run_stats(int argc, char** argv) {
   std::string db = kDefaultDbPath, rules_text, plot;
   int pits = 0;
@@ -90,49 +139,11 @@ int run_stats(int argc, char** argv) {
 
   const Store store(db, false);
   const TableId t = pick_table(store, db, rules, pits);
-  const int claimed = store.complete_through(t);
   const std::vector<LevelStats> levels = level_stats(store, t);
   const auto first_damaged = std::find_if(levels.begin(), levels.end(),
                                           [](const LevelStats& l) { return !l.damage.empty(); });
-  int through = -1;  // the last level of the sound run from 0 that the table record claims
-  for (const LevelStats& l : levels)
-    if (l.complete) through = l.n;
-
-  std::cout << to_string(t) << " in " << db << ": "
-            << (through >= 0 ? "levels 0.." + std::to_string(through) + " complete"
-                             : std::string("no complete levels"))
-            << (through < claimed
-                    ? "; the table record claims levels 0.." + std::to_string(claimed) +
-                          ", but level " + std::to_string(through + 1) + " is damaged or missing"
-                    : std::string())
-            << "; book: " << book_summary(store.book_size(t)) << "\n";
-  char head[256];
-  std::snprintf(head, sizeof head, "%5s %15s %15s %15s %15s %6s %6s %6s %13s %8s\n", "level",
-                "entries", "positive", "zero", "negative", "pos%", "zero%", "neg%", "bytes",
-                "bits/pos");
-  std::cout << head;
-  LevelStats total;
-  std::vector<LevelStats> sound;  // the levels read, for the chart
-  bool after_damage = false;
-  for (const LevelStats& l : levels) {
-    if (!l.damage.empty()) {
-      std::cout << std::setw(5) << l.n << " DAMAGED: " << l.damage << "\n";
-      after_damage = true;
-      continue;
-    }
-    sound.push_back(l);
-    print_row(std::to_string(l.n), l.entries, l.positive, l.zero, l.negative, l.stored_bytes,
-              l.complete     ? ""
-              : after_damage ? "  (after a damaged level: not probed)"
-                             : "  (after a missing level: not probed)");
-    total.entries += l.entries;
-    total.positive += l.positive;
-    total.zero += l.zero;
-    total.negative += l.negative;
-    total.stored_bytes += l.stored_bytes;
-  }
-  print_row("total", total.entries, total.positive, total.zero, total.negative, total.stored_bytes,
-            "");
+  print_header(store, db, t, levels);
+  const std::vector<LevelStats> sound = print_levels(levels);
   std::cout << "LMDB file in use (all tables, keys and pages included): " << mib(store.used_bytes())
             << "\n";
   if (!plot.empty()) {

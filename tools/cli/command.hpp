@@ -1,4 +1,4 @@
-// The subcommand registry of `kalah`: each tools/cmd_*.cpp registers one subcommand.
+// The subcommand registry of `kalah`: each tools/cli/cmd_*.cpp registers one subcommand.
 #pragma once
 
 #include <string>

@@ -88,7 +88,7 @@ bool Player::engine_phase(const Position& p, Size& s, std::atomic<bool>& done, d
 // (0: no limit); sends the first best move once the best moves are proven and sets done.
 void Player::solver_phase(const Position& p, Size& s, std::atomic<bool>& done, double seconds,
                           const std::function<void(const MoveNote&)>& send) {
-  QueryOptions q;
+  QuerySearchOptions q;
   q.max_seconds = seconds;
   q.threads = options_.threads;
   q.cancel = &done;

@@ -1,4 +1,4 @@
-// The page `kalah serve` answers at GET / (tools/web/index.html, embedded at build time).
+// The page `kalah serve` answers at GET / (tools/serve/web/index.html, embedded at build time).
 #pragma once
 
 #include <string_view>

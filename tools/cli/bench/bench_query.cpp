@@ -61,7 +61,7 @@ Timed solve_once(Rules rules, const Position& p, Probe& probe, int threads) {
 // One query of p with every move exact; table: kept between queries, or null for a fresh one.
 QueryAnswer query_once(Rules rules, const Position& p, Probe& probe, int threads,
                        SolveTable* table) {
-  QueryOptions o;
+  QuerySearchOptions o;
   o.threads = threads;
   if (table != nullptr) o.table = [table] { return table; };
   QueryAnswer a = query_position(rules, p, &probe, o);

@@ -4,7 +4,7 @@ file(READ ${IN} hex HEX)
 string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
 string(LENGTH "${hex}" hex_length)
 math(EXPR length "${hex_length} / 2")
-file(WRITE ${OUT} "// Generated from tools/web/index.html by tools/web/embed.cmake.\n"
+file(WRITE ${OUT} "// Generated from tools/serve/web/index.html by tools/serve/web/embed.cmake.\n"
   "#include \"web_page.hpp\"\n"
   "namespace kalah::serve {\n"
   "namespace { const unsigned char kBytes[] = {${bytes}}; }\n"

@@ -1,0 +1,150 @@
+// The solver's thread team: one Search a thread over one shared table, a null-window test run by
+// all of them, and work on every thread with any thread's error carried to the caller.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "solve.hpp"
+#include "solve_search.hpp"
+
+namespace kalah::solve_detail {
+
+// A null-window test "future of b >= beta" on some board: the fail-soft result, or nullopt when
+// the deadline passed (or the search was stopped) first.
+using Test = std::optional<int>;
+
+// The searches of one solve: main() runs on the caller's thread, the helpers on threads of their
+// own while on_all_threads() runs; with more than one, they share busy marks (Search::set_parallel)
+// and a stop flag that test() raises once one of them has answered.
+template <class B>
+class SearchTeam {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  // `threads` searches (at least one), each Search<B>(args...).
+  template <class... Args>
+  SearchTeam(int threads, Args&&... args) : main_(std::make_unique<Search<B>>(args...)) {
+    if (threads > 1) {
+      busy_.assign(Search<B>::kBusySlots, 0);
+      main_->set_parallel(&stop_, busy_.data());
+    }
+    for (int t = 1; t < threads; ++t) {
+      helpers_.push_back(std::make_unique<Search<B>>(args...));
+      helpers_.back()->set_parallel(&stop_, busy_.data());
+    }
+    for_each([this](Search<B>& s) { s.set_failed_flag(&failed_); });
+  }
+
+  Search<B>& main() { return *main_; }
+  const Search<B>& main() const { return *main_; }
+  bool alone() const { return helpers_.empty(); }
+  // The team's shared stop flag and busy marks, for a search given other work and then returned
+  // to the team (Search::set_parallel).
+  const std::atomic<bool>* stop() const { return &stop_; }
+  std::uint64_t* busy() { return busy_.data(); }
+
+  // The deadline and cancel flag for every search; `report` (may be empty) is called by the main
+  // one about once a second.
+  void set_limits(std::optional<Clock::time_point> deadline, const std::atomic<bool>* cancel,
+                  const std::function<void()>& report) {
+    main_->set_limits(deadline, cancel, report);
+    for (const auto& h : helpers_) h->set_limits(deadline, cancel, nullptr);
+  }
+
+  // work(s) for every search s, on this thread.
+  template <class Work>
+  void for_each(const Work& work) {
+    work(*main_);
+    for (const auto& h : helpers_) work(*h);
+  }
+
+  // Runs work(s) with every thread's search s, this thread's included, and waits for them all.
+  // An exception in any of them (a damaged table, memory) stops the others at their next poll
+  // and is rethrown here once all have returned: none escapes a thread.
+  template <class Work>
+  void on_all_threads(const Work& work) {
+    std::exception_ptr error;
+    std::mutex error_mutex;
+    const auto guarded = [&](Search<B>& s) {
+      try {
+        work(s);
+      } catch (...) {
+        std::lock_guard lock(error_mutex);
+        if (!error) error = std::current_exception();
+        failed_ = true;
+      }
+    };
+    std::vector<std::thread> pool;
+    try {
+      for (const auto& h : helpers_) pool.emplace_back([&guarded, &h] { guarded(*h); });
+    } catch (...) {  // no thread to start: those started stop, then the error goes on
+      failed_ = true;
+      for (std::thread& th : pool) th.join();
+      throw;
+    }
+    guarded(*main_);
+    for (std::thread& th : pool) th.join();
+    if (error) std::rethrow_exception(error);
+  }
+
+  // The null-window test by search s alone.
+  static Test test_alone(Search<B>& s, const B& b, int nb, int beta) {
+    const int r = s.search(b, nb, beta - 1, beta);
+    return s.stopped() ? std::nullopt : Test(r);
+  }
+
+  // The same test on every thread; the first to finish answers (all answers are proofs, so any
+  // will do).
+  Test test(const B& b, int nb, int beta) {
+    if (alone()) return test_alone(*main_, b, nb, beta);
+    stop_ = false;
+    std::atomic<bool> answered{false};
+    int answer = 0;
+    on_all_threads([&](Search<B>& s) {
+      s.restart();
+      const int r = s.search(b, nb, beta - 1, beta);
+      if (!s.stopped() && !answered.exchange(true)) answer = r;
+      stop_ = true;  // answered, or the deadline: the other threads stop too
+    });
+    if (!answered) return std::nullopt;
+    return answer;
+  }
+
+  // The nodes of every search as far as the helpers have reported them (for a progress line
+  // while they run).
+  std::uint64_t polled_nodes() const {
+    std::uint64_t nodes = main_->nodes();
+    for (const auto& h : helpers_) nodes += h->polled_nodes();
+    return nodes;
+  }
+
+  // r's nodes, oracle hits and expanded nodes: the sums over every search (none running).
+  void count_into(SolveResult& r) const {
+    r.nodes = r.oracle_hits = r.expanded = 0;
+    const auto add = [&r](const Search<B>& s) {
+      r.nodes += s.nodes();
+      r.oracle_hits += s.oracle_hits();
+      r.expanded += s.expanded();
+    };
+    add(*main_);
+    for (const auto& h : helpers_) add(*h);
+  }
+
+ private:
+  std::unique_ptr<Search<B>> main_;
+  std::vector<std::unique_ptr<Search<B>>> helpers_;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> failed_{false};  // a thread threw: every search stops (on_all_threads)
+  std::vector<std::uint64_t> busy_;  // the threads' shared busy marks (Search::set_parallel)
+};
+
+}  // namespace kalah::solve_detail

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <thread>
 
@@ -14,6 +15,7 @@
 #include "cli_run.hpp"
 #include "db_test_util.hpp"
 #include "kalah/kalah.hpp"
+#include "random_positions.hpp"
 #include "vectors.hpp"
 
 namespace kalah {
@@ -150,6 +152,33 @@ TEST_F(ApiWithTable, QueryJsonIsTheLibrarysAnswer) {
     EXPECT_EQ(printed.at("moves").size(), a.moves.size());
   }
   EXPECT_EQ(i, asked.size());
+}
+
+// Positions beyond the table asked twice, the second time in reverse, through a 64 KiB analysis
+// cache (1,024 buckets, aging: each query a generation of its own) that they overfill: every
+// answer equals the one of a cold cache.
+TEST_F(ApiWithTable, AnAgedAnalysisCacheAnswersAsAColdOne) {
+  std::mt19937_64 rng(45);
+  std::vector<std::string> positions;
+  while (positions.size() < 24) {
+    const Position p = test::random_position(Rules::kKalah, 4, 4, 2 + int(rng() % 10), rng);
+    if (!is_over(Rules::kKalah, p) && p.pit_stones() > kTop) positions.push_back(to_string(p));
+  }
+  api::Options options;
+  options.tt_bytes = std::size_t(64) << 10;
+  const api::Database db(dir_->str(), options);
+  std::vector<std::string> cold;
+  for (const std::string& p : positions) {
+    db.clear_cache();
+    cold.push_back(db.query("kalah", p, 0).to_json());
+  }
+  db.clear_cache();
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+      const std::size_t k = pass == 0 ? i : positions.size() - 1 - i;
+      EXPECT_EQ(db.query("kalah", positions[k], 0).to_json(), cold[k]) << positions[k];
+    }
+  EXPECT_EQ(db.tt_bytes(), options.tt_bytes);
 }
 
 TEST_F(ApiWithTable, ManyThreadsShareOneDatabase) {

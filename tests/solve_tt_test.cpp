@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <vector>
 
 #include "solve_tt.hpp"
 
@@ -99,6 +100,105 @@ TEST(SolveTable, AFullBucketReplacesItsLeastWorkedEntry) {
     EXPECT_TRUE(tt.probe(key_in(3, 100 + w), e));
   }
   EXPECT_FALSE(tt.probe(key_in(4, 999), e));  // same tag, other bucket
+}
+
+// A new generation's stores, however little work they hold, replace the entries of older
+// generations first (the least-worked of them first), never an entry of the current generation
+// while an older one remains; then the least-worked of all.
+TEST(SolveTable, AnAgingTableReplacesOlderGenerationsFirst) {
+  SolveTable tt(std::size_t(1) << 16, SolveTable::Aging::kOn);
+  ASSERT_TRUE(tt.aging());
+  EXPECT_EQ(tt.aging_bytes(), tt.bytes() / 32);
+  for (int w = 0; w < SolveTable::kWays; ++w) tt.store(key_in(3, 100 + w), w, w, 0, 40 + w);
+  tt.new_generation();
+  SolveEntry e;
+  for (int n = 0; n < SolveTable::kWays; ++n) {
+    tt.store(key_in(3, 200 + n), n, n, 0, 1);
+    for (int k = 0; k <= n; ++k) {
+      ASSERT_TRUE(tt.probe(key_in(3, 200 + k), e)) << "new entry " << k << " after " << n;
+      EXPECT_EQ(e.lower, k);
+      EXPECT_EQ(e.work, 1);
+    }
+    for (int w = 0; w < SolveTable::kWays; ++w)
+      EXPECT_EQ(tt.probe(key_in(3, 100 + w), e), w > n) << "old entry " << w << " after " << n;
+  }
+  tt.store(key_in(3, 300), 9, 9, 0, 5);  // every entry current: the least-worked of all, the first
+  EXPECT_TRUE(tt.probe(key_in(3, 300), e));
+  EXPECT_FALSE(tt.probe(key_in(3, 200), e));
+  for (int n = 1; n < SolveTable::kWays; ++n) EXPECT_TRUE(tt.probe(key_in(3, 200 + n), e));
+  tt.new_generation();  // all of them old now: the least-worked of all again
+  tt.store(key_in(3, 400), 0, 0, 0, 30);
+  EXPECT_FALSE(tt.probe(key_in(3, 201), e));
+  EXPECT_TRUE(tt.probe(key_in(3, 300), e));
+}
+
+// A merge into an entry of an older generation makes it the current generation's.
+TEST(SolveTable, AnAgingTableKeepsAnEntryMergedIntoInThisGeneration) {
+  SolveTable tt(std::size_t(1) << 16, SolveTable::Aging::kOn);
+  for (int w = 0; w < SolveTable::kWays; ++w) tt.store(key_in(5, 100 + w), -8, 8, 0, 40 + w);
+  tt.new_generation();
+  tt.store(key_in(5, 100), -2, 8, -1, 0);  // the least-worked entry, merged: current
+  tt.store(key_in(5, 999), 0, 0, 0, 1);
+  SolveEntry e;
+  ASSERT_TRUE(tt.probe(key_in(5, 100), e));
+  EXPECT_EQ(e.lower, -2);
+  EXPECT_EQ(e.work, 40);
+  EXPECT_FALSE(tt.probe(key_in(5, 101), e));  // the least-worked of the older generation
+  EXPECT_TRUE(tt.probe(key_in(5, 999), e));
+}
+
+// Stores, merges and new generations at random into a few buckets, against a model of the rule:
+// the first empty slot, else the slot of the same key, else the least-worked (first of equals)
+// among the slots not stored in the current generation (aging), or of all. Without aging the
+// generations change nothing: replacement by work alone, as before aging existed.
+void expect_replacement_as_modelled(SolveTable::Aging aging) {
+  struct Slot {
+    std::uint64_t key = 0;
+    int work = 0, generation = -1;
+  };
+  constexpr int kBuckets = 4;
+  std::vector<Slot> model(kBuckets * SolveTable::kWays);
+  SolveTable tt(std::size_t(1) << 16, aging);
+  std::mt19937_64 rng(45);
+  int generation = 0;
+  for (int i = 0; i < 20000; ++i) {
+    if (rng() % 50 == 0 && generation < 255) {
+      tt.new_generation();
+      ++generation;
+    }
+    const std::uint64_t bucket = rng() % kBuckets, key = key_in(bucket, 1 + rng() % 40);
+    const int work = int(rng() % 64);
+    tt.store(key, 0, 0, 0, work);
+    Slot* const slots = &model[bucket * SolveTable::kWays];
+    Slot* to = nullptr;
+    for (int s = 0; s < SolveTable::kWays && !to; ++s)
+      if (slots[s].key == 0 || slots[s].key == key) to = &slots[s];
+    const bool merge = to && to->key == key;
+    for (const bool old_only : {true, false})
+      for (int s = 0; s < SolveTable::kWays && !to; ++s) {
+        const bool current = aging == SolveTable::Aging::kOn && slots[s].generation == generation;
+        const bool lowest = std::none_of(slots, slots + SolveTable::kWays, [&](const Slot& o) {
+          const bool o_current = aging == SolveTable::Aging::kOn && o.generation == generation;
+          return (!old_only || !o_current) && o.work < slots[s].work;
+        });
+        if ((!old_only || !current) && lowest) to = &slots[s];
+      }
+    *to = {key, merge ? std::max(to->work, work) : work, generation};
+    for (const Slot& m : model) {
+      if (m.key == 0) continue;
+      SolveEntry e;
+      ASSERT_TRUE(tt.probe(m.key, e)) << "store " << i;
+      EXPECT_EQ(e.work, m.work);
+    }
+  }
+}
+
+TEST(SolveTable, WithoutAgingGenerationsChangeNothingAndTheLeastWorkedGoes) {
+  expect_replacement_as_modelled(SolveTable::Aging::kOff);
+}
+
+TEST(SolveTable, AnAgingTableReplacesAsModelled) {
+  expect_replacement_as_modelled(SolveTable::Aging::kOn);
 }
 
 // Views with different salts share the table's memory, not its entries; salt 0 is the table.

@@ -47,15 +47,21 @@ struct Database::Impl {
   std::mutex table_mutex;             // guards table
   std::shared_ptr<SolveTable> table;  // the analysis cache, made by the first search
 
+  // An analysis cache of `bytes`: aging, each query that searches a generation of its own, so
+  // that what past queries proved gives way to the current one's entries first.
+  static std::shared_ptr<SolveTable> new_table(std::size_t bytes) {
+    return std::make_shared<SolveTable>(bytes, SolveTable::Aging::kOn);
+  }
+
   // The analysis cache of options.tt_bytes, when that is given.
   void make_table_now() {
-    if (options.tt_bytes > 0) table = std::make_shared<SolveTable>(options.tt_bytes);
+    if (options.tt_bytes > 0) table = new_table(options.tt_bytes);
   }
 
   // The analysis cache, made now (sized to p) when it does not exist yet.
   std::shared_ptr<SolveTable> analysis_table(Rules r, const Position& p, const Probe* probe) {
     std::lock_guard lock(table_mutex);
-    if (!table) table = std::make_shared<SolveTable>(auto_tt_bytes(r, p, probe));
+    if (!table) table = new_table(auto_tt_bytes(r, p, probe));
     return table;
   }
 
@@ -234,8 +240,9 @@ Answer Database::query(std::string_view rules, std::string_view position,
     qo.progress = options.progress;
     qo.cancel = options.cancel;
     std::shared_ptr<SolveTable> table;  // kept for the query, whatever clear_cache() does
-    qo.table = [&] {
+    qo.table = [&] {                    // the query's search starts a generation
       table = impl_->analysis_table(r, p, probe.get());
+      table->new_generation();
       return table.get();
     };
     if (options.on_proven)
@@ -257,7 +264,7 @@ Answer Database::query(std::string_view rules, std::string_view position, double
 
 void Database::clear_cache() const {
   std::lock_guard lock(impl_->table_mutex);
-  if (impl_->table) impl_->table = std::make_shared<SolveTable>(impl_->table->bytes());
+  if (impl_->table) impl_->table = Impl::new_table(impl_->table->bytes());
 }
 
 std::size_t Database::tt_bytes() const {

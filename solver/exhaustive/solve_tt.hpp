@@ -42,17 +42,34 @@ struct SolveEntry {
 // when the two keys agree in the tag and the bucket's bits (36 + log2 buckets bits, 56 for 64 MiB):
 // about probes * 8 * 2^-56. Bounds keep 9 bits: -256 as a lower and 255 as an upper bound stand for
 // "none", and other bounds beyond [-256, 255] are weakened to fit, which keeps them true.
+//
+// Aging (Aging::kOn, for a table kept across searches: libkalah's analysis cache): each search
+// starts a generation (new_generation()), and a full bucket's victim is its least-worked entry
+// among those not stored in the current generation; only a bucket whose every entry is of the
+// current generation gives up its least-worked of all. So entries of searches gone by, however
+// much work they hold, make room for the current search before it displaces its own. It costs a
+// side array of one 16-bit word per bucket, aging_bytes() = bytes() / 32, touched by stores only.
+// The side words are read and written without synchronising with the entries: a race (two stores
+// into one bucket, a store beside new_generation()) can only choose a worse victim, which costs
+// time, never correctness. Without aging the table replaces by work alone and has no side array.
 class SolveTable {
  public:
   static constexpr int kWays = 8;
   static constexpr int kTagBits = 36;
 
-  // A table of bytes_for(bytes). Throws std::bad_alloc when it cannot be allocated.
-  explicit SolveTable(std::size_t bytes) {
+  enum class Aging : bool { kOff, kOn };
+
+  // A table of bytes_for(bytes), with the side array when aging. Throws std::bad_alloc when it
+  // cannot be allocated.
+  explicit SolveTable(std::size_t bytes, Aging aging = Aging::kOff) {
     const std::size_t buckets = bytes_for(bytes) / sizeof(Bucket);
     memory_ = HugeBuffer(buckets * sizeof(Bucket));
     buckets_ = memory_.as<Bucket>();
     mask_ = buckets - 1;
+    if (aging == Aging::kOn) {
+      age_memory_ = HugeBuffer(buckets * sizeof(std::uint16_t));
+      ages_ = age_memory_.as<std::uint16_t>();
+    }
   }
 
   // The size of a table asked for `bytes`: a power of two of buckets, at least one.
@@ -62,7 +79,14 @@ class SolveTable {
     return buckets * sizeof(Bucket);
   }
 
+  // The entries' memory; an aging table takes aging_bytes() more.
   std::size_t bytes() const { return (mask_ + 1) * sizeof(Bucket); }
+  std::size_t aging_bytes() const { return ages_ != nullptr ? bytes() / 32 : 0; }
+  bool aging() const { return ages_ != nullptr; }
+
+  // Starts a generation: what is stored from now on is the current search's (aging; without
+  // aging it changes nothing). Any thread, at any time.
+  void new_generation() { generation_.fetch_add(1, std::memory_order_relaxed); }
 
   // The table as 64-bit words (bytes() / 8 of them), for a checkpoint: words [from, from + count)
   // copied out, each read whole while other threads may store; and copied back in, into a table of
@@ -96,35 +120,18 @@ class SolveTable {
     SolveEntry in{key, std::int16_t(std::clamp(lower, -kNone, kNone)),
                   std::int16_t(std::clamp(upper, -kNone, kNone)), std::int8_t(move),
                   std::uint8_t(std::min(work, kMaxWork))};
-    Bucket& b = buckets_[key & mask_];
-    const std::uint64_t tag = key >> (64 - kTagBits);
-    std::uint64_t* victim = nullptr;
-    int victim_work = kMaxWork + 1;
-    for (std::uint64_t& slot : b.w) {
-      const std::uint64_t w = load(slot);
-      if (w == 0) {  // buckets fill in order: no entry of this key follows
-        put(slot, in);
-        return;
-      }
-      if (w >> kFieldBits == tag) {
-        const SolveEntry e = unpack(key, w);
-        const std::int16_t mlo = std::max(e.lower, in.lower), mhi = std::min(e.upper, in.upper);
-        if (mlo <= mhi) {  // else a key collision: the new bounds win
-          in.lower = mlo;
-          in.upper = mhi;
-        }
-        if (in.move < 0) in.move = e.move;
-        in.work = std::max(e.work, in.work);
-        put(slot, in);
-        return;
-      }
-      const int work = int(w >> kWorkShift) & kMaxWork;
-      if (work < victim_work) {
-        victim = &slot;
-        victim_work = work;
-      }
+    const std::size_t i = key & mask_;
+    if (ages_ == nullptr) [[likely]] {
+      put(buckets_[i].w[place(buckets_[i], in, 0)], in);
+      return;
     }
-    put(*victim, in);
+    std::atomic_ref<std::uint16_t> age(ages_[i]);
+    const unsigned was = age.load(std::memory_order_relaxed);
+    const unsigned now = generation_.load(std::memory_order_relaxed) & 0xFF;
+    const unsigned current = was >> 8 == now ? was & 0xFF : 0;
+    const int slot = place(buckets_[i], in, current);
+    put(buckets_[i].w[slot], in);
+    age.store(std::uint16_t(now << 8 | current | 1u << slot), std::memory_order_relaxed);
   }
 
  private:
@@ -138,6 +145,41 @@ class SolveTable {
   struct alignas(64) Bucket {
     std::uint64_t w[kWays];
   };
+
+  // The slot of b that `in` goes into: the first empty one (buckets fill in order), the one of
+  // in's key (in then merged with it), else the victim: the least-worked slot outside `current`
+  // (bit i: slot i of the current generation), or of all when `current` holds every slot.
+  [[gnu::always_inline]] static int place(const Bucket& b, SolveEntry& in, unsigned current) {
+    const std::uint64_t tag = in.key >> (64 - kTagBits);
+    int victim = 0;
+    int victim_rank = 2 * (kMaxWork + 1);
+    for (int s = 0; s < kWays; ++s) {
+      const std::uint64_t w = load(b.w[s]);
+      if (w == 0) return s;
+      if (w >> kFieldBits == tag) {
+        merge(in, unpack(in.key, w));
+        return s;
+      }
+      const int rank = (int(w >> kWorkShift) & kMaxWork) + int(current >> s & 1) * (kMaxWork + 1);
+      if (rank < victim_rank) {
+        victim = s;
+        victim_rank = rank;
+      }
+    }
+    return victim;
+  }
+
+  // in merged with e, the entry of the same key: the bounds intersected (the new ones when they
+  // contradict, a key collision), the move kept when in has none, the higher work.
+  static void merge(SolveEntry& in, const SolveEntry& e) {
+    const std::int16_t lo = std::max(e.lower, in.lower), hi = std::min(e.upper, in.upper);
+    if (lo <= hi) {
+      in.lower = lo;
+      in.upper = hi;
+    }
+    if (in.move < 0) in.move = e.move;
+    in.work = std::max(e.work, in.work);
+  }
 
   // The slots of b that may hold key (bit i: slot i), a superset of those that do: with SSE2 the
   // slots whose top 32 bits are the key's, found for all eight at once (a racing store may change
@@ -185,6 +227,11 @@ class SolveTable {
   HugeBuffer memory_;
   Bucket* buckets_ = nullptr;  // in memory_
   std::size_t mask_ = 0;
+  // Aging: a bucket's generation (the table's modulo 256) when it was last stored into, times
+  // 256, plus the set of its slots stored in that generation (bit i: slot i). Null: no aging.
+  HugeBuffer age_memory_;
+  std::uint16_t* ages_ = nullptr;  // in age_memory_
+  std::atomic<std::uint32_t> generation_ = 0;
 };
 
 // A SolveTable as one solve sees it: keys XORed with a salt of the solve's rule set and board size,

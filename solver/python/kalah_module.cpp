@@ -224,9 +224,9 @@ void bind_database(py::module_& m) {
          "\"memory\" (a table decoded whole when first used) or \"auto\" (the cache, switched\n"
          "to memory at the first deep search when it fits cache_mb). max_stones >= 0: use only\n"
          "levels 0..max_stones of each table. tt_mb: the analysis cache kept for all queries,\n"
-         "in MiB (0: sized to the first position searched). Raises DatabaseError when `path`\n"
-         "is missing, not a kalah database or already open in this process, ValueError on a\n"
-         "bad option.")
+         "in MiB, and a 32nd more for its generations (0: sized to the first position\n"
+         "searched). Raises DatabaseError when `path` is missing, not a kalah database or\n"
+         "already open in this process, ValueError on a bad option.")
       .def_property_readonly(
           "path",
           [](const PyDatabase& self) -> std::optional<std::string> {

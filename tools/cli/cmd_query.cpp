@@ -104,7 +104,7 @@ bool parse_query_args(int argc, char** argv, QueryArgs& a) {
   if (!(a.max_time >= 0)) throw InputError("--max-time must be >= 0");
   check_range("threads", a.threads, 0, 256);
   a.threads = threads_or_all_cores(a.threads);
-  check_memory_mb("tt-mb", a.tt_mb, 0, 1 << 20);
+  check_cache_mb("tt-mb", a.tt_mb, 0, 1 << 20);
   a.db_load.parsed();  // bad options are refused before stdin is read
   a.explicit_db = !vm["db"].defaulted();
   if (a.words.empty()) throw InputError("a POSITION (or - for stdin) is required");

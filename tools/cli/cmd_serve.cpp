@@ -63,7 +63,9 @@ bool parse_serve_args(int argc, char** argv, ServeArgs& a) {
       "tt-mb", po::value(&a.tt_mb)->default_value(a.tt_mb),
       "the analysis cache in MiB: one transposition table shared by every query and kept from one "
       "query to the next, so that the positions of a game walked move by move reuse the earlier "
-      "ones' proofs; by default a sixteenth of the memory available at start, 64..1024");
+      "ones' proofs; it ages (each query's search displaces earlier queries' entries first) and "
+      "takes a 32nd more for that; by default a sixteenth of the memory available at start, "
+      "64..1024");
   a.db_load.add_to(desc);
   po::variables_map vm;
   if (!parse_command(argc, argv, kServeUsage, kServeDescription, desc, {}, vm)) return false;
@@ -71,7 +73,7 @@ bool parse_serve_args(int argc, char** argv, ServeArgs& a) {
   check_range("connections", a.connections, 1, 1024);
   check_range("threads", a.threads, 0, 256);
   a.threads = threads_or_all_cores(a.threads);
-  check_memory_mb("tt-mb", a.tt_mb, 1, 1 << 20);
+  check_cache_mb("tt-mb", a.tt_mb, 1, 1 << 20);
   if (!(a.max_time > 0 && a.max_time <= 3600)) throw InputError("--max-time must be in (0, 3600]");
   a.explicit_db = !vm["db"].defaulted();
   return true;

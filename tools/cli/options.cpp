@@ -158,13 +158,29 @@ MemoryRoom memory_room() {
   return room;
 }
 
-void check_memory_mb(const char* name, long long mb, long long lo, long long hi) {
-  const MemoryRoom room = memory_room();
+namespace {
+
+// check_range for a size in MiB of at most room.mb, which room.why explains.
+void check_room_mb(const char* name, long long mb, long long lo, long long hi,
+                   const MemoryRoom& room) {
   const long long limit = std::max(lo, std::min(hi, room.mb));
   if (mb > limit && mb <= hi)
     throw InputError(std::string("--") + name + " must be " + std::to_string(lo) + ".." +
                      std::to_string(limit) + " (" + room.why + "), got " + std::to_string(mb));
   check_range(name, mb, lo, limit);
+}
+
+}  // namespace
+
+void check_memory_mb(const char* name, long long mb, long long lo, long long hi) {
+  check_room_mb(name, mb, lo, hi, memory_room());
+}
+
+void check_cache_mb(const char* name, long long mb, long long lo, long long hi) {
+  MemoryRoom room = memory_room();
+  room.mb = room.mb * 32 / 33;
+  room.why += "; the analysis cache takes a 32nd more for its generations";
+  check_room_mb(name, mb, lo, hi, room);
 }
 
 void throw_allocation_failed(const char* name, std::size_t bytes) {

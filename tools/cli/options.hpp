@@ -63,6 +63,9 @@ MemoryRoom memory_room();
 // check_range for a size in MiB allocated whole: lo..min(hi, memory_room().mb), so a size this
 // process cannot hold is a usage error (naming the bound) instead of a failed allocation.
 void check_memory_mb(const char* name, long long mb, long long lo, long long hi);
+// check_memory_mb for libkalah's analysis cache (api::Options::tt_bytes), which takes mb / 32 MiB
+// more for its generations: mb + mb / 32 must fit.
+void check_cache_mb(const char* name, long long mb, long long lo, long long hi);
 
 // Throws a one-line std::runtime_error: the table of `bytes` (0: sized to the position by --NAME
 // 0) that --NAME sizes could not be allocated, with memory_room()'s bound.

@@ -94,10 +94,12 @@ struct Options {
   // Database and shared by all its queries and threads, so that a query reuses what earlier ones
   // proved (the positions of a game asked one after another, a position asked again). Its entries
   // are proven bounds of arrangements of pits under one rule set, true wherever they are reached
-  // from, so a warm cache changes how long a query takes, never its answer. In bytes, rounded
-  // down to a power of two and allocated whole when the Database is made; 0: sized to the
-  // position of the first query that searches (as `kalah solve --tt-mb 0` sizes its table) and
-  // allocated then.
+  // from, so a warm cache changes how long a query takes, never its answer. It ages: each query
+  // that searches is a generation, and its entries displace those of earlier queries before its
+  // own, so a cache that has served many other positions holds as much for a new game as a fresh
+  // one. In bytes, rounded down to a power of two and allocated whole when the Database is made,
+  // with a 32nd more (tt_bytes / 32) for the generations; 0: sized to the position of the first
+  // query that searches (as `kalah solve --tt-mb 0` sizes its table) and allocated then.
   std::size_t tt_bytes = 0;
 };
 
@@ -199,7 +201,8 @@ class KALAH_API Database {
   Answer query(std::string_view rules, std::string_view position, double max_seconds = 10,
                int threads = 1, const std::function<void(const std::string&)>& progress = {}) const;
 
-  // The analysis cache's size in bytes; 0 until the first search allocates it.
+  // The analysis cache's size in bytes (its entries; the generations take a 32nd more); 0 until
+  // the first search allocates it.
   std::size_t tt_bytes() const;
   // Empties the analysis cache: the next query searches as a freshly opened Database would (for
   // benchmarks and for checking that a warm cache answers as a cold one). Queries under way

@@ -3,7 +3,10 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "position.hpp"
 
 namespace kalah::cli {
 
@@ -27,5 +30,13 @@ struct RegisterBenchWorkload {
     bench_workloads().push_back({std::move(name), std::move(summary), run});
   }
 };
+
+// Up to `count` distinct positions of an m-pit board under `rules` that are not over, drawn from a
+// fixed seed: lo..hi stones in pits spread over both sides, kalahs empty. The same on every run.
+std::vector<Position> random_positions(Rules rules, int m, int lo, int hi, int count);
+
+// --NAME "LO-HI" (or "N"): stones in pits beyond a table's levels, 0 <= LO <= HI <= 64. Throws
+// InputError otherwise.
+std::pair<int, int> parse_beyond(const char* name, const std::string& text);
 
 }  // namespace kalah::cli

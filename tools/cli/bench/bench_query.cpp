@@ -1,10 +1,11 @@
 // `kalah bench query`: every move of a start position proven, beside `kalah solve`, and a game
-// walked one query after another through one transposition table.
+// walked one query after another through one transposition table, cold and after a load.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "bench.hpp"
@@ -58,12 +59,17 @@ Timed solve_once(Rules rules, const Position& p, Probe& probe, int threads) {
   return {r.seconds, r.nodes};
 }
 
-// One query of p with every move exact; table: kept between queries, or null for a fresh one.
+// One query of p with every move exact; table: kept between queries (its search a generation of
+// its own, as libkalah's analysis cache), or null for a fresh one.
 QueryAnswer query_once(Rules rules, const Position& p, Probe& probe, int threads,
                        SolveTable* table) {
   QuerySearchOptions o;
   o.threads = threads;
-  if (table != nullptr) o.table = [table] { return table; };
+  if (table != nullptr)
+    o.table = [table] {
+      table->new_generation();
+      return table;
+    };
   QueryAnswer a = query_position(rules, p, &probe, o);
   if (!settled(a)) throw std::runtime_error("bench query: a query did not settle every move");
   return a;
@@ -72,8 +78,9 @@ QueryAnswer query_once(Rules rules, const Position& p, Probe& probe, int threads
 // What the command line asked for, checked.
 struct QueryBenchArgs {
   std::string db_path = kDefaultDbPath, rules_text = "all";
-  int threads = 0, plies = 20, runs = 1;
+  int threads = 0, plies = 20, runs = 1, load = 0, load_lo = 4, load_hi = 8;
   long long tt_mb = serve_tt_mb();
+  bool aging = true;
 };
 
 const char* const kQueryBenchDescription =
@@ -82,12 +89,16 @@ const char* const kQueryBenchDescription =
     "best moves, PV) and queried as kalah query does (every move exact), each with a\n"
     "transposition table of its own, alternated --runs times; then a game walked from\n"
     "the start, lowest best move each ply, every position queried in turn through one\n"
-    "table of --tt-mb kept for the walk (kalah serve's analysis cache). Prints times, nodes and\n"
-    "the ratios; the signature is the XXH64 of every answer's values, the same on every\n"
-    "run.";
+    "table of --tt-mb kept for the walk (kalah serve's analysis cache, aging). With --load N\n"
+    "the walk again, through a table that first answered N positions beyond the table\n"
+    "(--load-beyond), each a generation; its answers must be the cold walk's.\n"
+    "Prints times, nodes and the ratios; the signature is the XXH64 of every answer's\n"
+    "values, the same on every run.";
 
 // Parses and checks the command line; false when --help was answered.
 bool parse_query_bench_args(int argc, char** argv, QueryBenchArgs& a) {
+  std::string load_beyond = "4-8";
+  bool no_aging = false;
   po::options_description desc("options");
   add_db_option(desc, a.db_path);
   desc.add_options()(
@@ -98,17 +109,28 @@ bool parse_query_bench_args(int argc, char** argv, QueryBenchArgs& a) {
       "runs", po::value(&a.runs)->default_value(a.runs),
       "solves and queries of each start, alternated (1..20)")(
       "tt-mb", po::value(&a.tt_mb)->default_value(a.tt_mb),
-      "the walk's table in MiB (by default kalah serve's analysis cache)");
+      "the walk's table in MiB (by default kalah serve's analysis cache)")(
+      "load", po::value(&a.load)->default_value(a.load),
+      "walk again after this many positions beyond the table (fixed seed, kalahs empty) were "
+      "queried through the walk's table, each a generation of its own (0..100000; 0: no load)")(
+      "load-beyond", po::value(&load_beyond)->default_value(load_beyond),
+      "the loaded positions' stones in pits beyond the table: N or LO-HI")(
+      "no-aging", po::bool_switch(&no_aging),
+      "the walks' tables replace by work alone, without generations (as before libkalah's cache "
+      "aged)");
   po::variables_map vm;
-  if (!parse_command(
-          argc, argv,
-          "bench query [--db PATH] [--rules R] [--threads N] [--plies P] [--runs N] [--tt-mb MB]",
-          kQueryBenchDescription, desc, {}, vm))
+  if (!parse_command(argc, argv,
+                     "bench query [--db PATH] [--rules R] [--threads N] [--plies P] [--runs N] "
+                     "[--tt-mb MB] [--load N] [--load-beyond LO-HI] [--no-aging]",
+                     kQueryBenchDescription, desc, {}, vm))
     return false;
   check_range("threads", a.threads, 0, 256);
   check_range("plies", a.plies, 0, 200);
   check_range("runs", a.runs, 1, 20);
-  check_memory_mb("tt-mb", a.tt_mb, 1, 1 << 20);
+  check_range("load", a.load, 0, 100'000);
+  std::tie(a.load_lo, a.load_hi) = parse_beyond("load-beyond", load_beyond);
+  a.aging = !no_aging;
+  check_cache_mb("tt-mb", a.tt_mb, 1, 1 << 20);
   a.threads = threads_or_all_cores(a.threads);
   return true;
 }
@@ -134,33 +156,79 @@ void bench_start_position(const QueryBenchArgs& a, Rules rules, const Position& 
               queried.seconds / solved.seconds, solved.seconds / a.runs);
 }
 
-// A game walked from the start, lowest best move each ply, each position queried through one
-// table kept for the walk; every answer signed.
-void bench_walk(const QueryBenchArgs& a, Rules rules, const Position& start, Probe& probe,
-                Xxh64Stream& signature) {
-  SolveTable table(std::size_t(a.tt_mb) << 20);
-  Position p = start;
-  double first = 0, total = 0;
-  std::uint64_t nodes = 0;
+// A game walked from the start, lowest best move each ply, each position queried through `table`.
+struct Walk {
   int asked = 0;
-  for (int ply = 0; ply <= a.plies && !is_over(rules, p); ++ply, ++asked) {
+  double first = 0, seconds = 0;
+  std::uint64_t nodes = 0;
+  std::string values;  // each position and its answer's values, one after another
+};
+
+// The walk from `start` through `table`, each position a query (a generation) of its own.
+Walk walk(const QueryBenchArgs& a, Rules rules, const Position& start, Probe& probe,
+          SolveTable& table) {
+  Walk w;
+  Position p = start;
+  for (int ply = 0; ply <= a.plies && !is_over(rules, p); ++ply, ++w.asked) {
     const auto at = std::chrono::steady_clock::now();
     const QueryAnswer q = query_once(rules, p, probe, a.threads, &table);
     const double s = seconds_since(at);
-    if (ply == 0) first = s;
-    total += s;
-    nodes += q.nodes;
-    const std::string v = to_string(p) + " " + values_text(q);
-    signature.update(v.data(), v.size());
+    if (ply == 0) w.first = s;
+    w.seconds += s;
+    w.nodes += q.nodes;
+    w.values += to_string(p) + " " + values_text(q);
     const auto best =
         std::find_if(q.moves.begin(), q.moves.end(), [](const MoveAnswer& m) { return m.best; });
     play_move(rules, p, best->pit);
   }
+  return w;
+}
+
+// a.load positions beyond the table queried through `table`, each answer signed; prints the load.
+void load(const QueryBenchArgs& a, Rules rules, Probe& probe, SolveTable& table,
+          Xxh64Stream& signature) {
+  const int lo = probe.max_stones() + a.load_lo, hi = probe.max_stones() + a.load_hi;
+  const auto at = std::chrono::steady_clock::now();
+  std::uint64_t nodes = 0;
+  const std::vector<Position> positions = random_positions(rules, 6, lo, hi, a.load);
+  for (const Position& p : positions) {
+    const QueryAnswer q = query_once(rules, p, probe, a.threads, &table);
+    nodes += q.nodes;
+    const std::string v = to_string(p) + " " + values_text(q);
+    signature.update(v.data(), v.size());
+  }
+  std::printf("  load of %zu positions with %d..%d stones in pits: %.3f s, %llu nodes\n",
+              positions.size(), lo, hi, seconds_since(at), static_cast<unsigned long long>(nodes));
+}
+
+// The walk through a fresh table, and with --load through one loaded first; every answer signed.
+void bench_walk(const QueryBenchArgs& a, Rules rules, const Position& start, Probe& probe,
+                Xxh64Stream& signature) {
+  const auto aging = a.aging ? SolveTable::Aging::kOn : SolveTable::Aging::kOff;
+  const std::size_t bytes = std::size_t(a.tt_mb) << 20;
+  const Walk cold = [&] {
+    SolveTable table(bytes, aging);
+    return walk(a, rules, start, probe, table);
+  }();
+  signature.update(cold.values.data(), cold.values.size());
   std::printf(
-      "  walk of %d positions, one table of %zu MiB: first %.3f s, all %.3f s (%.2fx the "
+      "  walk of %d positions, one table of %zu MiB%s: first %.3f s, all %.3f s (%.2fx the "
       "first), %llu nodes\n",
-      asked, table.bytes() >> 20, first, total, total / std::max(first, 1e-9),
-      static_cast<unsigned long long>(nodes));
+      cold.asked, SolveTable::bytes_for(bytes) >> 20, a.aging ? " (aging)" : " (no aging)",
+      cold.first, cold.seconds, cold.seconds / std::max(cold.first, 1e-9),
+      static_cast<unsigned long long>(cold.nodes));
+  if (a.load == 0) return;
+  SolveTable table(bytes, aging);
+  load(a, rules, probe, table, signature);
+  const Walk loaded = walk(a, rules, start, probe, table);
+  if (loaded.values != cold.values)
+    throw std::runtime_error("bench query: the walk after the load answered otherwise");
+  std::printf(
+      "  the walk after the load: first %.3f s, all %.3f s (%.2fx the cold walk), %llu "
+      "nodes (%.2fx)\n",
+      loaded.first, loaded.seconds, loaded.seconds / std::max(cold.seconds, 1e-9),
+      static_cast<unsigned long long>(loaded.nodes),
+      double(loaded.nodes) / double(std::max<std::uint64_t>(cold.nodes, 1)));
 }
 
 int bench_query(int argc, char** argv) {

@@ -5,8 +5,6 @@
 #include <chrono>
 #include <cstdio>
 #include <optional>
-#include <random>
-#include <set>
 #include <thread>
 #include <tuple>
 
@@ -20,34 +18,13 @@
 namespace kalah::cli {
 namespace {
 
-// `count` distinct positions of table t's board that are not over, drawn from a fixed seed:
-// lo..hi stones in pits spread over both sides, kalahs empty.
+// `count` distinct positions of table t's board (random_positions), as text.
 std::vector<std::string> positions_with(const api::Table& t, int lo, int hi, int count) {
-  std::mt19937_64 rng(20261125);
   std::vector<std::string> out;
-  std::set<std::string> seen;
-  const Rules rules = *parse_rules(t.rules);
-  for (int tries = 0; int(out.size()) < count && tries < 100 * count; ++tries) {
-    Position p;
-    p.m = t.pits;
-    const int n = lo + int(rng() % std::uint64_t(hi - lo + 1));
-    for (int s = 0; s < n; ++s) p.cell[rng() % 2 ? rng() % t.pits : t.pits + 1 + rng() % t.pits]++;
-    if (game_finished(rules, p)) continue;
-    if (seen.insert(to_string(p)).second) out.push_back(to_string(p));
-  }
+  for (const Position& p : random_positions(*parse_rules(t.rules), t.pits, lo, hi, count))
+    out.push_back(to_string(p));
   if (out.empty()) throw InputError("the " + t.rules + " table has no position to query");
   return out;
-}
-
-// --beyond "LO-HI" (or "N"): stones in pits beyond the table's levels, 0 <= LO <= HI <= 64.
-std::pair<int, int> parse_beyond(const std::string& text) {
-  int lo = -1, hi = -1;
-  char dash = 0, extra = 0;
-  const int got = std::sscanf(text.c_str(), "%d%c%d%c", &lo, &dash, &hi, &extra);
-  if (got == 1) hi = lo;
-  if (!((got == 1 || (got == 3 && dash == '-')) && 0 <= lo && lo <= hi && hi <= 64))
-    throw InputError("--beyond must be N or LO-HI with 0 <= LO <= HI <= 64, not '" + text + "'");
-  return {lo, hi};
 }
 
 // What the command line asked for, checked.
@@ -98,8 +75,8 @@ bool parse_serve_bench_args(int argc, char** argv, ServeBenchArgs& a) {
   check_range("positions", a.distinct, 1, 1'000'000);
   check_range("threads", a.threads, 0, 256);
   a.threads = threads_or_all_cores(a.threads);
-  check_memory_mb("tt-mb", a.tt_mb, 1, 1 << 20);
-  if (!beyond.empty()) std::tie(a.beyond_lo, a.beyond_hi) = parse_beyond(beyond);
+  check_cache_mb("tt-mb", a.tt_mb, 1, 1 << 20);
+  if (!beyond.empty()) std::tie(a.beyond_lo, a.beyond_hi) = parse_beyond("beyond", beyond);
   return true;
 }
 

@@ -131,7 +131,12 @@ ServeWork serve_work(const ServeBenchArgs& a, const api::Database& db, const api
 double serve_requests(const ServeBenchArgs& a, const api::Database& db, const ServeWork& w,
                       std::atomic<long long>& wrong) {
   db.clear_cache();  // the server starts cold
-  serve::WebServer server(db, 3600, a.threads, a.connections);
+  serve::ServerOptions options;
+  options.max_time = 3600;
+  options.threads = a.threads;
+  options.connections = a.connections;
+  options.searches = options.searches_per_client = a.connections;  // every request answered
+  serve::WebServer server(db, options);
   const int port = server.bind("127.0.0.1", 0);
   std::thread serving([&] { server.listen(); });
   const auto start = std::chrono::steady_clock::now();

@@ -172,13 +172,16 @@ def admission_and_shutdown(db, expected):
         if answer.get("position") != "6,6,6,6,6,6,0/6,6,6,6,6,6,0 S" or answer.get("exact") is None:
             fail("%s's search under way at SIGTERM: %d %s" % (client, status, body[:200]))
     # The access log: a line per request, the Common Log Format and the seconds taken.
-    pattern = re.compile(r'^127\.0\.0\.1 - - \[\d\d/\w{3}/\d{4}:\d\d:\d\d:\d\d \+0000\] '
+    pattern = re.compile(r'^(\S+) - - \[\d\d/\w{3}/\d{4}:\d\d:\d\d:\d\d \+0000\] '
                          r'"GET /api/v1/\S+ HTTP/1\.1" (\d{3}) (\d+|-) \d+\.\d{4}$')
     lines = open(log).read().splitlines()
-    statuses = sorted(int(m.group(1)) for m in map(pattern.match, lines) if m)
-    if len(statuses) != len(lines) or statuses.count(503) != 2 or statuses.count(200) < 4:
-        fail("access log: %d lines, %d in the format, statuses %s: %s"
-             % (len(lines), len(statuses), statuses, lines[:3]))
+    matches = [m for m in map(pattern.match, lines) if m]
+    statuses = sorted(int(m.group(2)) for m in matches)
+    clients = {m.group(1) for m in matches}  # as --client-header names them, else the peer
+    if len(statuses) != len(lines) or statuses.count(503) != 2 or statuses.count(200) < 4 or \
+            clients != {"127.0.0.1", "alice", "bob", "carol"}:
+        fail("access log: %d lines, %d in the format, statuses %s, clients %s: %s"
+             % (len(lines), len(statuses), statuses, sorted(clients), lines[:3]))
     print("serve test: searches admitted 2 at once, 1 a client; SIGTERM answered both; "
           "%d access log lines" % len(lines))
 

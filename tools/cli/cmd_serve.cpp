@@ -84,8 +84,8 @@ bool parse_serve_args(int argc, char** argv, ServeArgs& a) {
       "the request header naming the client for --searches-per-client, as a reverse proxy in "
       "front sets it (e.g. X-Real-IP); default: the connection's peer address")(
       "access-log", po::value(&a.access_log),
-      "append a line per request to FILE (- : standard output): the Common Log Format, then "
-      "the seconds the answer took")(
+      "append a line per request to FILE (- : standard output): the Common Log Format (the "
+      "client as --client-header names it), then the seconds the answer took")(
       "tt-mb", po::value(&a.tt_mb)->default_value(a.tt_mb),
       "the analysis cache in MiB: one transposition table shared by every query and kept from one "
       "query to the next, so that the positions of a game walked move by move reuse the earlier "

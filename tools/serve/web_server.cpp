@@ -216,7 +216,8 @@ std::string log_quoted(const std::string& text) {
 
 // One access log line: Common Log Format ("-" as the size of a streamed answer), then the seconds
 // from the request's arrival to the end of its answer.
-std::string access_line(const httplib::Request& req, const httplib::Response& res, double seconds) {
+std::string access_line(const std::string& client, const httplib::Request& req,
+                        const httplib::Response& res, double seconds) {
   char when[40];
   const std::time_t now = std::time(nullptr);
   std::tm utc{};
@@ -226,29 +227,30 @@ std::string access_line(const httplib::Request& req, const httplib::Response& re
       res.body.empty() && res.get_header_value("Content-Type") == "text/event-stream";
   char tail[64];
   std::snprintf(tail, sizeof tail, " %.4f", seconds);
-  return req.remote_addr + " - - [" + when + "] \"" +
+  return log_quoted(client) + " - - [" + when + "] \"" +
          log_quoted(req.method + " " + req.target + " " + req.version) + "\" " +
          std::to_string(res.status) + " " + (streamed ? "-" : std::to_string(res.body.size())) +
          tail + "\n";
 }
 
-// A line on stderr per failed request; with an access log, a line there per request.
-void report_requests(httplib::Server& server, std::ostream* access_log, std::mutex& log_mutex) {
+// A line on stderr per failed request; with an access log, a line there per request, naming the
+// client as --searches-per-client counts it.
+void report_requests(httplib::Server& server, const ServerOptions& options, std::mutex& log_mutex) {
   server.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
     request_start = std::chrono::steady_clock::now();
     return httplib::Server::HandlerResponse::Unhandled;
   });
-  server.set_logger([access_log, &log_mutex](const httplib::Request& req,
-                                             const httplib::Response& res) {
+  server.set_logger([&options, &log_mutex](const httplib::Request& req,
+                                           const httplib::Response& res) {
     if (res.status >= 400)
       std::cerr << "kalah serve: " << res.status << " " << req.method << " " << req.path
                 << (req.params.empty() ? "" : "?...") << "\n";
-    if (access_log == nullptr) return;
+    if (options.access_log == nullptr) return;
     const std::string line = access_line(
-        req, res,
+        client_of(req, options), req, res,
         std::chrono::duration<double>(std::chrono::steady_clock::now() - request_start).count());
     std::lock_guard lock(log_mutex);
-    *access_log << line << std::flush;
+    *options.access_log << line << std::flush;
   });
 }
 
@@ -263,7 +265,7 @@ WebServer::WebServer(const api::Database& db, const ServerOptions& options)
   const Context ctx{db, options_, admission_};
   route_queries(server_, ctx);
   route_pages(server_, ctx);
-  report_requests(server_, options_.access_log, log_mutex_);
+  report_requests(server_, options_, log_mutex_);
 }
 
 int WebServer::bind(const std::string& host, int port) {

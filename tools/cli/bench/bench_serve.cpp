@@ -13,6 +13,8 @@
 #include <thread>
 #include <tuple>
 
+#include <nlohmann/json.hpp>
+
 #include "bench.hpp"
 #include "db_open.hpp"
 #include "options.hpp"
@@ -63,14 +65,14 @@ struct ServeBenchArgs {
   // The load against a running server (--url): none when url is empty.
   std::string url;
   double rate = 200, seconds = 60, slow_interval = 10;
-  int slow_clients = 0, searchers = 0, client_addresses = 1, server_pid = 0;
+  int slow_clients = 0, searchers = 0, client_addresses = 1, server_pid = 0, check = 0;
 };
 
 const char* const kServeBenchUsage =
     "bench serve [--db PATH] [--rules R] [--requests N] [--connections C] [--positions N] "
     "[--beyond LO-HI] [--threads N] [--tt-mb MB] | [--url HOST:PORT [--rate R] [--seconds S] "
     "[--slow-clients N [--slow-interval SEC]] [--searchers N] [--client-addresses N] "
-    "[--server-pid PID]]";
+    "[--server-pid PID] [--check N]]";
 const char* const kServeBenchDescription =
     "Starts kalah serve's server in this process on a free loopback port, asks\n"
     "GET /api/v1/query for positions of one table's board (fixed seed, kalahs empty;\n"
@@ -91,8 +93,10 @@ const char* const kServeBenchDescription =
     "or not sent 5 s after it was due), the slow clients held open, the searches answered\n"
     "and refused, and with --server-pid the server's resident memory before and after.\n"
     "Clients connect from --client-addresses loopback addresses (127.0.0.2 on), so that a\n"
-    "proxy's limits a client see several. Exit 1 on a wrong or failed query inside the\n"
-    "table.";
+    "proxy's limits a client see several. --check N: the first N searches answered are\n"
+    "searched again afterwards by the library, cold and without a time limit; every value the\n"
+    "server gave as exact must equal it and every bound must hold it. Exit 1 on a wrong or\n"
+    "failed query inside the table, or a checked answer that is wrong.";
 
 // Parses and checks the command line; false when --help was answered.
 bool parse_serve_bench_args(int argc, char** argv, ServeBenchArgs& a) {
@@ -126,7 +130,9 @@ bool parse_serve_bench_args(int argc, char** argv, ServeBenchArgs& a) {
       "--url: clients asking fresh positions beyond the table, one after another (0..1024)")(
       "client-addresses", po::value(&a.client_addresses)->default_value(a.client_addresses),
       "--url: loopback addresses the clients connect from, 127.0.0.2 on (1..250)")(
-      "server-pid", po::value(&a.server_pid), "--url: the server's process, for its memory");
+      "server-pid", po::value(&a.server_pid), "--url: the server's process, for its memory")(
+      "check", po::value(&a.check)->default_value(a.check),
+      "--url: searches answered that are checked against a cold search afterwards (0..100000)");
   po::variables_map vm;
   if (!parse_command(argc, argv, kServeBenchUsage, kServeBenchDescription, desc, {}, vm))
     return false;
@@ -139,7 +145,7 @@ bool parse_serve_bench_args(int argc, char** argv, ServeBenchArgs& a) {
   if (!beyond.empty()) std::tie(a.beyond_lo, a.beyond_hi) = parse_beyond(beyond);
   if (a.url.empty()) {
     for (const char* o : {"rate", "seconds", "slow-clients", "slow-interval", "searchers",
-                          "client-addresses", "server-pid"})
+                          "client-addresses", "server-pid", "check"})
       refuse_unless(vm, o, false, "applies only to --url");
     return true;
   }
@@ -150,6 +156,7 @@ bool parse_serve_bench_args(int argc, char** argv, ServeBenchArgs& a) {
   check_range("slow-clients", a.slow_clients, 0, 60000);
   check_range("searchers", a.searchers, 0, 1024);
   check_range("client-addresses", a.client_addresses, 1, 250);
+  check_range("check", a.check, 0, 100000);
   if (beyond.empty()) std::tie(a.beyond_lo, a.beyond_hi) = std::pair(16, 24);
   return true;
 }
@@ -294,6 +301,8 @@ LoadResult timed_queries(const ServeBenchArgs& a, const HostPort& to, const Serv
 // answers (200), refusals (503, 429) and failures.
 struct SearchCounts {
   std::atomic<std::uint64_t> answered{0}, refused{0}, failed{0};
+  std::mutex kept_mutex;
+  std::vector<std::pair<std::size_t, std::string>> kept;  // (target index, body), --check of them
 };
 std::vector<std::thread> start_searchers(const ServeBenchArgs& a, const HostPort& to,
                                          const std::vector<std::string>& targets,
@@ -305,7 +314,13 @@ std::vector<std::thread> start_searchers(const ServeBenchArgs& a, const HostPort
       HttpConnection conn(to, sources.empty() ? "" : sources[std::size_t(c) % sources.size()],
                           3700);
       for (std::size_t i = std::size_t(c); !stop; i += std::size_t(a.searchers)) {
-        const int status = conn.get(targets[i % targets.size()]).status;
+        const HttpConnection::Reply r = conn.get(targets[i % targets.size()]);
+        const int status = r.status;
+        if (status == 200 && a.check > 0) {
+          std::lock_guard lock(counts.kept_mutex);
+          if (counts.kept.size() < std::size_t(a.check))
+            counts.kept.emplace_back(i % targets.size(), r.body);
+        }
         (status == 200                    ? counts.answered
          : status == 503 || status == 429 ? counts.refused
                                           : counts.failed)++;
@@ -315,6 +330,42 @@ std::vector<std::thread> start_searchers(const ServeBenchArgs& a, const HostPort
   return threads;
 }
 
+// Whether a value the server answered (its JSON's margin, or lower and upper) holds the exact
+// margin `truth`.
+bool holds(const nlohmann::json& v, int truth) {
+  if (!v.is_object()) return false;
+  if (v.value("exact", false)) return v.value("margin", nlohmann::json()) == truth;
+  return v.value("lower", truth + 1) <= truth && truth <= v.value("upper", truth - 1);
+}
+
+// The kept answers against cold searches of the library without a time limit: how many are
+// wrong (an exact value that differs, a bound that excludes the truth, another set of moves).
+int check_answers(const ServeBenchArgs& a, const api::Database& db, const api::Table& table,
+                  const std::vector<std::string>& positions, const SearchCounts& counts) {
+  int wrong = 0;
+  api::QueryOptions cold;
+  cold.max_seconds = 0;
+  cold.threads = a.threads;
+  for (const auto& [k, body] : counts.kept) {
+    db.clear_cache();
+    const api::Answer truth = db.query(table.rules, positions[k], cold);
+    const nlohmann::json served = nlohmann::json::parse(body, nullptr, false);
+    const nlohmann::json moves =
+        served.is_object() ? served.value("moves", nlohmann::json::array()) : nlohmann::json();
+    bool ok = served.is_object() && served.value("position", "") == truth.position &&
+              holds(served, truth.value.lower) && moves.size() == truth.moves.size();
+    for (std::size_t m = 0; ok && m < truth.moves.size(); ++m)
+      ok = moves[m].value("pit", 0) == truth.moves[m].pit &&
+           holds(moves[m], truth.moves[m].value.lower);
+    if (!ok) {
+      ++wrong;
+      std::fprintf(stderr, "kalah bench serve: wrong answer for %s: %s\n", positions[k].c_str(),
+                   body.substr(0, 300).c_str());
+    }
+  }
+  return wrong;
+}
+
 // The load of --url: slow clients and searchers running while the timed queries are asked.
 int load_server(const ServeBenchArgs& a, const api::Database& db, const api::Table& table) {
   const HostPort to = parse_host_port(a.url);
@@ -322,12 +373,13 @@ int load_server(const ServeBenchArgs& a, const api::Database& db, const api::Tab
   inside.beyond_lo = inside.beyond_hi = -1;  // the timed queries: answers of the table alone
   const ServeWork w = serve_work(
       inside, db, table, positions_with(table, 1, std::max(table.max_stones, 1), a.distinct));
-  std::vector<std::string> far;  // the searchers' fresh positions
+  std::vector<std::string> far, far_targets;  // the searchers' fresh positions
   if (a.searchers > 0)
-    for (const std::string& p : positions_with(table, table.max_stones + a.beyond_lo,
-                                               table.max_stones + a.beyond_hi, 20000))
-      far.push_back("/api/v1/query?" + httplib::detail::params_to_query_str(
-                                           {{"rules", table.rules}, {"position", p}}));
+    far = positions_with(table, table.max_stones + a.beyond_lo, table.max_stones + a.beyond_hi,
+                         20000);
+  for (const std::string& p : far)
+    far_targets.push_back("/api/v1/query?" + httplib::detail::params_to_query_str(
+                                                 {{"rules", table.rules}, {"position", p}}));
   const long rss_before = process_rss_mib(a.server_pid);
   SlowClients slow(to, a.slow_clients, a.slow_interval, client_sources(a.client_addresses));
   std::thread trickle([&] { slow.run(); });
@@ -336,19 +388,22 @@ int load_server(const ServeBenchArgs& a, const api::Database& db, const api::Tab
   const int slow_at_start = slow.open();
   std::atomic<bool> stop{false};
   SearchCounts searches;
-  std::vector<std::thread> searchers = start_searchers(a, to, far, stop, searches);
+  std::vector<std::thread> searchers = start_searchers(a, to, far_targets, stop, searches);
   const LoadResult r = timed_queries(a, to, w);
   const int slow_at_end = slow.open();
   stop = true;
   slow.stop();
   for (std::thread& t : searchers) t.join();
   trickle.join();
+  const long rss_after = process_rss_mib(a.server_pid);
+  const int checked_wrong = check_answers(a, db, table, far, searches);
   std::printf(
       "%s m=%d <= %d at %s: %zu queries inside the table at %g/s for %g s: p50 %.2f ms, p99 "
       "%.2f ms, max %.2f ms; %llu refused, %llu failed, %llu wrong\n"
       "slow clients: %d of %d open at the start, %d at the end (%llu reopened)\n"
       "searches %d-%d beyond the table by %d clients: %llu answered, %llu refused, %llu failed\n"
       "server resident memory: %ld MiB before, %ld MiB after (-1: no --server-pid)\n"
+      "checked against cold searches: %zu answers, %d wrong\n"
       "signature: %016llx\n",
       table.rules.c_str(), table.pits, table.max_stones, a.url.c_str(), r.latencies.size(), a.rate,
       a.seconds, quantile_ms(r.latencies, 0.5), quantile_ms(r.latencies, 0.99),
@@ -356,9 +411,9 @@ int load_server(const ServeBenchArgs& a, const api::Database& db, const api::Tab
       (unsigned long long)r.wrong, slow_at_start, a.slow_clients, slow_at_end,
       (unsigned long long)slow.reopened(), a.beyond_lo, a.beyond_hi, a.searchers,
       (unsigned long long)searches.answered, (unsigned long long)searches.refused,
-      (unsigned long long)searches.failed, rss_before, process_rss_mib(a.server_pid),
-      (unsigned long long)w.signature);
-  return r.wrong || r.failed ? 1 : 0;
+      (unsigned long long)searches.failed, rss_before, rss_after, searches.kept.size(),
+      checked_wrong, (unsigned long long)w.signature);
+  return r.wrong || r.failed || checked_wrong ? 1 : 0;
 }
 
 int bench_serve(int argc, char** argv) {

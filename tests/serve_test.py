@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """kalah serve for real: the API against kalah query --json on the value vectors (a warm analysis
 cache against cold ones), 400s on bad input, a burst of concurrent requests all answered correctly,
-the analysis streams, a slow search not holding up the others.
+the analysis streams, a slow search not holding up the others; searches admitted a bounded number
+at once and per client (503 beyond), the health endpoint, the access log, SIGTERM with searches
+under way.
 
 Usage: serve_test.py KALAH_BINARY VECTORS_DIR WORK_DIR
 """
 import http.client
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -101,6 +104,88 @@ def cli_answers(rules, positions, db):
     return [json.loads(line) for line in out.stdout.splitlines()]
 
 
+def health(port):
+    status, body = get(http.client.HTTPConnection("127.0.0.1", port, timeout=30), "/api/v1/health")
+    return status, json.loads(body)
+
+
+def wait_for_searches(port, running):
+    """Waits until the server reports `running` searches under way."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if health(port)[1]["searches"]["running"] == running:
+            return True
+        time.sleep(0.05)
+    fail("the server never had %d searches running" % running)
+    return False
+
+
+def admission_and_shutdown(db, expected):
+    log = os.path.join(WORK, "access.log")
+    server, port = start_server(db, "--max-time", "3", "--searches", "2", "--searches-per-client",
+                                "1", "--client-header", "X-Client", "--access-log", log)
+    slow = query_target("wetherell", "6,6,6,6,6,6,0/6,6,6,6,6,6,0 S")
+    answers = {}
+
+    def ask(client):
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        c.request("GET", slow, headers={"X-Client": client})
+        r = c.getresponse()
+        answers[client] = (r.status, r.read().decode())
+
+    def refused(client, why):
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        c.request("GET", slow, headers={"X-Client": client})
+        r = c.getresponse()
+        body = r.read().decode()
+        if r.status != 503 or not r.getheader("Retry-After") or "error" not in json.loads(body):
+            fail("%s: %d %s (Retry-After %s), want 503 with Retry-After"
+                 % (why, r.status, body[:200], r.getheader("Retry-After")))
+
+    searches = [threading.Thread(target=ask, args=(name,)) for name in ("alice", "bob")]
+    try:
+        status, h = health(port)
+        if status != 200 or h.get("status") != "ok" or h.get("tables") != len(TABLES) or \
+                h.get("searches") != {"running": 0, "slots": 2, "per_client": 1}:
+            fail("GET health: %d %s" % (status, h))
+        searches[0].start()
+        wait_for_searches(port, 1)
+        refused("alice", "a second search of a client with one running")
+        searches[1].start()
+        wait_for_searches(port, 2)
+        refused("carol", "a search with every slot taken")
+        (rules, position), want = next((k, v) for k, v in expected.items()
+                                       if v["source"] == "database")
+        status, body = get(http.client.HTTPConnection("127.0.0.1", port, timeout=30),
+                           query_target(rules, position))
+        if status != 200 or json.loads(body) != want:
+            fail("a query inside the table with every search slot taken: %d %s"
+                 % (status, body[:200]))
+    finally:
+        stop_server(server)  # SIGTERM while alice's and bob's searches run
+        for t in searches:
+            if t.ident is not None:
+                t.join()
+    for client in ("alice", "bob"):
+        status, body = answers.get(client, (-1, "{}"))
+        answer = json.loads(body) if status == 200 else {}
+        if answer.get("position") != "6,6,6,6,6,6,0/6,6,6,6,6,6,0 S" or answer.get("exact") is None:
+            fail("%s's search under way at SIGTERM: %d %s" % (client, status, body[:200]))
+    # The access log: a line per request, the Common Log Format and the seconds taken.
+    pattern = re.compile(r'^(\S+) - - \[\d\d/\w{3}/\d{4}:\d\d:\d\d:\d\d \+0000\] '
+                         r'"GET /api/v1/\S+ HTTP/1\.1" (\d{3}) (\d+|-) \d+\.\d{4}$')
+    lines = open(log).read().splitlines()
+    matches = [m for m in map(pattern.match, lines) if m]
+    statuses = sorted(int(m.group(2)) for m in matches)
+    clients = {m.group(1) for m in matches}  # as --client-header names them, else the peer
+    if len(statuses) != len(lines) or statuses.count(503) != 2 or statuses.count(200) < 4 or \
+            clients != {"127.0.0.1", "alice", "bob", "carol"}:
+        fail("access log: %d lines, %d in the format, statuses %s, clients %s: %s"
+             % (len(lines), len(statuses), statuses, sorted(clients), lines[:3]))
+    print("serve test: searches admitted 2 at once, 1 a client; SIGTERM answered both; "
+          "%d access log lines" % len(lines))
+
+
 def main():
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
@@ -141,7 +226,8 @@ def main():
             fail("kalah query %s %s: a cold cache answers %s, the warm batch %s"
                  % (rules, position, json.dumps(cold)[:200], json.dumps(warm)[:200]))
 
-    server, port = start_server(db, "--max-time", "600", "--connections", "64")
+    server, port = start_server(db, "--max-time", "600", "--connections", "64", "--searches", "32",
+                                "--searches-per-client", "32")
     try:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
         # 1. The API answers exactly what kalah query --json prints.
@@ -319,7 +405,11 @@ def main():
     finally:
         stop_server(server)
 
-    # 5. kalah bench serve: the same server in one process, its answers checked by the library.
+    # 5. Searches beyond the table are admitted two at once, one a client (named by a header);
+    # answers from the table never wait for them; SIGTERM answers the searches under way.
+    admission_and_shutdown(db, expected)
+
+    # 6. kalah bench serve: the same server in one process, its answers checked by the library.
     bench = subprocess.run([KALAH, "bench", "serve", "--db", db, "--rules", "kalah", "--requests",
                             "500", "--connections", "8", "--positions", "100"],
                            capture_output=True, text=True, timeout=600)

@@ -262,6 +262,17 @@ Answer Database::query(std::string_view rules, std::string_view position, double
   return query(rules, position, options);
 }
 
+std::optional<Answer> Database::lookup(std::string_view rules, std::string_view position) const {
+  return translated([&]() -> std::optional<Answer> {
+    const Rules r = parse_rules_name(rules);
+    const Position p = parse_position(position);
+    const auto probe = impl_->probe(r, p.m, p.pit_stones());
+    const std::optional<QueryAnswer> a = answer_without_search(r, p, probe.get());
+    if (!a) return std::nullopt;
+    return answer_of(r, p, *a, probe != nullptr);
+  });
+}
+
 void Database::clear_cache() const {
   std::lock_guard lock(impl_->table_mutex);
   if (impl_->table) impl_->table = Impl::new_table(impl_->table->bytes());

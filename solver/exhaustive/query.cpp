@@ -63,18 +63,22 @@ void mark_best(QueryAnswer& a) {
 
 }  // namespace
 
-QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle,
-                           const QuerySearchOptions& options) {
+std::optional<QueryAnswer> answer_without_search(Rules rules, const Position& p,
+                                                 ExactOracle* oracle) {
   if (is_over(rules, p)) {
     QueryAnswer a;
     a.over = true;
     a.value = {final_margin(p), final_margin(p)};
     return a;
   }
-  if (std::optional<QueryAnswer> a = from_oracle(rules, p, oracle)) {
-    mark_best(*a);
-    return *a;
-  }
+  std::optional<QueryAnswer> a = from_oracle(rules, p, oracle);
+  if (a) mark_best(*a);
+  return a;
+}
+
+QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle,
+                           const QuerySearchOptions& options) {
+  if (std::optional<QueryAnswer> a = answer_without_search(rules, p, oracle)) return *a;
   SolveOptions so;
   so.oracle = oracle;
   if (options.table) so.table = options.table();

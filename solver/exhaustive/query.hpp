@@ -71,6 +71,11 @@ struct QuerySearchOptions {
   std::function<void(const QueryAnswer& so_far)> on_proven;
 };
 
+// p's answer when no search is needed: the game is over, or the oracle values every move. nullopt
+// when query_position would search.
+std::optional<QueryAnswer> answer_without_search(Rules rules, const Position& p,
+                                                 ExactOracle* oracle);
+
 // Values p and its moves. When the oracle answers every move (or the game is over) no search is
 // made. Otherwise one analysis (SolveOptions::every_move): the position's value and best moves
 // first, as `kalah solve` proves them, then every other move's exact value, the oracle at the

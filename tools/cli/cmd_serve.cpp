@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <iostream>
 #include <thread>
 
@@ -20,6 +23,8 @@ struct ServeArgs {
   std::string db_path = kDefaultDbPath, host = "127.0.0.1";
   bool explicit_db = false;
   int port = 8080, connections = 32, threads = 0;
+  int searches = 0, searches_per_client = 0;  // 0: from the machine (parse_serve_args)
+  std::string client_header, access_log;
   long long tt_mb = serve_tt_mb();
   double max_time = 30;
   DbLoadOptions db_load;
@@ -27,7 +32,8 @@ struct ServeArgs {
 
 const char* const kServeUsage =
     "serve [--db PATH] [--host ADDR] [--port N] [--max-time SEC] [--connections N] "
-    "[--threads N] [--tt-mb MB] [--cache-mb MB] [--db-load auto|memory|cache] "
+    "[--threads N] [--searches N] [--searches-per-client N] [--client-header NAME] "
+    "[--access-log FILE] [--tt-mb MB] [--cache-mb MB] [--db-load auto|memory|cache] "
     "[--db-max-stones N]";
 const char* const kServeDescription =
     "Serves the database over HTTP until interrupted (Ctrl-C or SIGTERM):\n"
@@ -41,10 +47,18 @@ const char* const kServeDescription =
     "                          time the search proves more, `progress` about once a\n"
     "                          second, `done` with the final answer\n"
     "  GET /api/v1/tables      {db, rules, tables[{rules, pits, max_stones}], max_time}\n"
+    "  GET /api/v1/health      {status: \"ok\", tables, searches{running, slots,\n"
+    "                          per_client}}\n"
     "Positions beyond the database are searched (the database at the leaves, the\n"
     "analysis cache shared by all queries) for at most --max-time seconds, or a\n"
-    "request's max_time when it is less. Prints the address it listens on and the\n"
-    "analysis cache's size, then one line per failed request.";
+    "request's max_time when it is less. At most --searches such searches run at once,\n"
+    "--searches-per-client of them for one client; a query beyond them is answered\n"
+    "503 with Retry-After at once (no queue). Answers from the database never wait\n"
+    "for a search. Prints the address it listens on, the analysis cache's size and the\n"
+    "search slots, then one line per failed request on stderr (and with --access-log\n"
+    "one line per request). SIGINT or SIGTERM: the requests under way are answered,\n"
+    "then it exits with status 0. On a public address, put a reverse proxy in front\n"
+    "(docs/SERVING.md): it holds slow clients, which would each keep a connection.";
 
 // Parses and checks the command line; false when --help was answered.
 bool parse_serve_args(int argc, char** argv, ServeArgs& a) {
@@ -60,6 +74,18 @@ bool parse_serve_args(int argc, char** argv, ServeArgs& a) {
       "connections served at once, each on its own thread (1..1024); more wait their turn")(
       "threads", po::value(&a.threads)->default_value(a.threads),
       "search threads of each query beyond the database; 0: all cores")(
+      "searches", po::value(&a.searches)->default_value(a.searches),
+      "searches beyond the database at once, at most half of --connections; 0: the cores "
+      "divided by --threads, at least 2")(
+      "searches-per-client",
+      po::value(&a.searches_per_client)->default_value(a.searches_per_client),
+      "searches one client may run at once, 1..--searches; 0: half of --searches, at least 1")(
+      "client-header", po::value(&a.client_header),
+      "the request header naming the client for --searches-per-client, as a reverse proxy in "
+      "front sets it (e.g. X-Real-IP); default: the connection's peer address")(
+      "access-log", po::value(&a.access_log),
+      "append a line per request to FILE (- : standard output): the Common Log Format (the "
+      "client as --client-header names it), then the seconds the answer took")(
       "tt-mb", po::value(&a.tt_mb)->default_value(a.tt_mb),
       "the analysis cache in MiB: one transposition table shared by every query and kept from one "
       "query to the next, so that the positions of a game walked move by move reuse the earlier "
@@ -75,6 +101,12 @@ bool parse_serve_args(int argc, char** argv, ServeArgs& a) {
   a.threads = threads_or_all_cores(a.threads);
   check_cache_mb("tt-mb", a.tt_mb, 1, 1 << 20);
   if (!(a.max_time > 0 && a.max_time <= 3600)) throw InputError("--max-time must be in (0, 3600]");
+  const int most_searches = std::max(1, a.connections / 2);
+  check_range("searches", a.searches, 0, most_searches);
+  if (a.searches == 0)
+    a.searches = std::min(most_searches, std::max(2, threads_or_all_cores(0) / a.threads));
+  check_range("searches-per-client", a.searches_per_client, 0, a.searches);
+  if (a.searches_per_client == 0) a.searches_per_client = std::max(1, a.searches / 2);
   a.explicit_db = !vm["db"].defaulted();
   return true;
 }
@@ -90,7 +122,9 @@ void print_listening(const ServeArgs& a, const api::Database& db, int port) {
                     ? "no database: search only"
                     : "database " + db.path() + ": " + (tables.empty() ? "no tables" : tables))
             << "; analysis cache " << (db.tt_bytes() >> 20) << " MiB, " << a.threads
-            << " search thread" << (a.threads == 1 ? "" : "s") << " a query)" << std::endl;
+            << " search thread" << (a.threads == 1 ? "" : "s") << " a query, " << a.searches
+            << " search" << (a.searches == 1 ? "" : "es") << " at once, " << a.searches_per_client
+            << " a client)" << std::endl;
 }
 
 // Serves until SIGINT or SIGTERM, which stop the server from a thread of their own, not inside a
@@ -124,7 +158,24 @@ int run_serve(int argc, char** argv) {
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  serve::WebServer server(db, a.max_time, a.threads, a.connections);
+  std::ofstream log_file;
+  if (!a.access_log.empty() && a.access_log != "-") {
+    log_file.open(a.access_log, std::ios::app);
+    if (!log_file)
+      throw std::runtime_error("cannot open the access log " + a.access_log + " (" +
+                               std::strerror(errno) + ")");
+  }
+  serve::ServerOptions options;
+  options.max_time = a.max_time;
+  options.threads = a.threads;
+  options.connections = a.connections;
+  options.searches = a.searches;
+  options.searches_per_client = a.searches_per_client;
+  options.client_header = a.client_header;
+  options.access_log = a.access_log.empty()  ? nullptr
+                       : a.access_log == "-" ? &std::cout
+                                             : static_cast<std::ostream*>(&log_file);
+  serve::WebServer server(db, options);
   print_listening(a, db, server.bind(a.host, a.port));
   serve_until_signalled(server, stop_signals);
   std::cout << "kalah serve: stopped" << std::endl;

@@ -200,6 +200,9 @@ class KALAH_API Database {
   // The same with QueryOptions{max_seconds, threads, progress}.
   Answer query(std::string_view rules, std::string_view position, double max_seconds = 10,
                int threads = 1, const std::function<void(const std::string&)>& progress = {}) const;
+  // query()'s answer when it needs no search (the database values every move, or the game is
+  // over); nullopt when query() would search. Throws as query() does.
+  std::optional<Answer> lookup(std::string_view rules, std::string_view position) const;
 
   // The analysis cache's size in bytes (its entries; the generations take a 32nd more); 0 until
   // the first search allocates it.

@@ -1,16 +1,22 @@
 // `kalah bench serve`: queries inside a table through kalah serve's HTTP API from many connections.
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <mutex>
 #include <optional>
 #include <thread>
 #include <tuple>
 
+#include <nlohmann/json.hpp>
+
 #include "bench.hpp"
 #include "db_open.hpp"
 #include "options.hpp"
+#include "serve_load.hpp"
 #include "stopwatch.hpp"
 #include "web_server.hpp"
 #include "xxhash64.hpp"
@@ -33,11 +39,17 @@ struct ServeBenchArgs {
   int requests = 20000, connections = 32, distinct = 1000, threads = 1;
   long long tt_mb = 256;
   int beyond_lo = -1, beyond_hi = -1;  // -1: positions inside the table
+  // The load against a running server (--url): none when url is empty.
+  std::string url;
+  double rate = 200, seconds = 60, slow_interval = 10;
+  int slow_clients = 0, searchers = 0, client_addresses = 1, server_pid = 0, check = 0;
 };
 
 const char* const kServeBenchUsage =
     "bench serve [--db PATH] [--rules R] [--requests N] [--connections C] [--positions N] "
-    "[--beyond LO-HI] [--threads N] [--tt-mb MB]";
+    "[--beyond LO-HI] [--threads N] [--tt-mb MB] | [--url HOST:PORT [--rate R] [--seconds S] "
+    "[--slow-clients N [--slow-interval SEC]] [--searchers N] [--client-addresses N] "
+    "[--server-pid PID] [--check N]]";
 const char* const kServeBenchDescription =
     "Starts kalah serve's server in this process on a free loopback port, asks\n"
     "GET /api/v1/query for positions of one table's board (fixed seed, kalahs empty;\n"
@@ -46,7 +58,22 @@ const char* const kServeBenchDescription =
     "a cache of its own for each position). Prints requests, seconds, requests/s and the\n"
     "process's resident memory after the load beside the analysis cache; the\n"
     "signature is the XXH64 of the expected answers, the same on every run. Exit 1 on a\n"
-    "wrong answer.";
+    "wrong answer.\n"
+    "With --url, a load against a server already running there (kalah serve, or a proxy\n"
+    "in front of it, serving --db's table): --slow-clients connections that each send a\n"
+    "request line and then one header byte every --slow-interval seconds (each one the\n"
+    "server drops is opened again), --searchers clients each asking fresh positions\n"
+    "--beyond the table (default 16-24) one after another, and queries inside the table\n"
+    "due at --rate a second for --seconds over C connections, each checked against the\n"
+    "library. Prints the inside queries' latency from the moment each was due (p50, p99,\n"
+    "max), how many were refused (503, 429) or failed (no reply 5 s after it was sent,\n"
+    "or not sent 5 s after it was due), the slow clients held open, the searches answered\n"
+    "and refused, and with --server-pid the server's resident memory before and after.\n"
+    "Clients connect from --client-addresses loopback addresses (127.0.0.2 on), so that a\n"
+    "proxy's limits a client see several. --check N: the first N searches answered are\n"
+    "searched again afterwards by the library, cold and without a time limit; every value the\n"
+    "server gave as exact must equal it and every bound must hold it. Exit 1 on a wrong or\n"
+    "failed query inside the table, or a checked answer that is wrong.";
 
 // Parses and checks the command line; false when --help was answered.
 bool parse_serve_bench_args(int argc, char** argv, ServeBenchArgs& a) {
@@ -66,7 +93,23 @@ bool parse_serve_bench_args(int argc, char** argv, ServeBenchArgs& a) {
       "(default: positions inside the table)")(
       "threads", po::value(&a.threads)->default_value(a.threads),
       "the server's search threads a query (kalah serve --threads; 0: all cores)")(
-      "tt-mb", po::value(&a.tt_mb)->default_value(a.tt_mb), "the server's analysis cache in MiB");
+      "tt-mb", po::value(&a.tt_mb)->default_value(a.tt_mb), "the server's analysis cache in MiB")(
+      "url", po::value(&a.url), "load a server running at HOST:PORT instead")(
+      "rate", po::value(&a.rate)->default_value(a.rate),
+      "--url: queries inside the table a second (0 < R <= 100000)")(
+      "seconds", po::value(&a.seconds)->default_value(a.seconds),
+      "--url: how long the load runs (0 < S <= 86400)")(
+      "slow-clients", po::value(&a.slow_clients)->default_value(a.slow_clients),
+      "--url: connections trickling a request that never ends (0..60000)")(
+      "slow-interval", po::value(&a.slow_interval)->default_value(a.slow_interval),
+      "--url: seconds between a slow client's bytes (0 < SEC <= 3600)")(
+      "searchers", po::value(&a.searchers)->default_value(a.searchers),
+      "--url: clients asking fresh positions beyond the table, one after another (0..1024)")(
+      "client-addresses", po::value(&a.client_addresses)->default_value(a.client_addresses),
+      "--url: loopback addresses the clients connect from, 127.0.0.2 on (1..250)")(
+      "server-pid", po::value(&a.server_pid), "--url: the server's process, for its memory")(
+      "check", po::value(&a.check)->default_value(a.check),
+      "--url: searches answered that are checked against a cold search afterwards (0..100000)");
   po::variables_map vm;
   if (!parse_command(argc, argv, kServeBenchUsage, kServeBenchDescription, desc, {}, vm))
     return false;
@@ -77,6 +120,21 @@ bool parse_serve_bench_args(int argc, char** argv, ServeBenchArgs& a) {
   a.threads = threads_or_all_cores(a.threads);
   check_cache_mb("tt-mb", a.tt_mb, 1, 1 << 20);
   if (!beyond.empty()) std::tie(a.beyond_lo, a.beyond_hi) = parse_beyond("beyond", beyond);
+  if (a.url.empty()) {
+    for (const char* o : {"rate", "seconds", "slow-clients", "slow-interval", "searchers",
+                          "client-addresses", "server-pid", "check"})
+      refuse_unless(vm, o, false, "applies only to --url");
+    return true;
+  }
+  if (!(a.rate > 0 && a.rate <= 100000)) throw InputError("--rate must be in (0, 100000]");
+  if (!(a.seconds > 0 && a.seconds <= 86400)) throw InputError("--seconds must be in (0, 86400]");
+  if (!(a.slow_interval > 0 && a.slow_interval <= 3600))
+    throw InputError("--slow-interval must be in (0, 3600]");
+  check_range("slow-clients", a.slow_clients, 0, 60000);
+  check_range("searchers", a.searchers, 0, 1024);
+  check_range("client-addresses", a.client_addresses, 1, 250);
+  check_range("check", a.check, 0, 100000);
+  if (beyond.empty()) std::tie(a.beyond_lo, a.beyond_hi) = std::pair(16, 24);
   return true;
 }
 
@@ -108,7 +166,12 @@ ServeWork serve_work(const ServeBenchArgs& a, const api::Database& db, const api
 double serve_requests(const ServeBenchArgs& a, const api::Database& db, const ServeWork& w,
                       std::atomic<long long>& wrong) {
   db.clear_cache();  // the server starts cold
-  serve::WebServer server(db, 3600, a.threads, a.connections);
+  serve::ServerOptions options;
+  options.max_time = 3600;
+  options.threads = a.threads;
+  options.connections = a.connections;
+  options.searches = options.searches_per_client = a.connections;  // every request answered
+  serve::WebServer server(db, options);
   const int port = server.bind("127.0.0.1", 0);
   std::thread serving([&] { server.listen(); });
   const auto start = std::chrono::steady_clock::now();
@@ -141,6 +204,195 @@ long resident_mib() {
   return resident_pages * (sysconf(_SC_PAGESIZE) >> 10) >> 10;
 }
 
+// The loopback addresses the load's clients connect from: none (any) for one, else 127.0.0.2 on.
+std::vector<std::string> client_sources(int count) {
+  std::vector<std::string> out;
+  for (int k = 0; count > 1 && k < count; ++k) out.push_back("127.0.0." + std::to_string(2 + k));
+  return out;
+}
+
+// The server's resident memory in MiB (VmRSS of /proc/PID/status), or -1.
+long process_rss_mib(int pid) {
+  if (pid <= 0) return -1;
+  std::FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/status").c_str(), "r");
+  if (f == nullptr) return -1;
+  long kib = -1;
+  char line[256];
+  while (std::fgets(line, sizeof line, f) != nullptr)
+    if (std::sscanf(line, "VmRSS: %ld kB", &kib) == 1) break;
+  std::fclose(f);
+  return kib < 0 ? -1 : kib >> 10;
+}
+
+// Seconds a query inside the table may wait for its answer before it counts as failed.
+constexpr double kQueryTimeout = 5;
+
+// Queries inside the table due at a.rate a second for a.seconds, on a.connections threads.
+LoadResult timed_queries(const ServeBenchArgs& a, const HostPort& to, const ServeWork& w) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now() + std::chrono::milliseconds(100);
+  const long long total = std::llround(a.rate * a.seconds);
+  const auto timeout =
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(kQueryTimeout));
+  const std::vector<std::string> sources = client_sources(a.client_addresses);
+  std::atomic<long long> next{0};
+  std::mutex merge;
+  LoadResult all;
+  std::vector<std::thread> threads;
+  for (int c = 0; c < a.connections; ++c)
+    threads.emplace_back([&, c] {
+      HttpConnection conn(to, sources.empty() ? "" : sources[std::size_t(c) % sources.size()],
+                          kQueryTimeout);
+      LoadResult mine;
+      for (long long i; (i = next++) < total;) {
+        const auto due = start + std::chrono::duration_cast<Clock::duration>(
+                                     std::chrono::duration<double>(double(i) / a.rate));
+        std::this_thread::sleep_until(due);
+        if (Clock::now() > due + timeout) {  // its connection was still waiting: not asked
+          ++mine.failed;
+          continue;
+        }
+        const std::size_t k = std::size_t(i) % w.targets.size();
+        const HttpConnection::Reply r = conn.get(w.targets[k]);
+        if (r.status == 200) {
+          mine.latencies.push_back(std::chrono::duration<double>(Clock::now() - due).count());
+          if (r.body != w.expected[k]) ++mine.wrong;
+        } else if (r.status == 503 || r.status == 429) {
+          ++mine.refused;
+        } else {
+          ++mine.failed;
+        }
+      }
+      std::lock_guard lock(merge);
+      all.latencies.insert(all.latencies.end(), mine.latencies.begin(), mine.latencies.end());
+      all.refused += mine.refused;
+      all.failed += mine.failed;
+      all.wrong += mine.wrong;
+    });
+  for (std::thread& t : threads) t.join();
+  std::sort(all.latencies.begin(), all.latencies.end());
+  return all;
+}
+
+// a.searchers clients asking positions beyond the table one after another until `stop`: the
+// answers (200), refusals (503, 429) and failures.
+struct SearchCounts {
+  std::atomic<std::uint64_t> answered{0}, refused{0}, failed{0};
+  std::mutex kept_mutex;
+  std::vector<std::pair<std::size_t, std::string>> kept;  // (target index, body), --check of them
+};
+std::vector<std::thread> start_searchers(const ServeBenchArgs& a, const HostPort& to,
+                                         const std::vector<std::string>& targets,
+                                         const std::atomic<bool>& stop, SearchCounts& counts) {
+  const std::vector<std::string> sources = client_sources(a.client_addresses);
+  std::vector<std::thread> threads;
+  for (int c = 0; c < a.searchers; ++c)
+    threads.emplace_back([&, c, sources] {
+      HttpConnection conn(to, sources.empty() ? "" : sources[std::size_t(c) % sources.size()],
+                          3700);
+      for (std::size_t i = std::size_t(c); !stop; i += std::size_t(a.searchers)) {
+        const HttpConnection::Reply r = conn.get(targets[i % targets.size()]);
+        const int status = r.status;
+        if (status == 200 && a.check > 0) {
+          std::lock_guard lock(counts.kept_mutex);
+          if (counts.kept.size() < std::size_t(a.check))
+            counts.kept.emplace_back(i % targets.size(), r.body);
+        }
+        (status == 200                    ? counts.answered
+         : status == 503 || status == 429 ? counts.refused
+                                          : counts.failed)++;
+        if (status != 200) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+    });
+  return threads;
+}
+
+// Whether a value the server answered (its JSON's margin, or lower and upper) holds the exact
+// margin `truth`.
+bool holds(const nlohmann::json& v, int truth) {
+  if (!v.is_object()) return false;
+  if (v.value("exact", false)) return v.value("margin", nlohmann::json()) == truth;
+  return v.value("lower", truth + 1) <= truth && truth <= v.value("upper", truth - 1);
+}
+
+// The kept answers against cold searches of the library without a time limit: how many are
+// wrong (an exact value that differs, a bound that excludes the truth, another set of moves).
+int check_answers(const ServeBenchArgs& a, const api::Database& db, const api::Table& table,
+                  const std::vector<std::string>& positions, const SearchCounts& counts) {
+  int wrong = 0;
+  api::QueryOptions cold;
+  cold.max_seconds = 0;
+  cold.threads = a.threads;
+  for (const auto& [k, body] : counts.kept) {
+    db.clear_cache();
+    const api::Answer truth = db.query(table.rules, positions[k], cold);
+    const nlohmann::json served = nlohmann::json::parse(body, nullptr, false);
+    const nlohmann::json moves =
+        served.is_object() ? served.value("moves", nlohmann::json::array()) : nlohmann::json();
+    bool ok = served.is_object() && served.value("position", "") == truth.position &&
+              holds(served, truth.value.lower) && moves.size() == truth.moves.size();
+    for (std::size_t m = 0; ok && m < truth.moves.size(); ++m)
+      ok = moves[m].value("pit", 0) == truth.moves[m].pit &&
+           holds(moves[m], truth.moves[m].value.lower);
+    if (!ok) {
+      ++wrong;
+      std::fprintf(stderr, "kalah bench serve: wrong answer for %s: %s\n", positions[k].c_str(),
+                   body.substr(0, 300).c_str());
+    }
+  }
+  return wrong;
+}
+
+// The load of --url: slow clients and searchers running while the timed queries are asked.
+int load_server(const ServeBenchArgs& a, const api::Database& db, const api::Table& table) {
+  const HostPort to = parse_host_port(a.url);
+  ServeBenchArgs inside = a;
+  inside.beyond_lo = inside.beyond_hi = -1;  // the timed queries: answers of the table alone
+  const ServeWork w = serve_work(
+      inside, db, table, positions_with(table, 1, std::max(table.max_stones, 1), a.distinct));
+  std::vector<std::string> far, far_targets;  // the searchers' fresh positions
+  if (a.searchers > 0)
+    far = positions_with(table, table.max_stones + a.beyond_lo, table.max_stones + a.beyond_hi,
+                         20000);
+  for (const std::string& p : far)
+    far_targets.push_back("/api/v1/query?" + httplib::detail::params_to_query_str(
+                                                 {{"rules", table.rules}, {"position", p}}));
+  const long rss_before = process_rss_mib(a.server_pid);
+  SlowClients slow(to, a.slow_clients, a.slow_interval, client_sources(a.client_addresses));
+  std::thread trickle([&] { slow.run(); });
+  for (int waited = 0; a.slow_clients > 0 && slow.open() < a.slow_clients && waited < 300; ++waited)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const int slow_at_start = slow.open();
+  std::atomic<bool> stop{false};
+  SearchCounts searches;
+  std::vector<std::thread> searchers = start_searchers(a, to, far_targets, stop, searches);
+  const LoadResult r = timed_queries(a, to, w);
+  const int slow_at_end = slow.open();
+  stop = true;
+  slow.stop();
+  for (std::thread& t : searchers) t.join();
+  trickle.join();
+  const long rss_after = process_rss_mib(a.server_pid);
+  const int checked_wrong = check_answers(a, db, table, far, searches);
+  std::printf(
+      "%s m=%d <= %d at %s: %zu queries inside the table at %g/s for %g s: p50 %.2f ms, p99 "
+      "%.2f ms, max %.2f ms; %llu refused, %llu failed, %llu wrong\n"
+      "slow clients: %d of %d open at the start, %d at the end (%llu reopened)\n"
+      "searches %d-%d beyond the table by %d clients: %llu answered, %llu refused, %llu failed\n"
+      "server resident memory: %ld MiB before, %ld MiB after (-1: no --server-pid)\n"
+      "checked against cold searches: %zu answers, %d wrong\n"
+      "signature: %016llx\n",
+      table.rules.c_str(), table.pits, table.max_stones, a.url.c_str(), r.latencies.size(), a.rate,
+      a.seconds, quantile_ms(r.latencies, 0.5), quantile_ms(r.latencies, 0.99),
+      quantile_ms(r.latencies, 1), (unsigned long long)r.refused, (unsigned long long)r.failed,
+      (unsigned long long)r.wrong, slow_at_start, a.slow_clients, slow_at_end,
+      (unsigned long long)slow.reopened(), a.beyond_lo, a.beyond_hi, a.searchers,
+      (unsigned long long)searches.answered, (unsigned long long)searches.refused,
+      (unsigned long long)searches.failed, rss_before, rss_after, searches.kept.size(),
+      checked_wrong, (unsigned long long)w.signature);
+  return r.wrong || r.failed || checked_wrong ? 1 : 0;
+}
+
 int bench_serve(int argc, char** argv) {
   ServeBenchArgs a;
   if (!parse_serve_bench_args(argc, argv, a)) return 0;
@@ -152,6 +404,7 @@ int bench_serve(int argc, char** argv) {
   if (!table)
     throw InputError("database " + a.db_path + " has no " + (a.rules.empty() ? "" : a.rules + " ") +
                      "table");
+  if (!a.url.empty()) return load_server(a, db, *table);
   const bool inside = a.beyond_lo < 0;
   const int lo = inside ? 1 : table->max_stones + a.beyond_lo;
   const int hi = inside ? std::max(table->max_stones, 1) : table->max_stones + a.beyond_hi;

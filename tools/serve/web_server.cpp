@@ -120,11 +120,23 @@ void stream_analysis(const Context& ctx, const ApiQuery& q,
       });
 }
 
+// Runs answer(): a bad request is answered 400, a failure of the database 500.
+template <class Answer>
+void answering_errors(httplib::Response& res, const Answer& answer) {
+  try {
+    answer();
+  } catch (const InputError& e) {
+    send_error(res, 400, e.what());
+  } catch (const api::Error& e) {
+    send_error(res, e.kind() == api::Error::Kind::kInput ? 400 : 500, e.what());
+  }
+}
+
 // GET /api/v1/query and /api/v1/analyze: what the tables answer at once, a search beyond them when
 // admitted.
 void route_queries(httplib::Server& server, const Context& ctx) {
   server.Get("/api/v1/query", [ctx](const httplib::Request& req, httplib::Response& res) {
-    try {
+    answering_errors(res, [&] {
       const ApiQuery q = parse_api_query(req.params);
       const std::string rules(rules_name(q.rules)), position = to_string(q.position);
       if (const std::optional<api::Answer> a = ctx.db.lookup(rules, position))
@@ -133,14 +145,10 @@ void route_queries(httplib::Server& server, const Context& ctx) {
       if (!ticket) return;
       res.set_content(ctx.db.query(rules, position, query_options(q, ctx.options)).to_json(),
                       kJson);
-    } catch (const InputError& e) {
-      send_error(res, 400, e.what());
-    } catch (const api::Error& e) {
-      send_error(res, e.kind() == api::Error::Kind::kInput ? 400 : 500, e.what());
-    }
+    });
   });
   server.Get("/api/v1/analyze", [ctx](const httplib::Request& req, httplib::Response& res) {
-    try {
+    answering_errors(res, [&] {
       const ApiQuery q = parse_api_query(req.params);
       std::shared_ptr<SearchAdmission::Ticket> ticket;
       if (!ctx.db.lookup(rules_name(q.rules), to_string(q.position))) {
@@ -149,11 +157,7 @@ void route_queries(httplib::Server& server, const Context& ctx) {
         ticket = std::make_shared<SearchAdmission::Ticket>(std::move(*admitted));
       }
       stream_analysis(ctx, q, std::move(ticket), res);
-    } catch (const InputError& e) {
-      send_error(res, 400, e.what());
-    } catch (const api::Error& e) {
-      send_error(res, e.kind() == api::Error::Kind::kInput ? 400 : 500, e.what());
-    }
+    });
   });
 }
 

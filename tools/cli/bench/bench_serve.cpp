@@ -194,16 +194,6 @@ double serve_requests(const ServeBenchArgs& a, const api::Database& db, const Se
   return s;
 }
 
-// The process's resident memory now, in MiB.
-long resident_mib() {
-  long resident_pages = 0;
-  if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
-    if (std::fscanf(f, "%*s %ld", &resident_pages) != 1) resident_pages = 0;
-    std::fclose(f);
-  }
-  return resident_pages * (sysconf(_SC_PAGESIZE) >> 10) >> 10;
-}
-
 // The loopback addresses the load's clients connect from: none (any) for one, else 127.0.0.2 on.
 std::vector<std::string> client_sources(int count) {
   std::vector<std::string> out;
@@ -420,7 +410,7 @@ int bench_serve(int argc, char** argv) {
       inside
           ? "inside the table"
           : ("with " + std::to_string(lo) + ".." + std::to_string(hi) + " stones in pits").c_str(),
-      a.connections, s, a.requests / s, static_cast<long long>(wrong), resident_mib(),
+      a.connections, s, a.requests / s, static_cast<long long>(wrong), process_rss_mib(getpid()),
       db.tt_bytes() >> 20, static_cast<unsigned long long>(w.signature));
   return wrong ? 1 : 0;
 }

@@ -128,6 +128,11 @@ std::pair<Meta, Meta> read_metas(const DataFile& file, std::uint32_t& psize) {
   return {first, read_meta(file, psize)};
 }
 
+// The meta page whose databases LMDB reads for snapshot `txnid`.
+const Meta& read_by_lmdb(const Meta& first, const Meta& second, std::uint64_t txnid) {
+  return txnid & 1 ? second : first;
+}
+
 std::string hex(unsigned v) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "0x%x", v);
@@ -304,6 +309,12 @@ LmdbFileState check_lmdb_meta(const std::string& dir) {
     file.damaged("its meta page names a page size of " + std::to_string(psize) + " bytes");
   if (!first.valid || !second.valid) return state;  // mdb_env_open refuses it with its own error
   const Meta& newest = second.txnid > first.txnid ? second : first;
+  // LMDB reads a snapshot's databases from meta page (transaction id & 1), whatever that page's
+  // own id: the newest id must be held there, or a reader walks a tree this check never saw.
+  if (read_by_lmdb(first, second, newest.txnid).txnid != newest.txnid)
+    file.damaged("the newest transaction " + std::to_string(newest.txnid) +
+                 " is not on meta page " + std::to_string(newest.txnid & 1) +
+                 ", where LMDB reads it");
   if (newest.last_page < 1 || newest.last_page > file.size() / psize)
     file.damaged("its header names " + std::to_string(newest.last_page + 1) + " pages of " +
                  std::to_string(psize) + " bytes; the file has " + std::to_string(file.size()) +
@@ -322,10 +333,8 @@ bool check_lmdb_tree(const std::string& dir, std::uint64_t txnid, bool overflow_
   const DataFile file(dir);
   std::uint32_t psize = 0;
   const auto [first, second] = read_metas(file, psize);
-  const Meta* meta = first.valid && first.txnid == txnid     ? &first
-                     : second.valid && second.txnid == txnid ? &second
-                                                             : nullptr;
-  if (!meta) return false;
+  const Meta* meta = &read_by_lmdb(first, second, txnid);
+  if (!meta->valid || meta->txnid != txnid) return false;
   if (meta->last_page < 1 || meta->last_page > file.size() / psize)
     file.damaged("its header names " + std::to_string(meta->last_page + 1) +
                  " pages; the file has " + std::to_string(file.size()) + " bytes (truncated?)");

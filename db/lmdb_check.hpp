@@ -16,20 +16,21 @@ struct LmdbFileState {
 };
 
 // Reads the two meta pages of DIR/data.mdb. Throws DbError "DIR: ..." when the file cannot be
-// read, is shorter than the pages its newest meta page says are in use, or names a page size or
-// root page that cannot be. Meta pages LMDB itself refuses (bad magic, version) pass unchanged:
-// mdb_env_open reports them.
+// read, is shorter than the pages its newest meta page says are in use, holds its newest
+// transaction on the other meta page than the one LMDB reads it from (id & 1), or names a page
+// size or root page that cannot be. Meta pages LMDB itself refuses (bad magic, version) pass
+// unchanged: mdb_env_open reports them.
 LmdbFileState check_lmdb_meta(const std::string& dir);
 
-// Walks the main and free-list B-trees of the snapshot with transaction id `txnid` (the caller
-// holds a read transaction on it, so no writer reuses its pages) with plain reads: every page a
-// key lookup or cursor walk reaches is in the file, of the kind its depth requires, names itself,
-// has its nodes inside it and its keys in order within its parent's range; every value stored on
-// overflow pages lies inside the file; the counts match the meta page's. With `overflow_headers`
-// the first page of every overflow value is read and checked too (what a write transaction's
-// delete trusts). Returns false when the meta page of `txnid` was overwritten meanwhile (the
-// caller retries with a newer transaction); throws DbError "DIR: damaged LMDB file: ..." on
-// damage.
+// Walks the main and free-list B-trees of the snapshot with transaction id `txnid`, as recorded
+// on the meta page LMDB reads it from (id & 1; the caller holds a read transaction on it, so no
+// writer reuses its pages) with plain reads: every page a key lookup or cursor walk reaches is in
+// the file, of the kind its depth requires, names itself, has its nodes inside it and its keys in
+// order within its parent's range; every value stored on overflow pages lies inside the file; the
+// counts match the meta page's. With `overflow_headers` the first page of every overflow value is
+// read and checked too (what a write transaction's delete trusts). Returns false when the meta page
+// of `txnid` was overwritten meanwhile (the caller retries with a newer transaction); throws
+// DbError "DIR: damaged LMDB file: ..." on damage.
 bool check_lmdb_tree(const std::string& dir, std::uint64_t txnid, bool overflow_headers);
 
 }  // namespace kalah

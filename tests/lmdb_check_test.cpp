@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -190,6 +191,28 @@ TEST(LmdbCheck, DamagedIndexPagesAreErrorsOrTrueValues) {
     refused += !reads_are_true_or_errors(copy.str(), levels);
   }
   EXPECT_GT(refused, 40) << "most flips in live index pages are found";
+}
+
+// LMDB reads snapshot T's databases from meta page T & 1: an older meta page given a newer id of
+// the other parity would have readers walk the trees of a page the check did not choose.
+TEST(LmdbCheck, TheNewestTransactionOnTheWrongMetaPageIsDamage) {
+  TempDir dir("check_meta_parity");
+  make_table(dir.str());
+  std::string data = read_file(dir.path() / "data.mdb");
+  const std::size_t psize = 4096, txnid_at = 16 + 128;
+  std::uint64_t ids[2];
+  for (int m = 0; m < 2; ++m) std::memcpy(&ids[m], data.data() + m * psize + txnid_at, 8);
+  const std::uint64_t newest = std::max(ids[0], ids[1]);
+  ASSERT_EQ(ids[newest & 1], newest);
+  const std::uint64_t moved = newest + 2;  // on the older page, of the newest page's parity
+  std::memcpy(data.data() + (1 - (newest & 1)) * psize + txnid_at, &moved, 8);
+  write_file(dir.path() / "data.mdb", data);
+  fs::remove(dir.path() / "lock.mdb");
+  for (const bool writable : {false, true}) {
+    const std::string e = error_of([&] { Store s(dir.str(), writable); });
+    EXPECT_NE(e.find("damaged LMDB file"), std::string::npos) << e;
+    EXPECT_NE(e.find("not on meta page"), std::string::npos) << e;
+  }
 }
 
 // Writes a book entry's value as format version 1 did: the margin alone, and the header's version.

@@ -29,7 +29,7 @@ Key table_prefix(Tag tag, TableId t) {
 }
 
 void check_level(int n) {
-  if (n < 0 || n > 255) throw std::invalid_argument("level n must be 0..255");
+  if (n < 0 || n > kMaxLevel) throw std::invalid_argument("level n must be 0..255");
 }
 
 }  // namespace
@@ -122,8 +122,9 @@ std::optional<TableRecord> decode_table(std::string_view v) {
   if (v.size() != kTableBytes) return std::nullopt;
   const auto rules = rules_from_code(std::uint8_t(get_le(v, 4, 1)));
   const int m = int(get_le(v, 5, 1));
-  if (!rules || m < 1 || m > kMaxPits) return std::nullopt;
-  return TableRecord{{*rules, m}, int(std::int16_t(get_le(v, 6, 2)))};
+  const int through = int(std::int16_t(get_le(v, 6, 2)));
+  if (!rules || m < 1 || m > kMaxPits || through < -1 || through > kMaxLevel) return std::nullopt;
+  return TableRecord{{*rules, m}, through};
 }
 
 std::string encode_level(const LevelMeta& m) {

@@ -57,7 +57,11 @@ std::string encode_header();
 // Format version of a header value; nullopt when the magic is wrong.
 std::optional<std::uint32_t> decode_header(std::string_view v);
 
+// The highest level a table holds: a level's number is one byte of its keys.
+constexpr int kMaxLevel = 255;
+
 // Table record: the table and N, the highest level such that levels 0..N are complete (-1: none).
+// decode_table refuses an N outside -1..kMaxLevel.
 struct TableRecord {
   TableId table;
   int complete_through;

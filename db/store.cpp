@@ -163,7 +163,8 @@ std::optional<LevelMeta> Store::level_meta(TableId t, int n) const {
 std::string Store::writable_level(TableId t, int n) const {
   const std::string where = level_where(t, n);
   if (!env_->writable()) throw DbError(path_ + ": database opened read-only");
-  if (n < 0 || n > 255) throw DbError(where + ": level out of range 0..255");
+  if (n < 0 || n > format::kMaxLevel)
+    throw DbError(where + ": level out of range 0.." + std::to_string(format::kMaxLevel));
   return where;
 }
 
@@ -231,7 +232,7 @@ void Store::write_level_blocks(TableId t, int n, std::vector<std::string> blocks
   }
   txn.put(format::level_key(t, n).view(), format::encode_level(meta));
   int through = -1;
-  for (int k = 0; k <= 255; ++k) {
+  for (int k = 0; k <= format::kMaxLevel; ++k) {
     const auto m = read_meta(txn, t, k, level_where(t, k));
     if (!m || !m->complete) break;
     through = k;

@@ -320,6 +320,24 @@ TEST(Store, AbsentLevelsAndTablesAreClearErrors) {
   EXPECT_THROW(store.write_level(kW2, 1, std::vector<std::int8_t>(4, 0)), DbError);  // read-only
 }
 
+// A table record claiming levels a table cannot hold is corrupt, not a level range to read.
+TEST(Store, ATableRecordClaimingLevelsPast255IsCorrupt) {
+  TempDir dir("store_through");
+  {
+    Store store(dir.str(), true, small_blocks(16));
+    store.write_level(kW2, 0, std::vector<std::int8_t>{0});
+  }
+  for (const int through : {256, 32767, -2}) {
+    std::string record = format::encode_table({kW2, 0});
+    const std::uint16_t claimed = std::uint16_t(std::int16_t(through));
+    std::memcpy(record.data() + 6, &claimed, 2);
+    test::edit_raw(dir.str(), format::table_key(kW2).view(), record);
+    const Store store(dir.str(), false);
+    const std::string e = error_of([&] { (void)store.complete_through(kW2); });
+    EXPECT_NE(e.find("corrupt table record of wetherell m=2"), std::string::npos) << through << e;
+  }
+}
+
 TEST(Store, SecondOpenInOneProcessIsRefused) {
   TempDir dir("store_twice");
   Store a(dir.str(), true);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "db_error.hpp"
+#include "format.hpp"
 #include "fuzz_check.hpp"
 #include "store.hpp"
 
@@ -39,7 +40,7 @@ const std::string& db_dir() {
 void read_everything(const kalah::Store& store) {
   for (const kalah::TableId t : store.tables()) {
     const int through = store.complete_through(t);
-    for (int n = 0; n <= std::min(through, 255) + 1; ++n) {
+    for (int n = 0; n <= std::min(through + 1, kalah::format::kMaxLevel); ++n) {
       try {
         const auto meta = store.level_meta(t, n);
         if (!meta || meta->entries != kalah::level_entries(t.m, n) ||

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <mutex>
 #include <optional>
@@ -43,13 +44,15 @@ struct ServeBenchArgs {
   std::string url;
   double rate = 200, seconds = 60, slow_interval = 10;
   int slow_clients = 0, searchers = 0, client_addresses = 1, server_pid = 0, check = 0;
+  int walk = 0;           // plies of the game walked after the load
+  std::string walk_from;  // its first position (default: the start with 3 stones a pit)
 };
 
 const char* const kServeBenchUsage =
     "bench serve [--db PATH] [--rules R] [--requests N] [--connections C] [--positions N] "
     "[--beyond LO-HI] [--threads N] [--tt-mb MB] | [--url HOST:PORT [--rate R] [--seconds S] "
     "[--slow-clients N [--slow-interval SEC]] [--searchers N] [--client-addresses N] "
-    "[--server-pid PID] [--check N]]";
+    "[--server-pid PID] [--check N] [--walk PLIES [--walk-from POSITION]]]";
 const char* const kServeBenchDescription =
     "Starts kalah serve's server in this process on a free loopback port, asks\n"
     "GET /api/v1/query for positions of one table's board (fixed seed, kalahs empty;\n"
@@ -72,8 +75,13 @@ const char* const kServeBenchDescription =
     "Clients connect from --client-addresses loopback addresses (127.0.0.2 on), so that a\n"
     "proxy's limits a client see several. --check N: the first N searches answered are\n"
     "searched again afterwards by the library, cold and without a time limit; every value the\n"
-    "server gave as exact must equal it and every bound must hold it. Exit 1 on a wrong or\n"
-    "failed query inside the table, or a checked answer that is wrong.";
+    "server gave as exact must equal it and every bound must hold it. --walk PLIES: after\n"
+    "the load (--seconds 0: none) and one query inside the table, a game is walked through\n"
+    "the server from --walk-from, each ply's position queried and its first move marked\n"
+    "best played, until PLIES, the game's end or an answer without an exact best move;\n"
+    "prints its plies, seconds and the signature of its positions (equal signatures: the\n"
+    "same game). Exit 1 on a wrong or failed query inside the table, a checked answer that\n"
+    "is wrong, or a walk query not answered.";
 
 // Parses and checks the command line; false when --help was answered.
 bool parse_serve_bench_args(int argc, char** argv, ServeBenchArgs& a) {
@@ -98,7 +106,7 @@ bool parse_serve_bench_args(int argc, char** argv, ServeBenchArgs& a) {
       "rate", po::value(&a.rate)->default_value(a.rate),
       "--url: queries inside the table a second (0 < R <= 100000)")(
       "seconds", po::value(&a.seconds)->default_value(a.seconds),
-      "--url: how long the load runs (0 < S <= 86400)")(
+      "--url: how long the load runs (0 <= S <= 86400; 0 with --walk alone)")(
       "slow-clients", po::value(&a.slow_clients)->default_value(a.slow_clients),
       "--url: connections trickling a request that never ends (0..60000)")(
       "slow-interval", po::value(&a.slow_interval)->default_value(a.slow_interval),
@@ -109,7 +117,11 @@ bool parse_serve_bench_args(int argc, char** argv, ServeBenchArgs& a) {
       "--url: loopback addresses the clients connect from, 127.0.0.2 on (1..250)")(
       "server-pid", po::value(&a.server_pid), "--url: the server's process, for its memory")(
       "check", po::value(&a.check)->default_value(a.check),
-      "--url: searches answered that are checked against a cold search afterwards (0..100000)");
+      "--url: searches answered that are checked against a cold search afterwards (0..100000)")(
+      "walk", po::value(&a.walk)->default_value(a.walk),
+      "--url: plies of a game walked through the server after the load (0..200)")(
+      "walk-from", po::value(&a.walk_from),
+      "--url: the walk's first position (default: the table's board with 3 stones a pit)");
   po::variables_map vm;
   if (!parse_command(argc, argv, kServeBenchUsage, kServeBenchDescription, desc, {}, vm))
     return false;
@@ -122,18 +134,20 @@ bool parse_serve_bench_args(int argc, char** argv, ServeBenchArgs& a) {
   if (!beyond.empty()) std::tie(a.beyond_lo, a.beyond_hi) = parse_beyond("beyond", beyond);
   if (a.url.empty()) {
     for (const char* o : {"rate", "seconds", "slow-clients", "slow-interval", "searchers",
-                          "client-addresses", "server-pid", "check"})
+                          "client-addresses", "server-pid", "check", "walk", "walk-from"})
       refuse_unless(vm, o, false, "applies only to --url");
     return true;
   }
   if (!(a.rate > 0 && a.rate <= 100000)) throw InputError("--rate must be in (0, 100000]");
-  if (!(a.seconds > 0 && a.seconds <= 86400)) throw InputError("--seconds must be in (0, 86400]");
+  if (!(a.seconds >= 0 && a.seconds <= 86400)) throw InputError("--seconds must be in [0, 86400]");
   if (!(a.slow_interval > 0 && a.slow_interval <= 3600))
     throw InputError("--slow-interval must be in (0, 3600]");
   check_range("slow-clients", a.slow_clients, 0, 60000);
   check_range("searchers", a.searchers, 0, 1024);
   check_range("client-addresses", a.client_addresses, 1, 250);
   check_range("check", a.check, 0, 100000);
+  check_range("walk", a.walk, 0, 200);
+  refuse_unless(vm, "walk-from", a.walk > 0, "needs --walk");
   if (beyond.empty()) std::tie(a.beyond_lo, a.beyond_hi) = std::pair(16, 24);
   return true;
 }
@@ -333,6 +347,86 @@ int check_answers(const ServeBenchArgs& a, const api::Database& db, const api::T
   return wrong;
 }
 
+// The server's resident memory sampled every 5 s while a load runs: the samples after its
+// first tenth (the table and cache filled), for how flat it stays.
+class RssSampler {
+ public:
+  RssSampler(int pid, double seconds) : pid_(pid), warm_(seconds / 10) {
+    if (pid_ > 0) thread_ = std::thread([this] { run(); });
+  }
+  ~RssSampler() { stop(); }
+  void stop() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+  // After stop(): the first sample after the warm-up and the largest, in MiB (-1: none).
+  long first() const { return samples_.empty() ? -1 : samples_.front(); }
+  long max() const {
+    return samples_.empty() ? -1 : *std::max_element(samples_.begin(), samples_.end());
+  }
+
+ private:
+  void run() {
+    const auto start = std::chrono::steady_clock::now();
+    std::unique_lock lock(mutex_);
+    while (!wake_.wait_for(lock, std::chrono::seconds(5), [this] { return stop_; }))
+      if (seconds_since(start) >= warm_) samples_.push_back(process_rss_mib(pid_));
+  }
+
+  int pid_;
+  double warm_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+  std::vector<long> samples_;
+  std::thread thread_;
+};
+
+// A game walked through the server: plies answered, their seconds, whether each had an exact
+// best move, the XXH64 of the positions asked.
+struct ServerWalk {
+  int plies = 0;
+  double seconds = 0;
+  bool exact = true, answered = true;
+  std::uint64_t signature = 0;
+};
+
+// Walks a.walk plies from a.walk_from (each ply the first move the server marks best), after one
+// query inside the table (`warm`) so that the table is loaded before the clock starts.
+ServerWalk walk_server(const ServeBenchArgs& a, const HostPort& to, const api::Table& table,
+                       const std::string& warm) {
+  ServerWalk w;
+  if (a.walk == 0) return w;
+  HttpConnection conn(to, "", 3700);
+  w.answered = conn.get(warm).status == 200;
+  std::string position = a.walk_from.empty() ? api::start_position(table.pits, 3) : a.walk_from;
+  Xxh64Stream signature;
+  const auto start = std::chrono::steady_clock::now();
+  while (w.answered && w.plies < a.walk) {
+    signature.update(position.data(), position.size());
+    const HttpConnection::Reply r =
+        conn.get("/api/v1/query?" + httplib::detail::params_to_query_str(
+                                        {{"rules", table.rules}, {"position", position}}));
+    const nlohmann::json answer = nlohmann::json::parse(r.body, nullptr, false);
+    w.answered = r.status == 200 && answer.is_object();
+    if (!w.answered) break;
+    ++w.plies;
+    const nlohmann::json moves = answer.value("moves", nlohmann::json::array());
+    const auto best = std::find_if(moves.begin(), moves.end(),
+                                   [](const nlohmann::json& m) { return m.value("best", false); });
+    w.exact = answer.value("exact", false) && (best != moves.end() || moves.empty());
+    if (best == moves.end()) break;
+    position = best->value("position", "");
+  }
+  w.seconds = seconds_since(start);
+  w.signature = signature.digest();
+  return w;
+}
+
 // The load of --url: slow clients and searchers running while the timed queries are asked.
 int load_server(const ServeBenchArgs& a, const api::Database& db, const api::Table& table) {
   const HostPort to = parse_host_port(a.url);
@@ -356,20 +450,25 @@ int load_server(const ServeBenchArgs& a, const api::Database& db, const api::Tab
   std::atomic<bool> stop{false};
   SearchCounts searches;
   std::vector<std::thread> searchers = start_searchers(a, to, far_targets, stop, searches);
+  RssSampler rss(a.server_pid, a.seconds);
   const LoadResult r = timed_queries(a, to, w);
+  rss.stop();
   const int slow_at_end = slow.open();
   stop = true;
   slow.stop();
   for (std::thread& t : searchers) t.join();
   trickle.join();
   const long rss_after = process_rss_mib(a.server_pid);
+  const ServerWalk walked = walk_server(a, to, table, w.targets[0]);
   const int checked_wrong = check_answers(a, db, table, far, searches);
   std::printf(
       "%s m=%d <= %d at %s: %zu queries inside the table at %g/s for %g s: p50 %.2f ms, p99 "
       "%.2f ms, max %.2f ms; %llu refused, %llu failed, %llu wrong\n"
       "slow clients: %d of %d open at the start, %d at the end (%llu reopened)\n"
       "searches %d-%d beyond the table by %d clients: %llu answered, %llu refused, %llu failed\n"
-      "server resident memory: %ld MiB before, %ld MiB after (-1: no --server-pid)\n"
+      "server resident memory: %ld MiB before, %ld MiB after (-1: no --server-pid); sampled "
+      "every 5 s after the load's first tenth: %ld MiB first, %ld MiB max\n"
+      "walk from %s: %d plies in %.3f s, %s, positions signature %016llx\n"
       "checked against cold searches: %zu answers, %d wrong\n"
       "signature: %016llx\n",
       table.rules.c_str(), table.pits, table.max_stones, a.url.c_str(), r.latencies.size(), a.rate,
@@ -378,9 +477,17 @@ int load_server(const ServeBenchArgs& a, const api::Database& db, const api::Tab
       (unsigned long long)r.wrong, slow_at_start, a.slow_clients, slow_at_end,
       (unsigned long long)slow.reopened(), a.beyond_lo, a.beyond_hi, a.searchers,
       (unsigned long long)searches.answered, (unsigned long long)searches.refused,
-      (unsigned long long)searches.failed, rss_before, rss_after, searches.kept.size(),
-      checked_wrong, (unsigned long long)w.signature);
-  return r.wrong || r.failed || checked_wrong ? 1 : 0;
+      (unsigned long long)searches.failed, rss_before, rss_after, rss.first(), rss.max(),
+      a.walk == 0           ? "(no --walk)"
+      : a.walk_from.empty() ? "the start, 3 a pit"
+                            : a.walk_from.c_str(),
+      walked.plies, walked.seconds,
+      !walked.answered ? "a query not answered"
+      : walked.exact   ? "every answer exact"
+                       : "ended at an answer without an exact best move",
+      (unsigned long long)walked.signature, searches.kept.size(), checked_wrong,
+      (unsigned long long)w.signature);
+  return r.wrong || r.failed || checked_wrong || !walked.answered ? 1 : 0;
 }
 
 int bench_serve(int argc, char** argv) {

@@ -416,6 +416,31 @@ def main():
     if bench.returncode != 0 or " 0 wrong" not in bench.stdout:
         fail("kalah bench serve: exit %d: %s%s" % (bench.returncode, bench.stdout, bench.stderr))
 
+    # 7. kalah bench serve --url against a running server: its load, a checked search, a walk;
+    # the walk alone on a fresh server walks the same game (equal signatures).
+    walks = []
+    for load in (["--seconds", "2", "--rate", "20", "--connections", "2", "--searchers", "1",
+                  "--beyond", "1-2", "--check", "1"], ["--seconds", "0"]):
+        server, port = start_server(db)
+        try:
+            bench = subprocess.run([KALAH, "bench", "serve", "--db", db, "--rules", "kalah",
+                                    "--url", "127.0.0.1:%d" % port, "--walk", "6",
+                                    "--server-pid", str(server.pid)] + load,
+                                   capture_output=True, text=True, timeout=600)
+        finally:
+            stop_server(server)
+        walk = re.search(r"walk from the start, 3 a pit: (\d+) plies in [0-9.]+ s, every answer "
+                         r"exact, positions signature ([0-9a-f]+)", bench.stdout)
+        if bench.returncode != 0 or " 0 failed, 0 wrong" not in bench.stdout or not walk or \
+                int(walk.group(1)) != 6:
+            fail("kalah bench serve --url %s: exit %d: %s%s"
+                 % (" ".join(load), bench.returncode, bench.stdout, bench.stderr))
+        walks.append(walk.group(2) if walk else None)
+    if walks[0] != walks[1]:
+        fail("the walk after a load and on a fresh server differ: %s" % walks)
+    print("serve test: bench serve --url: a load, a checked search and a 6-ply walk, the same "
+          "game walked on a fresh server (%s)" % walks[0])
+
     if failures:
         sys.exit("serve test: %d failure(s)" % len(failures))
     print("serve test: %d vectors answered as kalah query does, %d bad requests refused"

@@ -21,10 +21,10 @@ std::string mib_text(std::uint64_t bytes) {
 
 }  // namespace
 
-void check_checkpoint_writable(const std::string& path, std::size_t table_bytes) {
+void check_file_writable(const std::string& what, const std::string& path) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : ".";
-  const std::string where = "cannot write checkpoint " + path + ": ";
+  const std::string where = "cannot write " + what + " " + path + ": ";
   std::error_code ec;
   const fs::file_status dir_status = fs::status(dir, ec);
   if (!fs::exists(dir_status))
@@ -34,6 +34,14 @@ void check_checkpoint_writable(const std::string& path, std::size_t table_bytes)
   if (::access(dir.c_str(), W_OK | X_OK) != 0)
     throw std::runtime_error(where + "directory " + dir.string() + ": " + std::strerror(errno));
   if (fs::is_directory(fs::status(path, ec))) throw std::runtime_error(where + "it is a directory");
+}
+
+void check_checkpoint_writable(const std::string& path, std::size_t table_bytes) {
+  namespace fs = std::filesystem;
+  check_file_writable("checkpoint", path);
+  const fs::path dir = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : ".";
+  const std::string where = "cannot write checkpoint " + path + ": ";
+  std::error_code ec;
   struct statvfs disk {};
   if (::statvfs(dir.c_str(), &disk) != 0)
     throw std::runtime_error(where + "directory " + dir.string() + ": " + std::strerror(errno));

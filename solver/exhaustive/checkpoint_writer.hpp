@@ -20,6 +20,10 @@ namespace kalah {
 std::optional<SolveCheckpoint> checkpoint_to_resume(const std::string& path, Rules rules,
                                                     const Position& p);
 
+// Throws std::runtime_error "cannot write WHAT PATH: ..." unless PATH's directory exists and is
+// writable and PATH is not a directory.
+void check_file_writable(const std::string& what, const std::string& path);
+
 // Throws std::runtime_error naming `path` and the problem unless a checkpoint with a table of
 // table_bytes (0: none) can be written there: its directory exists and is writable, `path` is not
 // a directory, and the disk has room for the temporary copy a write makes beside it

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -27,6 +28,7 @@
 #include "progress.hpp"
 #include "query.hpp"
 #include "solve.hpp"
+#include "solve_claims.hpp"
 #ifdef KALAH_MPI
 #include "distributed_solve.hpp"
 #include "mpi_session.hpp"
@@ -40,8 +42,8 @@ const char* kUsage =
     "solve [--rules R] [--pits m] [--stones k | POSITION] [--db PATH | --no-db] [--json] "
     "[--max-time SEC] [--threads N] [--guess-depth D] [--tt-mb MB] [--cache-mb MB] "
     "[--db-load auto|memory|cache] [--db-max-stones N] [--memo N] [--untabled N] "
-    "[--checkpoint FILE [--checkpoint-every SEC]] [--progress | --quiet] [--store "
-    "[--book-plies P]]";
+    "[--checkpoint FILE [--checkpoint-every SEC]] [--certificate FILE] [--at-least L] "
+    "[--at-most U] [--progress | --quiet] [--store [--book-plies P]]";
 const char* kDescription =
     "Solves a position exhaustively (MTD(f) over exact margins with a transposition table) and\n"
     "prints the outcome for the side to move (win / draw / loss), the exact margin (final kalah\n"
@@ -82,6 +84,18 @@ const char* kDescription =
     "--max-time for each); one that runs out of time is not stored and the exit status is 1.\n"
     "--json then prints one object: position, rules, db, book_plies, positions, stored,\n"
     "unsolved, threads, tt_mb_min, tt_mb_max (the TT sizes used; 0 when nothing was solved),\n"
+    "db_stones, db_in_memory, db_open_seconds, nodes, seconds.\n"
+    "With --certificate FILE, after the answer FILE gets a shell script that proves the\n"
+    "answer again one root move at a time: its comments give the position, the proven margin,\n"
+    "the principal variation and every root move's proven bound; each of its commands proves\n"
+    "one move's bounds as claims on the position after it (kalah solve --at-least/--at-most,\n"
+    "the same database levels), exit status 0 when they hold. When FILE cannot be written, a\n"
+    "warning says so and the exit status is 3.\n"
+    "With --at-least L and/or --at-most U, the solve proves only those bounds on the margin,\n"
+    "one null-window test each (a bound costs less to prove than the exact margin): it prints\n"
+    "each claim, whether it holds and the bound the test proved; exit status 0 when every\n"
+    "claim holds, 1 when one does not or the time ran out first. --json then prints one\n"
+    "object: position, rules, claims [{claim, holds (null: time ran out), proven}], holds,\n"
     "db_stones, db_in_memory, db_open_seconds, nodes, seconds.";
 
 std::string join(const std::vector<int>& v, const char* sep) {
@@ -206,10 +220,13 @@ struct SolveArgs {
   bool progress = false;
   std::string checkpoint;  // empty: none
   double checkpoint_every = 600;
+  std::string certificate;          // empty: none
+  std::vector<MarginClaim> claims;  // --at-least, --at-most: empty for a solve
 };
 
 void add_solve_options(po::options_description& desc, SolveArgs& a,
-                       std::vector<std::string>& position_words) {
+                       std::vector<std::string>& position_words, std::optional<int>& at_least,
+                       std::optional<int>& at_most) {
   // clang-format off
   desc.add_options()
       ("position", po::value(&position_words)->multitoken(), "position to solve (instead of --stones)")
@@ -238,6 +255,12 @@ void add_solve_options(po::options_description& desc, SolveArgs& a,
        "when it exists")
       ("checkpoint-every", po::value(&a.checkpoint_every)->default_value(a.checkpoint_every),
        "at most this many seconds between writes of the checkpoint")
+      ("certificate", po::value(&a.certificate),
+       "after the answer, write FILE: a shell script proving each root move's bounds again")
+      ("at-least", po::value<int>()->notifier([&](int v) { at_least = v; }),
+       "prove only that the margin is at least L")
+      ("at-most", po::value<int>()->notifier([&](int v) { at_most = v; }),
+       "prove only that the margin is at most U")
       ("store", "write the position and its first --book-plies plies into the database's book")
       ("book-plies", po::value(&a.book_plies)->default_value(a.book_plies),
        "plies below the position stored by --store (0..8)");
@@ -265,10 +288,11 @@ Position solve_position(const GameOptions& game, const std::vector<std::string>&
 bool parse_solve_args(int argc, char** argv, SolveArgs& a) {
   GameOptions game;
   std::vector<std::string> position_words;
+  std::optional<int> at_least, at_most;
   po::options_description desc("options");
   add_game_options(desc, game);
   add_db_option(desc, a.db_path);
-  add_solve_options(desc, a, position_words);
+  add_solve_options(desc, a, position_words, at_least, at_most);
   add_progress_options(desc);
   a.db_load.add_to(desc);
   po::positional_options_description pos;
@@ -302,6 +326,16 @@ bool parse_solve_args(int argc, char** argv, SolveArgs& a) {
   if (!(a.checkpoint_every > 0)) throw InputError("--checkpoint-every must be > 0");
   if (a.store_book && !a.checkpoint.empty())
     throw InputError("--checkpoint applies to a solve, not to --store");
+  if (at_least) a.claims.push_back({true, *at_least});
+  if (at_most) a.claims.push_back({false, *at_most});
+  const int most = 2 * 255;
+  for (const MarginClaim& c : a.claims)
+    if (c.bound < -most || c.bound > most)
+      throw InputError(std::string(c.at_least ? "--at-least" : "--at-most") + " must be in [" +
+                       std::to_string(-most) + ", " + std::to_string(most) + "]");
+  for (const char* o : {"checkpoint", "certificate", "store"})
+    refuse_unless(vm, o, a.claims.empty(), "does not apply to --at-least/--at-most");
+  refuse_unless(vm, "certificate", !a.store_book, "applies to a solve, not to --store");
   return true;
 }
 
@@ -508,8 +542,9 @@ std::string proven_text(const SolveResult& r) {
   return text;
 }
 
-// The exit status of a solve whose answer was printed but whose final checkpoint write failed.
-constexpr int kCheckpointNotWritten = 3;
+// The exit status of a solve whose answer was printed but whose final checkpoint or certificate
+// could not be written.
+constexpr int kOutputNotWritten = 3;
 
 // Prints the answer r, then writes the final checkpoint when there is one: the exit status (0, or
 // kCheckpointNotWritten).
@@ -522,10 +557,95 @@ int print_answer(const SolveArgs& a, const SolveResult& r, const DbUse& use,
     print_text(a.position, a.rules, r, use);
   std::cout.flush();
   if (writer) {
-    if (!writer->write_final()) return kCheckpointNotWritten;
+    if (!writer->write_final()) return kOutputNotWritten;
     print_checkpoint(a, *final_checkpoint, resumed);
   }
   return 0;
+}
+
+// Writes the certificate to `path` (through a temporary file renamed over it); false, with a
+// warning on stderr, when it cannot.
+bool write_certificate(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (out) {
+      out.close();
+      std::error_code ec;
+      std::filesystem::rename(tmp, path, ec);
+      if (!ec) return true;
+    }
+  }
+  std::error_code ec;
+  std::filesystem::remove(tmp, ec);
+  std::cerr << "kalah solve: warning: cannot write the certificate " << path << "\n";
+  return false;
+}
+
+void print_claims(const SolveArgs& a, const std::vector<ClaimCheck>& checks, const DbUse& db) {
+  std::uint64_t nodes = 0;
+  double seconds = 0;
+  bool all = true;
+  for (const ClaimCheck& c : checks) {
+    nodes += c.nodes;
+    seconds += c.seconds;
+    all = all && c.holds.value_or(false);
+  }
+  if (a.json) {
+    nlohmann::ordered_json j;
+    j["position"] = to_string(a.position);
+    j["rules"] = rules_name(a.rules);
+    nlohmann::ordered_json claims = nlohmann::ordered_json::array();
+    for (const ClaimCheck& c : checks)
+      claims.push_back({{"claim", c.claim.text()},
+                        {"holds", c.holds ? nlohmann::ordered_json(*c.holds) : nullptr},
+                        {"proven", c.holds ? nlohmann::ordered_json(c.proven.text()) : nullptr}});
+    j["claims"] = claims;
+    j["holds"] = all;
+    add_db_fields(j, db);
+    j["nodes"] = nodes;
+    j["seconds"] = seconds;
+    std::cout << j.dump() << "\n";
+    return;
+  }
+  std::cout << "position:   " << to_string(a.position) << " (" << rules_name(a.rules) << ", "
+            << side_letter(a.position.mover) << " to move)\n";
+  for (const ClaimCheck& c : checks)
+    std::cout << "claim:      " << c.claim.text() << ": "
+              << (!c.holds   ? std::string("unknown (time limit)")
+                  : *c.holds ? "holds (proven " + c.proven.text() + ")"
+                             : "does not hold (proven " + c.proven.text() + ")")
+              << "\n";
+  if (db.stones >= 0) std::cout << "database:   " << db_text(db) << "\n";
+  char line[160];
+  std::snprintf(line, sizeof line, "nodes:      %llu, %.3f s\n",
+                static_cast<unsigned long long>(nodes), seconds);
+  std::cout << line;
+}
+
+// --at-least/--at-most: each claim proven or refuted by one test, the tests sharing one table.
+int prove_claims(const SolveArgs& a, Progress& progress) {
+  SolveSetup setup = open_solve(a, &progress);
+  SolveOptions& opt = setup.opt;
+  opt.progress = progress.status_sink();
+  opt.cancel = &stop_requested;
+  stop_on_signals();
+  const auto table = allocate_table("tt-mb", SolveTable::bytes_for(opt.tt_bytes),
+                                    [&] { return std::make_unique<SolveTable>(opt.tt_bytes); });
+  opt.table = table.get();
+  std::vector<ClaimCheck> checks;
+  for (const MarginClaim& c : a.claims)
+    if (!stop_requested) checks.push_back(check_claim(a.rules, a.position, c, opt));
+  progress.clear_line();
+  print_claims(a, checks, setup.use());
+  const int sig = stop_signal.load();
+  if (sig != 0) return 128 + sig;
+  return std::all_of(checks.begin(), checks.end(),
+                     [](const ClaimCheck& c) { return c.holds.value_or(false); })
+             ? 0
+             : 1;
 }
 
 // The position solved, with the database at the leaves unless --no-db; with --checkpoint,
@@ -533,6 +653,7 @@ int print_answer(const SolveArgs& a, const SolveResult& r, const DbUse& use,
 // written.
 int solve_and_print(const SolveArgs& a, Progress& progress) {
   if (!a.checkpoint.empty()) check_checkpoint_writable(a.checkpoint, 0);  // before the database
+  if (!a.certificate.empty()) check_file_writable("certificate", a.certificate);
   SolveSetup setup = open_solve(a, &progress);
   SolveOptions& opt = setup.opt;
   opt.progress = progress.status_sink();
@@ -564,6 +685,10 @@ int solve_and_print(const SolveArgs& a, Progress& progress) {
   progress.clear_line();
   if (const int status = print_answer(a, r, setup.use(), writer.get(), resumed.from.has_value()))
     return status;
+  if (!a.certificate.empty() &&
+      !write_certificate(a.certificate,
+                         certificate_text(a.position, r, {a.rules, a.db_path, setup.use().stones})))
+    return kOutputNotWritten;
   const int sig = stop_signal.load();
   return sig == 0 ? 0 : 128 + sig;
 }
@@ -612,6 +737,8 @@ int solve_distributed(const SolveArgs& a) {
     if (mpi.size() < 2)
       throw InputError("a distributed solve needs 2 or more processes (process 0 coordinates)");
     if (a.store_book) throw InputError("--store does not run distributed");
+    if (!a.claims.empty() || !a.certificate.empty())
+      throw InputError("--at-least, --at-most and --certificate do not run distributed");
     if (is_over(a.rules, a.position)) throw InputError("the game is over: nothing to solve");
     SolveSetup setup = open_solve(a, nullptr);
     SolveOptions& opt = setup.opt;
@@ -642,6 +769,7 @@ int run_solve(int argc, char** argv) {
   if (started_by_mpi_launcher()) return solve_distributed(a);
 #endif
   Progress progress(a.progress);
+  if (!a.claims.empty()) return prove_claims(a, progress);
   return a.store_book ? store_book(a, progress) : solve_and_print(a, progress);
 }
 

@@ -274,6 +274,14 @@ void bind_database_queries(py::class_<PyDatabase>& db) {
           "(0: no limit); what it does not settle is reported as proven bounds, never a guess.\n"
           "threads: search threads (0: all cores). The GIL is released while it runs.")
       .def(
+          "lookup",
+          [](const PyDatabase& self, const std::string& rules, const std::string& position) {
+            return self.released([&](const Database& db) { return db.lookup(rules, position); });
+          },
+          py::arg("rules"), py::arg("position"),
+          "query()'s Answer when it needs no search (the tables value every move, or the game\n"
+          "is over), else None: what a server answers at once. Raises as query() does.")
+      .def(
           "best_moves",
           [](const PyDatabase& self, const std::string& rules, const std::string& position,
              double max_time) {

@@ -113,6 +113,11 @@ def test_values_equal_kalah_query(db, binary, db_path):
             assert move.explain == want_move["explain"]
         assert answer.best_moves == [m["pit"] for m in want["moves"] if m["best"]]
         assert db.best_moves(RULES, position) == answer.best_moves
+        looked_up = db.lookup(RULES, position)
+        if want["source"] in ("database", "rules"):
+            assert looked_up is not None and looked_up.to_json() == answer.to_json(), position
+        else:
+            assert looked_up is None, position
         stones = sum(int(c) for side in position.split()[0].split("/")
                      for c in side.split(",")[:-1])
         if stones <= MAX_STONES:
@@ -159,6 +164,7 @@ def test_options_close_and_reopen(db_path, tmp_path):
     lambda db: db.value("chess", "1,0,0,0,0,1,0/0,2,0,0,0,0,0 S"),
     lambda db: db.query(RULES, "1,0,0,0,0,1,0/0,2,0,0,0,0,0 S", max_time=-1),
     lambda db: db.best_moves(RULES, "garbage"),
+    lambda db: db.lookup(RULES, "garbage"),
     lambda db: kalah.play(RULES, "1,0,0,0,0,1,0/0,2,0,0,0,0,0 S", 2),  # empty pit
     lambda db: kalah.play(RULES, "1,0,0,0,0,1,0/0,2,0,0,0,0,0 S", 7),  # no such pit
     lambda db: kalah.play(RULES, "0,0,0,0,0,0,20/1,2,0,0,0,3,22 S", 1),  # over

@@ -246,9 +246,12 @@ void report_requests(httplib::Server& server, const ServerOptions& options, std:
   });
   server.set_logger([&options, &log_mutex](const httplib::Request& req,
                                            const httplib::Response& res) {
-    if (res.status >= 400)
-      std::cerr << "kalah serve: " << res.status << " " << req.method << " " << req.path
-                << (req.params.empty() ? "" : "?...") << "\n";
+    if (res.status >= 400) {
+      const std::string line = "kalah serve: " + std::to_string(res.status) + " " + req.method +
+                               " " + req.path + (req.params.empty() ? "" : "?...") + "\n";
+      std::lock_guard lock(log_mutex);
+      std::cerr << line << std::flush;
+    }
     if (options.access_log == nullptr) return;
     const std::string line = access_line(
         client_of(req, options), req, res,

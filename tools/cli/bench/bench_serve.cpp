@@ -76,9 +76,11 @@ const char* const kServeBenchDescription =
     "proxy's limits a client see several. --check N: the first N searches answered are\n"
     "searched again afterwards by the library, cold and without a time limit; every value the\n"
     "server gave as exact must equal it and every bound must hold it. --walk PLIES: after\n"
-    "the load (--seconds 0: none) and one query inside the table, a game is walked through\n"
-    "the server from --walk-from, each ply's position queried and its first move marked\n"
-    "best played, until PLIES, the game's end or an answer without an exact best move;\n"
+    "the load (--seconds 0: none), one query inside the table and one search 4 stones beyond\n"
+    "it (so that the table is decoded and the cache allocated before the clock starts), a\n"
+    "game is walked through the server from --walk-from, each ply's position queried and its\n"
+    "first move marked best played, until PLIES, the game's end or an answer without an\n"
+    "exact best move;\n"
     "prints its plies, seconds and the signature of its positions (equal signatures: the\n"
     "same game). Exit 1 on a wrong or failed query inside the table, a checked answer that\n"
     "is wrong, or a walk query not answered.";
@@ -395,14 +397,15 @@ struct ServerWalk {
   std::uint64_t signature = 0;
 };
 
-// Walks a.walk plies from a.walk_from (each ply the first move the server marks best), after one
-// query inside the table (`warm`) so that the table is loaded before the clock starts.
+// Walks a.walk plies from a.walk_from (each ply the first move the server marks best), after the
+// `warm` queries (one inside the table, one search beyond it) so that the table is decoded and
+// the analysis cache allocated before the clock starts.
 ServerWalk walk_server(const ServeBenchArgs& a, const HostPort& to, const api::Table& table,
-                       const std::string& warm) {
+                       const std::vector<std::string>& warm) {
   ServerWalk w;
   if (a.walk == 0) return w;
   HttpConnection conn(to, "", 3700);
-  w.answered = conn.get(warm).status == 200;
+  for (const std::string& target : warm) w.answered = w.answered && conn.get(target).status == 200;
   std::string position = a.walk_from.empty() ? api::start_position(table.pits, 3) : a.walk_from;
   Xxh64Stream signature;
   const auto start = std::chrono::steady_clock::now();
@@ -459,7 +462,13 @@ int load_server(const ServeBenchArgs& a, const api::Database& db, const api::Tab
   for (std::thread& t : searchers) t.join();
   trickle.join();
   const long rss_after = process_rss_mib(a.server_pid);
-  const ServerWalk walked = walk_server(a, to, table, w.targets[0]);
+  const ServerWalk walked = walk_server(
+      a, to, table,
+      {w.targets[0],
+       "/api/v1/query?" + httplib::detail::params_to_query_str(
+                              {{"rules", table.rules},
+                               {"position", positions_with(table, table.max_stones + 4,
+                                                           table.max_stones + 4, 1)[0]}})});
   const int checked_wrong = check_answers(a, db, table, far, searches);
   std::printf(
       "%s m=%d <= %d at %s: %zu queries inside the table at %g/s for %g s: p50 %.2f ms, p99 "

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A full disk: on a small tmpfs filled to the last byte, readers still answer (without a lock
 # file), and every writer (gen into a new or an existing database, solve --checkpoint) refuses in
-# one line with exit 1 before doing anything, leaving nothing behind. Needs to mount a tmpfs
+# one line with exit 1 before doing anything, leaving nothing behind; a solve's certificate, written
+# after the answer, is a one-line warning and exit 3. Needs to mount a tmpfs
 # (root); where it cannot, exits 77 (reported by CTest as skipped).
 # Usage: full_disk_test.sh KALAH_BINARY WORK_DIR
 set -uo pipefail
@@ -52,6 +53,14 @@ refuses "gen extending a database" "$kalah" gen --pits 4 --max-stones 9 --quiet 
 refuses "solve --checkpoint" "$kalah" solve --pits 4 --stones 2 --tt-mb 16 \
   --checkpoint "$disk/solve.ckpt" --db "$disk/db"
 [[ ! -e $disk/solve.ckpt ]] || fail "solve on a full disk left a checkpoint"
+# A certificate is written after the answer: the answer stands, a one-line warning, exit 3.
+out=$("$kalah" solve --pits 4 --stones 2 --tt-mb 16 --certificate "$disk/solve.sh" \
+  --db "$disk/db" 2>"$work/cert.err")
+rc=$?
+[[ $rc -eq 3 && $out == *"margin:"* ]] || fail "solve --certificate on a full disk: exit $rc: $out"
+[[ $(wc -l <"$work/cert.err") -eq 1 ]] && grep -q "cannot write the certificate $disk/solve.sh: No space" \
+  "$work/cert.err" || fail "solve --certificate on a full disk: $(cat "$work/cert.err")"
+[[ ! -e $disk/solve.sh && ! -e $disk/solve.sh.tmp ]] || fail "solve left a partial certificate"
 
 if [[ $failures -gt 0 ]]; then
   echo "full_disk_test: $failures failures" >&2

@@ -2,9 +2,11 @@
 // search.
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -328,7 +330,7 @@ bool parse_solve_args(int argc, char** argv, SolveArgs& a) {
     throw InputError("--checkpoint applies to a solve, not to --store");
   if (at_least) a.claims.push_back({true, *at_least});
   if (at_most) a.claims.push_back({false, *at_most});
-  const int most = 2 * 255;
+  const int most = 2 * 255;  // a claim's bound: within what any margin could be
   for (const MarginClaim& c : a.claims)
     if (c.bound < -most || c.bound > most)
       throw InputError(std::string(c.at_least ? "--at-least" : "--at-most") + " must be in [" +
@@ -547,7 +549,7 @@ std::string proven_text(const SolveResult& r) {
 constexpr int kOutputNotWritten = 3;
 
 // Prints the answer r, then writes the final checkpoint when there is one: the exit status (0, or
-// kCheckpointNotWritten).
+// kOutputNotWritten).
 int print_answer(const SolveArgs& a, const SolveResult& r, const DbUse& use,
                  CheckpointWriter* writer, bool resumed) {
   const SolveCheckpoint* final_checkpoint = writer ? &writer->finish(r) : nullptr;
@@ -567,20 +569,22 @@ int print_answer(const SolveArgs& a, const SolveResult& r, const DbUse& use,
 // warning on stderr, when it cannot.
 bool write_certificate(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp";
+  std::string why;
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << text;
-    out.flush();
-    if (out) {
-      out.close();
-      std::error_code ec;
-      std::filesystem::rename(tmp, path, ec);
-      if (!ec) return true;
-    }
+    out.close();
+    std::error_code ec;
+    if (!out)
+      why = std::strerror(errno);
+    else if (std::filesystem::rename(tmp, path, ec); ec)
+      why = ec.message();
+    else
+      return true;
   }
   std::error_code ec;
   std::filesystem::remove(tmp, ec);
-  std::cerr << "kalah solve: warning: cannot write the certificate " << path << "\n";
+  std::cerr << "kalah solve: warning: cannot write the certificate " << path << ": " << why << "\n";
   return false;
 }
 

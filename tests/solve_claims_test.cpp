@@ -110,11 +110,33 @@ TEST(SolveClaims, ACertificateProvesEveryRootMoveAgainAndFailsWhenABoundChanges)
   std::filesystem::remove_all(db);
 }
 
+// A claim's checkpoint keeps the bounds it proved: a claim they decide is answered from them, and
+// a solve of the position resumes from the same file to the same margin.
+TEST(SolveClaims, ACheckpointKeepsWhatTheClaimsProved) {
+  const std::string p = " --no-db --rules kalah '0,3,1,5,2/4,0,2,0,7 N'";
+  const int v = solved_margin(p);
+  const std::string ckpt = kalah::test::fresh_path("claims-ckpt");
+  const std::string claim = "KALAH solve --threads 1 --tt-mb 1 --checkpoint " + ckpt + p;
+  const auto first = run_cli(claim + " --at-least " + std::to_string(v));
+  EXPECT_EQ(first.status, 0) << first.out << first.err;
+  EXPECT_TRUE(contains(first.out, "checkpoint: " + ckpt + " (new), 1 run")) << first.out;
+  const auto again = run_cli(claim + " --at-least " + std::to_string(v - 2) + " --json");
+  EXPECT_EQ(again.status, 0) << again.out << again.err;
+  EXPECT_TRUE(contains(again.out, "\"holds\":true")) << again.out;
+  EXPECT_TRUE(contains(again.out, "\"nodes\":0,"))
+      << "decided by the checkpoint's bounds: " << again.out;
+  const auto solve = run_cli("KALAH solve --threads 1 --tt-mb 1 --json --checkpoint " + ckpt + p);
+  EXPECT_EQ(solve.status, 0) << solve.err;
+  EXPECT_TRUE(contains(solve.out, "\"margin\":" + std::to_string(v) + ",")) << solve.out;
+  EXPECT_TRUE(contains(solve.out, "\"runs\":3")) << solve.out;
+  std::filesystem::remove(ckpt);
+}
+
 TEST(SolveClaims, MisusedOptionsAreOneLineErrors) {
   const std::string p = " --no-db --rules kalah --pits 4 --stones 3";
-  auto r = run_cli("KALAH solve --at-least 2 --checkpoint /tmp/x" + p);
+  auto r = run_cli("KALAH solve --at-least 2 --certificate /tmp/x" + p);
   EXPECT_EQ(r.status, 2);
-  EXPECT_TRUE(contains(r.err, "--checkpoint does not apply to --at-least/--at-most")) << r.err;
+  EXPECT_TRUE(contains(r.err, "--certificate does not apply to --at-least/--at-most")) << r.err;
   r = run_cli("KALAH solve --at-most 9999" + p);
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(contains(r.err, "--at-most must be in [-510, 510]")) << r.err;

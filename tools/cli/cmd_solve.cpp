@@ -98,7 +98,10 @@ const char* kDescription =
     "each claim, whether it holds and the bound the test proved; exit status 0 when every\n"
     "claim holds, 1 when one does not or the time ran out first. --json then prints one\n"
     "object: position, rules, claims [{claim, holds (null: time ran out), proven}], holds,\n"
-    "db_stones, db_in_memory, db_open_seconds, nodes, seconds.";
+    "db_stones, db_in_memory, db_open_seconds, nodes, seconds. With --checkpoint FILE the\n"
+    "tests keep their table and the bounds they prove in FILE as a solve does: a claim that\n"
+    "FILE's bounds decide is answered from them, and a test stopped by --max-time or a signal\n"
+    "goes on from FILE's table when run again (a solve of the position resumes from FILE too).";
 
 std::string join(const std::vector<int>& v, const char* sep) {
   std::string s;
@@ -335,7 +338,7 @@ bool parse_solve_args(int argc, char** argv, SolveArgs& a) {
     if (c.bound < -most || c.bound > most)
       throw InputError(std::string(c.at_least ? "--at-least" : "--at-most") + " must be in [" +
                        std::to_string(-most) + ", " + std::to_string(most) + "]");
-  for (const char* o : {"checkpoint", "certificate", "store"})
+  for (const char* o : {"certificate", "store"})
     refuse_unless(vm, o, a.claims.empty(), "does not apply to --at-least/--at-most");
   refuse_unless(vm, "certificate", !a.store_book, "applies to a solve, not to --store");
   return true;
@@ -629,27 +632,54 @@ void print_claims(const SolveArgs& a, const std::vector<ClaimCheck>& checks, con
   std::cout << line;
 }
 
-// --at-least/--at-most: each claim proven or refuted by one test, the tests sharing one table.
+// --at-least/--at-most: each claim decided by the bounds already proven (a resumed --checkpoint's)
+// or by one test, the tests sharing one table; with --checkpoint, the table and the margin's
+// bounds kept in FILE as for a solve (a later solve or claim resumes from them).
 int prove_claims(const SolveArgs& a, Progress& progress) {
+  if (!a.checkpoint.empty()) check_checkpoint_writable(a.checkpoint, 0);  // before the database
   SolveSetup setup = open_solve(a, &progress);
   SolveOptions& opt = setup.opt;
   opt.progress = progress.status_sink();
   opt.cancel = &stop_requested;
+  Resumed resumed;
+  if (!a.checkpoint.empty())
+    resumed = resume_checkpoint(a, opt.tt_bytes);
+  else
+    resumed.table = allocate_table("tt-mb", SolveTable::bytes_for(opt.tt_bytes),
+                                   [&] { return std::make_unique<SolveTable>(opt.tt_bytes); });
+  opt.tt_bytes = resumed.table->bytes();
+  opt.table = resumed.table.get();
+  const SolveCheckpoint base = checkpoint_base(a, resumed.from, opt.tt_bytes, 1);
+  std::unique_ptr<CheckpointWriter> writer;
+  if (!a.checkpoint.empty())
+    writer = std::make_unique<CheckpointWriter>(a.checkpoint, base, opt.table, a.checkpoint_every);
+  SolveResult run;  // this run: the bounds proven in all, its nodes and seconds
+  run.lower = base.proven.lower;
+  run.upper = base.proven.upper;
+  run.moves = base.proven.moves;
   stop_on_signals();
-  const auto table = allocate_table("tt-mb", SolveTable::bytes_for(opt.tt_bytes),
-                                    [&] { return std::make_unique<SolveTable>(opt.tt_bytes); });
-  opt.table = table.get();
   std::vector<ClaimCheck> checks;
-  for (const MarginClaim& c : a.claims)
-    if (!stop_requested) checks.push_back(check_claim(a.rules, a.position, c, opt));
+  for (const MarginClaim& c : a.claims) {
+    if (stop_requested) break;
+    const std::optional<ClaimCheck> known = decided_by_bounds(c, run.lower, run.upper);
+    checks.push_back(known ? *known : check_claim(a.rules, a.position, c, opt));
+    narrow(run.lower, run.upper, checks.back());
+    run.nodes += checks.back().nodes;
+    run.seconds += checks.back().seconds;
+    if (writer) writer->proven(run);
+  }
   progress.clear_line();
+  const SolveCheckpoint* final_checkpoint = writer ? &writer->finish(run) : nullptr;
   print_claims(a, checks, setup.use());
+  std::cout.flush();
+  if (writer && !writer->write_final()) return kOutputNotWritten;
+  if (final_checkpoint) print_checkpoint(a, *final_checkpoint, resumed.from.has_value());
   const int sig = stop_signal.load();
   if (sig != 0) return 128 + sig;
-  return std::all_of(checks.begin(), checks.end(),
-                     [](const ClaimCheck& c) { return c.holds.value_or(false); })
-             ? 0
-             : 1;
+  const bool all = checks.size() == a.claims.size() &&
+                   std::all_of(checks.begin(), checks.end(),
+                               [](const ClaimCheck& c) { return c.holds.value_or(false); });
+  return all ? 0 : 1;
 }
 
 // The position solved, with the database at the leaves unless --no-db; with --checkpoint,

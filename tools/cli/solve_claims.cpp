@@ -61,6 +61,30 @@ ClaimCheck check_claim(Rules rules, const Position& p, const MarginClaim& claim,
   return c;
 }
 
+std::optional<ClaimCheck> decided_by_bounds(const MarginClaim& claim, int lower, int upper) {
+  ClaimCheck c;
+  c.claim = claim;
+  const bool at_least = claim.at_least;
+  if (at_least ? lower >= claim.bound : upper <= claim.bound) {
+    c.holds = true;
+    c.proven = at_least ? MarginClaim{true, lower} : MarginClaim{false, upper};
+  } else if (at_least ? upper < claim.bound : lower > claim.bound) {
+    c.holds = false;
+    c.proven = at_least ? MarginClaim{false, upper} : MarginClaim{true, lower};
+  } else {
+    return std::nullopt;
+  }
+  return c;
+}
+
+void narrow(int& lower, int& upper, const ClaimCheck& check) {
+  if (!check.holds) return;
+  if (check.proven.at_least)
+    lower = std::max(lower, check.proven.bound);
+  else
+    upper = std::min(upper, check.proven.bound);
+}
+
 MoveClaims claims_for_move(Rules rules, const Position& p, const MoveBound& m) {
   MoveClaims out;
   out.pit = m.pit;
@@ -104,8 +128,8 @@ std::string certificate_text(const Position& p, const SolveResult& r,
   for (const MoveBound& m : r.moves) {
     const MoveClaims mc = claims_for_move(source.rules, p, m);
     const char child_mover = side_letter(mc.child.mover);
-    out << "# pit " << m.pit << ": margin " << bound_text(m, r.lower) << " for " << mover << "; after it "
-        << child_mover << " moves";
+    out << "# pit " << m.pit << ": margin " << bound_text(m, r.lower) << " for " << mover
+        << "; after it " << child_mover << " moves";
     if (mc.claims.empty()) {
       out << ", nothing to prove.\n";
       continue;

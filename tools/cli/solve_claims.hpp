@@ -37,6 +37,12 @@ struct ClaimCheck {
 ClaimCheck check_claim(Rules rules, const Position& p, const MarginClaim& claim,
                        const SolveOptions& opt);
 
+// The check of `claim` that the proven bounds lower <= margin <= upper already give (no nodes
+// searched), or nullopt when they do not decide it.
+std::optional<ClaimCheck> decided_by_bounds(const MarginClaim& claim, int lower, int upper);
+// Narrows lower <= margin <= upper by the bound check proved (none when it was stopped).
+void narrow(int& lower, int& upper, const ClaimCheck& check);
+
 // The position after root move m.pit of p and the claims on its margin that prove m's bounds
 // (the mover's margin after an extra turn, the negated one after the opponent moves); a bound
 // that any position of that many stones has is left out.

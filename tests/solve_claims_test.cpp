@@ -132,6 +132,16 @@ TEST(SolveClaims, ACheckpointKeepsWhatTheClaimsProved) {
   std::filesystem::remove(ckpt);
 }
 
+// A claim the time limit stops: unknown, exit 1; its progress line names the claim's test.
+TEST(SolveClaims, AStoppedClaimIsUnknownAndItsProgressNamesItsTest) {
+  const auto r = run_cli(
+      "KALAH solve --no-db --rules wetherell --pits 6 --stones 4 --threads 1 --tt-mb 16 "
+      "--at-least 2 --max-time 1.5 --progress");
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "claim:      margin >= 2: unknown (time limit)")) << r.out;
+  EXPECT_TRUE(contains(r.err, "value: test margin >= 2")) << r.err;
+}
+
 TEST(SolveClaims, MisusedOptionsAreOneLineErrors) {
   const std::string p = " --no-db --rules kalah --pits 4 --stones 3";
   auto r = run_cli("KALAH solve --at-least 2 --certificate /tmp/x" + p);

@@ -103,7 +103,8 @@ class RootSolver {
       t.at_least = t.bound >= beta;
     } else {
       start_searches();
-      const Test r = team_->test(root_, n_, beta - kd_);
+      beta_ = beta - kd_;  // what the progress line says is tested
+      const Test r = team_->test(root_, n_, beta_);
       t.stopped = !r;
       if (r) {
         t.at_least = *r >= beta - kd_;

@@ -29,7 +29,8 @@ Key table_prefix(Tag tag, TableId t) {
 }
 
 void check_level(int n) {
-  if (n < 0 || n > kMaxLevel) throw std::invalid_argument("level n must be 0..255");
+  if (n < 0 || n > kMaxLevel)
+    throw std::invalid_argument("level n must be 0.." + std::to_string(kMaxLevel));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "rules.hpp"
 
@@ -96,6 +97,12 @@ bool is_over(Rules r, const Position& p);
 // go to its own kalah (under wetherell the mover has none left).
 inline int final_margin(const Position& p) {
   return int(p.own_kalah()) + p.own_pit_stones() - int(p.opp_kalah()) - p.opp_pit_stones();
+}
+
+// The margins p can end with, whatever is played: its kalah difference minus and plus its stones in
+// pits (each stone can end in either kalah). {lower, upper}.
+inline std::pair<int, int> margin_range(const Position& p) {
+  return {p.kalah_difference() - p.pit_stones(), p.kalah_difference() + p.pit_stones()};
 }
 
 // The shortcut of kDecidedAtHalf rule sets: some kalah holds more than half of all stones, so the

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <tuple>
 #include <vector>
 
 #include <fcntl.h>
@@ -123,8 +124,7 @@ SolveCheckpoint new_checkpoint(Rules rules, const Position& p, std::size_t tt_by
   c.rules = rules;
   c.position = p;
   c.tt_bytes = tt_bytes;
-  c.proven.lower = p.kalah_difference() - p.pit_stones();
-  c.proven.upper = p.kalah_difference() + p.pit_stones();
+  std::tie(c.proven.lower, c.proven.upper) = margin_range(p);
   return c;
 }
 

@@ -21,7 +21,7 @@ std::string mib_text(std::uint64_t bytes) {
 
 }  // namespace
 
-void check_file_writable(const std::string& what, const std::string& path) {
+std::filesystem::path check_file_writable(const std::string& what, const std::string& path) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : ".";
   const std::string where = "cannot write " + what + " " + path + ": ";
@@ -34,12 +34,12 @@ void check_file_writable(const std::string& what, const std::string& path) {
   if (::access(dir.c_str(), W_OK | X_OK) != 0)
     throw std::runtime_error(where + "directory " + dir.string() + ": " + std::strerror(errno));
   if (fs::is_directory(fs::status(path, ec))) throw std::runtime_error(where + "it is a directory");
+  return dir;
 }
 
 void check_checkpoint_writable(const std::string& path, std::size_t table_bytes) {
   namespace fs = std::filesystem;
-  check_file_writable("checkpoint", path);
-  const fs::path dir = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : ".";
+  const fs::path dir = check_file_writable("checkpoint", path);
   const std::string where = "cannot write checkpoint " + path + ": ";
   std::error_code ec;
   struct statvfs disk {};

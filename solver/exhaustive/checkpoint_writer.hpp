@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -21,8 +22,8 @@ std::optional<SolveCheckpoint> checkpoint_to_resume(const std::string& path, Rul
                                                     const Position& p);
 
 // Throws std::runtime_error "cannot write WHAT PATH: ..." unless PATH's directory exists and is
-// writable and PATH is not a directory.
-void check_file_writable(const std::string& what, const std::string& path);
+// writable and PATH is not a directory; returns that directory.
+std::filesystem::path check_file_writable(const std::string& what, const std::string& path);
 
 // Throws std::runtime_error naming `path` and the problem unless a checkpoint with a table of
 // table_bytes (0: none) can be written there: its directory exists and is writable, `path` is not

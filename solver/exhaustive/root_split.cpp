@@ -18,8 +18,7 @@ RootSplit::RootSplit(Rules rules, const Position& root, int guess, const SolveRe
     if (root.own_pit(pit - 1) == 0) continue;
     Position c = root;
     const bool again = play_move(rules, c, pit);
-    // The child's margin lies within its kalah difference plus or minus its stones in pits.
-    int lo = c.kalah_difference() - c.pit_stones(), hi = c.kalah_difference() + c.pit_stones();
+    auto [lo, hi] = margin_range(c);
     if (is_over(rules, c)) lo = hi = final_margin(c);
     if (!again) std::tie(lo, hi) = std::pair(-hi, -lo);
     moves_.push_back({{lo, hi}, pit, c, again});

@@ -591,15 +591,9 @@ bool write_certificate(const std::string& path, const std::string& text) {
   return false;
 }
 
-void print_claims(const SolveArgs& a, const std::vector<ClaimCheck>& checks, const DbUse& db) {
-  std::uint64_t nodes = 0;
-  double seconds = 0;
-  bool all = true;
-  for (const ClaimCheck& c : checks) {
-    nodes += c.nodes;
-    seconds += c.seconds;
-    all = all && c.holds.value_or(false);
-  }
+// The claims' checks; `run`: their nodes and seconds; `all`: every claim asked holds.
+void print_claims(const SolveArgs& a, const std::vector<ClaimCheck>& checks, const SolveResult& run,
+                  bool all, const DbUse& db) {
   if (a.json) {
     nlohmann::ordered_json j;
     j["position"] = to_string(a.position);
@@ -612,8 +606,8 @@ void print_claims(const SolveArgs& a, const std::vector<ClaimCheck>& checks, con
     j["claims"] = claims;
     j["holds"] = all;
     add_db_fields(j, db);
-    j["nodes"] = nodes;
-    j["seconds"] = seconds;
+    j["nodes"] = run.nodes;
+    j["seconds"] = run.seconds;
     std::cout << j.dump() << "\n";
     return;
   }
@@ -628,7 +622,7 @@ void print_claims(const SolveArgs& a, const std::vector<ClaimCheck>& checks, con
   if (db.stones >= 0) std::cout << "database:   " << db_text(db) << "\n";
   char line[160];
   std::snprintf(line, sizeof line, "nodes:      %llu, %.3f s\n",
-                static_cast<unsigned long long>(nodes), seconds);
+                static_cast<unsigned long long>(run.nodes), run.seconds);
   std::cout << line;
 }
 
@@ -669,17 +663,16 @@ int prove_claims(const SolveArgs& a, Progress& progress) {
     if (writer) writer->proven(run);
   }
   progress.clear_line();
+  const bool all = checks.size() == a.claims.size() &&
+                   std::all_of(checks.begin(), checks.end(),
+                               [](const ClaimCheck& c) { return c.holds.value_or(false); });
   const SolveCheckpoint* final_checkpoint = writer ? &writer->finish(run) : nullptr;
-  print_claims(a, checks, setup.use());
+  print_claims(a, checks, run, all, setup.use());
   std::cout.flush();
   if (writer && !writer->write_final()) return kOutputNotWritten;
   if (final_checkpoint) print_checkpoint(a, *final_checkpoint, resumed.from.has_value());
   const int sig = stop_signal.load();
-  if (sig != 0) return 128 + sig;
-  const bool all = checks.size() == a.claims.size() &&
-                   std::all_of(checks.begin(), checks.end(),
-                               [](const ClaimCheck& c) { return c.holds.value_or(false); });
-  return all ? 0 : 1;
+  return sig != 0 ? 128 + sig : all ? 0 : 1;
 }
 
 // The position solved, with the database at the leaves unless --no-db; with --checkpoint,

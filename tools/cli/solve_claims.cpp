@@ -16,12 +16,6 @@ std::string shell_quote(const std::string& text) {
   return q + "'";
 }
 
-// Whether every position with p's kalahs and stones in pits has a margin the claim allows.
-bool trivial(const Position& p, const MarginClaim& c) {
-  return c.at_least ? c.bound <= p.kalah_difference() - p.pit_stones()
-                    : c.bound >= p.kalah_difference() + p.pit_stones();
-}
-
 // As moves_text shows it: a move below the root's lower bound by its upper bound alone.
 std::string bound_text(const MoveBound& m, int root_lower) {
   if (m.exact()) return "= " + std::to_string(m.lower);
@@ -91,12 +85,10 @@ MoveClaims claims_for_move(Rules rules, const Position& p, const MoveBound& m) {
   out.child = p;
   const bool again = play_move(rules, out.child, m.pit);
   // The child's margin is the move's after an extra turn, else its negation.
-  const MarginClaim from_lower = again ? MarginClaim{true, m.lower} : MarginClaim{false, -m.lower};
-  const MarginClaim from_upper = again ? MarginClaim{false, m.upper} : MarginClaim{true, -m.upper};
-  for (const MarginClaim& c : {from_lower, from_upper})
-    if (!trivial(out.child, c)) out.claims.push_back(c);
-  std::sort(out.claims.begin(), out.claims.end(),
-            [](const MarginClaim& a, const MarginClaim& b) { return a.at_least > b.at_least; });
+  const int lower = again ? m.lower : -m.upper, upper = again ? m.upper : -m.lower;
+  const auto [least, most] = margin_range(out.child);
+  if (lower > least) out.claims.push_back({true, lower});
+  if (upper < most) out.claims.push_back({false, upper});
   return out;
 }
 

@@ -184,13 +184,14 @@ Walk walk(const QueryBenchArgs& a, Rules rules, const Position& start, Probe& pr
   return w;
 }
 
-// a.load positions beyond the table queried through `table`, each answer signed; prints the load.
-void load(const QueryBenchArgs& a, Rules rules, Probe& probe, SolveTable& table,
+// a.load positions of an m-pit board beyond the table queried through `table`, each answer signed;
+// prints the load.
+void load(const QueryBenchArgs& a, Rules rules, int m, Probe& probe, SolveTable& table,
           Xxh64Stream& signature) {
   const int lo = probe.max_stones() + a.load_lo, hi = probe.max_stones() + a.load_hi;
   const auto at = std::chrono::steady_clock::now();
   std::uint64_t nodes = 0;
-  const std::vector<Position> positions = random_positions(rules, 6, lo, hi, a.load);
+  const std::vector<Position> positions = random_positions(rules, m, lo, hi, a.load);
   for (const Position& p : positions) {
     const QueryAnswer q = query_once(rules, p, probe, a.threads, &table);
     nodes += q.nodes;
@@ -219,7 +220,7 @@ void bench_walk(const QueryBenchArgs& a, Rules rules, const Position& start, Pro
       static_cast<unsigned long long>(cold.nodes));
   if (a.load == 0) return;
   SolveTable table(bytes, aging);
-  load(a, rules, probe, table, signature);
+  load(a, rules, start.m, probe, table, signature);
   const Walk loaded = walk(a, rules, start, probe, table);
   if (loaded.values != cold.values)
     throw std::runtime_error("bench query: the walk after the load answered otherwise");

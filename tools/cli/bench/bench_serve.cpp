@@ -25,6 +25,12 @@
 namespace kalah::cli {
 namespace {
 
+// The request GET /api/v1/query of `position` under `rules`.
+std::string query_target(const std::string& rules, const std::string& position) {
+  return "/api/v1/query?" +
+         httplib::detail::params_to_query_str({{"rules", rules}, {"position", position}});
+}
+
 // `count` distinct positions of table t's board (random_positions), as text.
 std::vector<std::string> positions_with(const api::Table& t, int lo, int hi, int count) {
   std::vector<std::string> out;
@@ -80,9 +86,9 @@ const char* const kServeBenchDescription =
     "it (so that the table is decoded and the cache allocated before the clock starts), a\n"
     "game is walked through the server from --walk-from, each ply's position queried and its\n"
     "first move marked best played, until PLIES, the game's end or an answer without an\n"
-    "exact best move;\n"
-    "prints its plies, seconds and the signature of its positions (equal signatures: the\n"
-    "same game). Exit 1 on a wrong or failed query inside the table, a checked answer that\n"
+    "exact best move; prints its plies, seconds and the signature of its positions (equal\n"
+    "signatures: the same game). Exit 1 on a wrong or failed query inside the table, a checked "
+    "answer that\n"
     "is wrong, or a walk query not answered.";
 
 // Parses and checks the command line; false when --help was answered.
@@ -166,8 +172,7 @@ ServeWork serve_work(const ServeBenchArgs& a, const api::Database& db, const api
   ServeWork w;
   Xxh64Stream signature;
   for (const std::string& p : positions) {
-    w.targets.push_back("/api/v1/query?" + httplib::detail::params_to_query_str(
-                                               {{"rules", table.rules}, {"position", p}}));
+    w.targets.push_back(query_target(table.rules, p));
     // Beyond the table a cold answer: the analysis cache emptied before each.
     if (a.beyond_lo >= 0) db.clear_cache();
     w.expected.push_back(db.query(table.rules, p, 0, a.threads).to_json());
@@ -366,17 +371,19 @@ class RssSampler {
     if (thread_.joinable()) thread_.join();
   }
   // After stop(): the first sample after the warm-up and the largest, in MiB (-1: none).
-  long first() const { return samples_.empty() ? -1 : samples_.front(); }
-  long max() const {
-    return samples_.empty() ? -1 : *std::max_element(samples_.begin(), samples_.end());
-  }
+  long first() const { return first_; }
+  long max() const { return max_; }
 
  private:
   void run() {
     const auto start = std::chrono::steady_clock::now();
     std::unique_lock lock(mutex_);
-    while (!wake_.wait_for(lock, std::chrono::seconds(5), [this] { return stop_; }))
-      if (seconds_since(start) >= warm_) samples_.push_back(process_rss_mib(pid_));
+    while (!wake_.wait_for(lock, std::chrono::seconds(5), [this] { return stop_; })) {
+      if (seconds_since(start) < warm_) continue;
+      const long mib = process_rss_mib(pid_);
+      if (first_ < 0) first_ = mib;
+      max_ = std::max(max_, mib);
+    }
   }
 
   int pid_;
@@ -384,7 +391,7 @@ class RssSampler {
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stop_ = false;
-  std::vector<long> samples_;
+  long first_ = -1, max_ = -1;
   std::thread thread_;
 };
 
@@ -411,9 +418,7 @@ ServerWalk walk_server(const ServeBenchArgs& a, const HostPort& to, const api::T
   const auto start = std::chrono::steady_clock::now();
   while (w.answered && w.plies < a.walk) {
     signature.update(position.data(), position.size());
-    const HttpConnection::Reply r =
-        conn.get("/api/v1/query?" + httplib::detail::params_to_query_str(
-                                        {{"rules", table.rules}, {"position", position}}));
+    const HttpConnection::Reply r = conn.get(query_target(table.rules, position));
     const nlohmann::json answer = nlohmann::json::parse(r.body, nullptr, false);
     w.answered = r.status == 200 && answer.is_object();
     if (!w.answered) break;
@@ -441,9 +446,7 @@ int load_server(const ServeBenchArgs& a, const api::Database& db, const api::Tab
   if (a.searchers > 0)
     far = positions_with(table, table.max_stones + a.beyond_lo, table.max_stones + a.beyond_hi,
                          20000);
-  for (const std::string& p : far)
-    far_targets.push_back("/api/v1/query?" + httplib::detail::params_to_query_str(
-                                                 {{"rules", table.rules}, {"position", p}}));
+  for (const std::string& p : far) far_targets.push_back(query_target(table.rules, p));
   const long rss_before = process_rss_mib(a.server_pid);
   SlowClients slow(to, a.slow_clients, a.slow_interval, client_sources(a.client_addresses));
   std::thread trickle([&] { slow.run(); });
@@ -462,13 +465,11 @@ int load_server(const ServeBenchArgs& a, const api::Database& db, const api::Tab
   for (std::thread& t : searchers) t.join();
   trickle.join();
   const long rss_after = process_rss_mib(a.server_pid);
+  const int warm_stones = table.max_stones + 4;
   const ServerWalk walked = walk_server(
       a, to, table,
       {w.targets[0],
-       "/api/v1/query?" + httplib::detail::params_to_query_str(
-                              {{"rules", table.rules},
-                               {"position", positions_with(table, table.max_stones + 4,
-                                                           table.max_stones + 4, 1)[0]}})});
+       query_target(table.rules, positions_with(table, warm_stones, warm_stones, 1)[0])});
   const int checked_wrong = check_answers(a, db, table, far, searches);
   std::printf(
       "%s m=%d <= %d at %s: %zu queries inside the table at %g/s for %g s: p50 %.2f ms, p99 "

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# tools/scaling.sh at 1 and 2 threads on 4-pit boards: a table per workload, a row per thread
+# count, the same values at both (exit 0); unknown options and workloads refused with exit 2.
+# Usage: scaling_test.sh SCALING_SH KALAH DIR
+set -uo pipefail
+script=$1 kalah=$2 dir=$3
+rm -rf "$dir"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+out=$("$script" --kalah "$kalah" --threads "1 2" --dir "$dir" --pits 4 --gen-stones 10 \
+  --etude 3:8 --kec 3:8 2>/dev/null) || fail "exit status $? on small boards"
+rows=$(grep -cE '^\| [12] \| [0-9.]+ \| [0-9.]+x \| [0-9]+ \| [0-9.]+x \| [0-9a-f]+ \|$' <<<"$out")
+[[ $rows == 6 ]] || fail "expected 6 rows, got $rows: $out"
+[[ $(grep -c '^Generator: ' <<<"$out") == 1 && $(grep -c '^Solver: ' <<<"$out") == 2 ]] ||
+  fail "expected one generator and two solver tables: $out"
+[[ $(grep -cE '\| 0 \|$' <<<"$out") == 2 && $(grep -cE '\| 8 \|$' <<<"$out") == 2 ]] ||
+  fail "expected margins 0 (wetherell 4x3) and 8 (kalah-empty-capture 4x3) at both counts: $out"
+
+"$script" --kalah "$kalah" --bogus 1 >/dev/null 2>&1
+[[ $? == 2 ]] || fail "an unknown option is not refused with exit 2"
+"$script" --kalah "$kalah" --only nothing >/dev/null 2>&1
+[[ $? == 2 ]] || fail "an unknown workload is not refused with exit 2"
+"$script" --kalah "$kalah" --threads >/dev/null 2>&1
+[[ $? == 2 ]] || fail "an option without its value is not refused with exit 2"
+echo "scaling.sh: tables and refusals as expected"

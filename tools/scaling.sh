@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# How the generator and the solver scale with threads: one Markdown table per workload (threads,
+# seconds, speed-up and nodes against the first thread count); exit 1 if a value differs between
+# thread counts.
+set -euo pipefail
+
+usage() {
+  cat <<'EOF'
+usage: tools/scaling.sh [--kalah BIN] [--threads "1 2 4 8 16"] [--dir DIR] [--pits m]
+                        [--gen-stones N] [--etude k:N] [--kec k:N] [--only gen|etude|kec]
+
+Workloads, each run once per thread count (--threads, the first the reference):
+  gen    kalah bench gen --rules kalah-empty-capture --max-stones N (default 22): levels
+         0..N solved in memory; seconds and entries/s, the signature compared
+  etude  kalah solve --stones k (wetherell, default 4:26) with the levels 0..N of a table
+         built once in DIR on all cores; search seconds, nodes, margin compared
+  kec    the same for kalah-empty-capture (default 5:24)
+Tables are kept in DIR (default scaling-dbs) and reused. Prints the tables on stdout,
+each run's command on stderr.
+EOF
+}
+
+kalah=build/tools/kalah threads="1 2 4 8 16" dir=scaling-dbs pits=6 gen_stones=22
+etude=4:26 kec=5:24 only=""
+while (($# > 0)); do
+  if [[ $1 == -h || $1 == --help ]]; then usage; exit 0; fi
+  (($# >= 2)) || { echo "scaling.sh: $1 needs a value" >&2; exit 2; }
+  case "$1" in
+    --kalah) kalah=$2 ;;
+    --threads) threads=$2 ;;
+    --dir) dir=$2 ;;
+    --pits) pits=$2 ;;
+    --gen-stones) gen_stones=$2 ;;
+    --etude) etude=$2 ;;
+    --kec) kec=$2 ;;
+    --only) only=$2 ;;
+    *) echo "scaling.sh: unknown argument '$1' (--help lists them)" >&2; exit 2 ;;
+  esac
+  shift 2
+done
+[[ -x $kalah ]] || { echo "scaling.sh: no kalah binary at '$kalah' (--kalah BIN)" >&2; exit 2; }
+for w in $only; do
+  [[ $w =~ ^(gen|etude|kec)$ ]] || { echo "scaling.sh: unknown workload '$w'" >&2; exit 2; }
+done
+wanted() { [[ -z $only || " $only " == *" $1 "* ]]; }
+mkdir -p "$dir"
+status=0
+
+# row THREADS SECONDS NODES VALUE: one table row against the first row's figures.
+first_s="" first_nodes="" first_value=""
+row() {
+  if [[ -z $first_s ]]; then first_s=$2 first_nodes=$3 first_value=$4; fi
+  awk -v t="$1" -v s="$2" -v n="$3" -v s0="$first_s" -v n0="$first_nodes" -v v="$4" \
+    'BEGIN { printf "| %s | %.2f | %.2fx | %s | %.2fx | %s |\n", t, s, s0 / s, n, n / n0, v }'
+  if [[ $4 != "$first_value" ]]; then
+    echo "scaling.sh: $4 at $1 threads, $first_value at the first count" >&2
+    status=1
+  fi
+}
+header() {
+  first_s="" first_nodes="" first_value=""
+  printf '\n%s\n\n| threads | seconds | speed-up | %s | %s vs first | %s |\n|---|---|---|---|---|---|\n' \
+    "$1" "$2" "$2" "$3"
+}
+
+if wanted gen; then
+  header "Generator: kalah bench gen --rules kalah-empty-capture --pits $pits --max-stones $gen_stones" \
+    entries signature
+  for t in $threads; do
+    echo "+ $kalah bench gen --rules kalah-empty-capture --pits $pits --max-stones $gen_stones --threads $t" >&2
+    line=$("$kalah" bench gen --rules kalah-empty-capture --pits "$pits" --max-stones "$gen_stones" \
+      --threads "$t" | tail -1)
+    # "... levels 0..N: E entries in S s, R M entries/s, signature X"
+    read -r entries seconds signature < <(sed -E \
+      's/.*: ([0-9]+) entries in ([0-9.]+) s, .* signature ([0-9a-f]+).*/\1 \2 \3/' <<<"$line")
+    row "$t" "$seconds" "$entries" "$signature"
+  done
+fi
+
+# solve_scaling RULES k:N: the start with k stones a pit solved at each thread count with levels
+# 0..N of a table in DIR.
+solve_scaling() {
+  local rules=$1 stones=${2%%:*} levels=${2##*:}
+  local db="$dir/$rules-$pits-$levels.db"
+  echo "+ $kalah gen --rules $rules --pits $pits --max-stones $levels --db $db --threads 0 --quiet" >&2
+  "$kalah" gen --rules "$rules" --pits "$pits" --max-stones "$levels" --db "$db" --threads 0 --quiet >&2
+  header "Solver: kalah solve --rules $rules --pits $pits --stones $stones --db-max-stones $levels" \
+    nodes margin
+  for t in $threads; do
+    echo "+ $kalah solve --rules $rules --pits $pits --stones $stones --db $db --db-max-stones $levels --threads $t --json" >&2
+    read -r seconds nodes margin < <("$kalah" solve --rules "$rules" --pits "$pits" \
+      --stones "$stones" --db "$db" --db-max-stones "$levels" --threads "$t" --json |
+      python3 -c 'import json, sys; r = json.load(sys.stdin); print(r["seconds"], r["nodes"], r["margin"])')
+    row "$t" "$seconds" "$nodes" "$margin"
+  done
+}
+if wanted etude; then solve_scaling wetherell "$etude"; fi
+if wanted kec; then solve_scaling kalah-empty-capture "$kec"; fi
+exit "$status"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tools/scaling.sh at 1 and 2 threads on 4-pit boards: a table per workload, a row per thread
-# count, the same values at both (exit 0); unknown options and workloads refused with exit 2.
+# count, the same values at both (exit 0); a value that differs gives exit 1; unknown options and
+# workloads refused with exit 2.
 # Usage: scaling_test.sh SCALING_SH KALAH DIR
 set -uo pipefail
 script=$1 kalah=$2 dir=$3
@@ -15,6 +16,21 @@ rows=$(grep -cE '^\| [12] \| [0-9.]+ \| [0-9.]+x \| [0-9]+ \| [0-9.]+x \| [0-9a-
   fail "expected one generator and two solver tables: $out"
 [[ $(grep -cE '\| 0 \|$' <<<"$out") == 2 && $(grep -cE '\| 8 \|$' <<<"$out") == 2 ]] ||
   fail "expected margins 0 (wetherell 4x3) and 8 (kalah-empty-capture 4x3) at both counts: $out"
+
+# A kalah whose solve answers differently on two threads: the table shows it, the exit status is 1.
+fake=$dir/fake-kalah
+cat >"$fake" <<'FAKE'
+#!/usr/bin/env bash
+case "$1" in
+  gen) exit 0 ;;
+  solve) [[ " $* " == *" --threads 2 "* ]] && m=2 || m=0
+         echo "{\"seconds\": 1.5, \"nodes\": 100, \"margin\": $m}" ;;
+esac
+FAKE
+chmod +x "$fake"
+out=$("$script" --kalah "$fake" --threads "1 2" --dir "$dir" --only etude 2>/dev/null)
+[[ $? == 1 ]] || fail "values that differ between thread counts do not give exit 1: $out"
+grep -qE '^\| 2 \| 1\.50 \| 1\.00x \| 100 \| 1\.00x \| 2 \|$' <<<"$out" || fail "the differing row: $out"
 
 "$script" --kalah "$kalah" --bogus 1 >/dev/null 2>&1
 [[ $? == 2 ]] || fail "an unknown option is not refused with exit 2"

@@ -32,6 +32,20 @@ out=$("$script" --kalah "$fake" --threads "1 2" --dir "$dir" --only etude 2>/dev
 [[ $? == 1 ]] || fail "values that differ between thread counts do not give exit 1: $out"
 grep -qE '^\| 2 \| 1\.50 \| 1\.00x \| 100 \| 1\.00x \| 2 \|$' <<<"$out" || fail "the differing row: $out"
 
+# A kalah whose solve fails: the script stops with an error, not a row of nothing.
+broken=$dir/broken-kalah
+cat >"$broken" <<'BROKEN'
+#!/bin/sh
+[ "$1" = gen ] && exit 0
+echo "no database" >&2
+exit 1
+BROKEN
+chmod +x "$broken"
+if out=$("$script" --kalah "$broken" --threads 1 --dir "$dir" --only kec 2>/dev/null); then
+  fail "a failed solve does not fail the script"
+fi
+grep -q '^| 1 |' <<<"$out" && fail "a failed solve printed a row: $out"
+
 "$script" --kalah "$kalah" --bogus 1 >/dev/null 2>&1
 [[ $? == 2 ]] || fail "an unknown option is not refused with exit 2"
 "$script" --kalah "$kalah" --only nothing >/dev/null 2>&1

@@ -71,9 +71,9 @@ if wanted gen; then
     line=$("$kalah" bench gen --rules kalah-empty-capture --pits "$pits" --max-stones "$gen_stones" \
       --threads "$t" | tail -1)
     # "... levels 0..N: E entries in S s, R M entries/s, signature X"
-    read -r entries seconds signature < <(sed -E \
-      's/.*: ([0-9]+) entries in ([0-9.]+) s, .* signature ([0-9a-f]+).*/\1 \2 \3/' <<<"$line")
-    row "$t" "$seconds" "$entries" "$signature"
+    [[ $line =~ :\ ([0-9]+)\ entries\ in\ ([0-9.]+)\ s,.*signature\ ([0-9a-f]+) ]] ||
+      { echo "scaling.sh: unexpected bench gen output: $line" >&2; exit 1; }
+    row "$t" "${BASH_REMATCH[2]}" "${BASH_REMATCH[1]}" "${BASH_REMATCH[3]}"
   done
 fi
 
@@ -88,9 +88,12 @@ solve_scaling() {
     nodes margin
   for t in $threads; do
     echo "+ $kalah solve --rules $rules --pits $pits --stones $stones --db $db --db-max-stones $levels --threads $t --json" >&2
-    read -r seconds nodes margin < <("$kalah" solve --rules "$rules" --pits "$pits" \
-      --stones "$stones" --db "$db" --db-max-stones "$levels" --threads "$t" --json |
-      python3 -c 'import json, sys; r = json.load(sys.stdin); print(r["seconds"], r["nodes"], r["margin"])')
+    json=$("$kalah" solve --rules "$rules" --pits "$pits" --stones "$stones" --db "$db" \
+      --db-max-stones "$levels" --threads "$t" --json)
+    fields=$(python3 -c 'import json, sys
+r = json.load(sys.stdin)
+print(r["seconds"], r["nodes"], r["margin"])' <<<"$json")
+    read -r seconds nodes margin <<<"$fields"
     row "$t" "$seconds" "$nodes" "$margin"
   done
 }

@@ -10,7 +10,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 out=$("$script" --kalah "$kalah" --threads "1 2" --dir "$dir" --pits 4 --gen-stones 10 \
   --etude 3:8 --kec 3:8 2>/dev/null) || fail "exit status $? on small boards"
-rows=$(grep -cE '^\| [12] \| [0-9.]+ \| [0-9.]+x \| [0-9]+ \| [0-9.]+x \| [0-9a-f]+ \|$' <<<"$out")
+rows=$(grep -cE '^\| [12] \| [0-9.]+ \| [0-9.]+x \| [0-9]+ \| [0-9.]+x \|( [0-9.]+ \|)? [0-9a-f]+ \|$' <<<"$out")
 [[ $rows == 6 ]] || fail "expected 6 rows, got $rows: $out"
 [[ $(grep -c '^Generator: ' <<<"$out") == 1 && $(grep -c '^Solver: ' <<<"$out") == 2 ]] ||
   fail "expected one generator and two solver tables: $out"
@@ -24,13 +24,14 @@ cat >"$fake" <<'FAKE'
 case "$1" in
   gen) exit 0 ;;
   solve) [[ " $* " == *" --threads 2 "* ]] && m=2 || m=0
-         echo "{\"seconds\": 1.5, \"nodes\": 100, \"margin\": $m}" ;;
+         echo "{\"seconds\": 1.5, \"nodes\": 100, \"margin\": $m, \"idle_thread_seconds\": 0.25}" ;;
 esac
 FAKE
 chmod +x "$fake"
 out=$("$script" --kalah "$fake" --threads "1 2" --dir "$dir" --only etude 2>/dev/null)
 [[ $? == 1 ]] || fail "values that differ between thread counts do not give exit 1: $out"
-grep -qE '^\| 2 \| 1\.50 \| 1\.00x \| 100 \| 1\.00x \| 2 \|$' <<<"$out" || fail "the differing row: $out"
+grep -qE '^\| 2 \| 1\.50 \| 1\.00x \| 100 \| 1\.00x \| 0\.25 \| 2 \|$' <<<"$out" ||
+  fail "the differing row: $out"
 
 # A kalah whose solve fails: the script stops with an error, not a row of nothing.
 broken=$dir/broken-kalah

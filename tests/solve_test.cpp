@@ -23,8 +23,8 @@
 #include "move.hpp"
 #include "probe.hpp"
 #include "reference.hpp"
-#include "solve.hpp"
 #include "root_solver.hpp"
+#include "solve.hpp"
 #include "vectors.hpp"
 
 namespace kalah {
@@ -672,6 +672,22 @@ TEST(Solve, ThreadsGiveExactResults) {
   }
 }
 
+// Idle time counts the helpers' waiting only: none with one thread; with more, some (the principal
+// variation is one thread's) and never more than the helpers' share of the solve's time.
+TEST(Solve, IdleSecondsAreTheHelpersWaiting) {
+  const Position p = start_position(4, 3);
+  SolveOptions opt = small_options();
+  opt.threads = 1;
+  EXPECT_EQ(solve(Rules::kKalah, p, opt).idle_seconds, 0.0);
+  for (const int threads : {2, 4}) {
+    opt.threads = threads;
+    const SolveResult r = solve(Rules::kKalah, p, opt);
+    ASSERT_TRUE(r.complete);
+    EXPECT_GT(r.idle_seconds, 0.0) << threads;
+    EXPECT_LE(r.idle_seconds, (threads - 1) * r.seconds) << threads;
+  }
+}
+
 TEST(Solve, OracleAnswersAboveItsLevelsNearTheRootAreUsed) {
   // A book holding the start and its children: the solve asks it and stays correct.
   for (Rules rules : kAllRules) {
@@ -771,7 +787,7 @@ TEST(SolveCli, PrintsValueMovesAndPv) {
   EXPECT_NE(r.out.find("margin:     -2"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("best moves: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("pv:         "), std::string::npos) << r.out;
-  const test::CliResult j = kalah_solve("--no-db --json --pits 2 --stones 3");
+  const test::CliResult j = kalah_solve("--no-db --json --pits 2 --stones 3 --threads 1");
   ASSERT_EQ(j.status, 0) << j.err;
   const auto parsed = nlohmann::json::parse(j.out);
   EXPECT_EQ(parsed.at("complete"), true);
@@ -783,6 +799,7 @@ TEST(SolveCli, PrintsValueMovesAndPv) {
   EXPECT_FALSE(parsed.at("best_moves").empty());
   const auto best = parsed.at("best_moves").get<std::vector<int>>();
   EXPECT_NE(std::find(best.begin(), best.end(), parsed.at("pv").at(0).get<int>()), best.end());
+  EXPECT_EQ(parsed.at("idle_thread_seconds"), 0.0);  // one thread: no helper to wait
 }
 
 TEST(SolveCli, GameOverPositionAndTimeLimit) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # How the generator and the solver scale with threads: one Markdown table per workload (threads,
-# seconds, speed-up and nodes against the first thread count); exit 1 if a value differs between
-# thread counts.
+# seconds, speed-up and work against the first thread count, a solve's idle thread time); exit 1
+# if a value differs between thread counts.
 set -euo pipefail
 
 usage() {
@@ -13,7 +13,8 @@ Workloads, each run once per thread count (--threads, the first the reference):
   gen    kalah bench gen --rules kalah-empty-capture --max-stones N (default 22): levels
          0..N solved in memory; seconds and entries/s, the signature compared
   etude  kalah solve --stones k (wetherell, default 4:26) with the levels 0..N of a table
-         built once in DIR on all cores; search seconds, nodes, margin compared
+         built once in DIR on all cores; search seconds, nodes, the threads' idle time
+         (idle_thread_seconds), margin compared
   kec    the same for kalah-empty-capture (default 5:24)
 Tables are kept in DIR (default scaling-dbs) and reused. Prints the tables on stdout,
 each run's command on stderr.
@@ -46,21 +47,26 @@ wanted() { [[ -z $only || " $only " == *" $1 "* ]]; }
 mkdir -p "$dir"
 status=0
 
-# row THREADS SECONDS NODES VALUE: one table row against the first row's figures.
-first_s="" first_nodes="" first_value=""
+# row THREADS SECONDS WORK VALUE [IDLE]: one table row against the first row's figures (IDLE, the
+# solve's idle thread-seconds, as a column of its own before the value).
+first_s="" first_work="" first_value=""
 row() {
-  if [[ -z $first_s ]]; then first_s=$2 first_nodes=$3 first_value=$4; fi
-  awk -v t="$1" -v s="$2" -v n="$3" -v s0="$first_s" -v n0="$first_nodes" -v v="$4" \
-    'BEGIN { printf "| %s | %.2f | %.2fx | %s | %.2fx | %s |\n", t, s, s0 / s, n, n / n0, v }'
+  if [[ -z $first_s ]]; then first_s=$2 first_work=$3 first_value=$4; fi
+  awk -v t="$1" -v s="$2" -v n="$3" -v s0="$first_s" -v n0="$first_work" -v v="$4" -v idle="${5-}" \
+    'BEGIN { printf "| %s | %.2f | %.2fx | %s | %.2fx |%s %s |\n", t, s, s0 / s, n, n / n0,
+             idle == "" ? "" : sprintf(" %.2f |", idle), v }'
   if [[ $4 != "$first_value" ]]; then
     echo "scaling.sh: $4 at $1 threads, $first_value at the first count" >&2
     status=1
   fi
 }
+# header TITLE WORK VALUE [EXTRA]: a table's title and columns (EXTRA: row's IDLE column).
 header() {
-  first_s="" first_nodes="" first_value=""
-  printf '\n%s\n\n| threads | seconds | speed-up | %s | %s vs first | %s |\n|---|---|---|---|---|---|\n' \
-    "$1" "$2" "$2" "$3"
+  first_s="" first_work="" first_value=""
+  local extra="" rule=""
+  if (($# > 3)); then extra=" $4 |" rule="---|"; fi
+  printf '\n%s\n\n| threads | seconds | speed-up | %s | %s vs first |%s %s |\n|---|---|---|---|---|%s---|\n' \
+    "$1" "$2" "$2" "$extra" "$3" "$rule"
 }
 
 if wanted gen; then
@@ -85,16 +91,16 @@ solve_scaling() {
   echo "+ $kalah gen --rules $rules --pits $pits --max-stones $levels --db $db --threads 0 --quiet" >&2
   "$kalah" gen --rules "$rules" --pits "$pits" --max-stones "$levels" --db "$db" --threads 0 --quiet >&2
   header "Solver: kalah solve --rules $rules --pits $pits --stones $stones --db-max-stones $levels" \
-    nodes margin
+    nodes margin "idle thread-s"
   for t in $threads; do
     echo "+ $kalah solve --rules $rules --pits $pits --stones $stones --db $db --db-max-stones $levels --threads $t --json" >&2
     json=$("$kalah" solve --rules "$rules" --pits "$pits" --stones "$stones" --db "$db" \
       --db-max-stones "$levels" --threads "$t" --json)
     fields=$(python3 -c 'import json, sys
 r = json.load(sys.stdin)
-print(r["seconds"], r["nodes"], r["margin"])' <<<"$json")
-    read -r seconds nodes margin <<<"$fields"
-    row "$t" "$seconds" "$nodes" "$margin"
+print(r["seconds"], r["nodes"], r["margin"], r["idle_thread_seconds"])' <<<"$json")
+    read -r seconds nodes margin idle <<<"$fields"
+    row "$t" "$seconds" "$nodes" "$margin" "$idle"
   done
 }
 if wanted etude; then solve_scaling wetherell "$etude"; fi

@@ -582,6 +582,8 @@ class RootSolver {
       fill_bounds(res_);
     }
     res_.seconds = seconds();
+    if (team_)
+      res_.idle_seconds = std::max(0.0, team_->helpers() * res_.seconds - team_->helper_seconds());
     return res_;
   }
 

@@ -84,15 +84,26 @@ class SearchTeam {
       }
     };
     std::vector<std::thread> pool;
+    std::vector<double> busy(helpers_.size(), 0.0);  // each helper's seconds in work, its own slot
+    const auto count_busy = [this, &busy] {
+      for (const double b : busy) helper_seconds_ += b;
+    };
     try {
-      for (const auto& h : helpers_) pool.emplace_back([&guarded, &h] { guarded(*h); });
+      for (std::size_t i = 0; i < helpers_.size(); ++i)
+        pool.emplace_back([&guarded, &busy, &h = *helpers_[i], i] {
+          const Clock::time_point start = Clock::now();
+          guarded(h);
+          busy[i] = std::chrono::duration<double>(Clock::now() - start).count();
+        });
     } catch (...) {  // no thread to start: those started stop, then the error goes on
       failed_ = true;
       for (std::thread& th : pool) th.join();
+      count_busy();
       throw;
     }
     guarded(*main_);
     for (std::thread& th : pool) th.join();
+    count_busy();
     if (error) std::rethrow_exception(error);
   }
 
@@ -119,6 +130,11 @@ class SearchTeam {
     return answer;
   }
 
+  // The helper threads' seconds of work in on_all_threads(), summed over them: with `seconds` of
+  // the solve, helpers() * seconds - helper_seconds() is the time they waited.
+  int helpers() const { return int(helpers_.size()); }
+  double helper_seconds() const { return helper_seconds_; }
+
   // The nodes of every search as far as the helpers have reported them (for a progress line
   // while they run).
   std::uint64_t polled_nodes() const {
@@ -144,6 +160,7 @@ class SearchTeam {
   std::vector<std::unique_ptr<Search<B>>> helpers_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> failed_{false};  // a thread threw: every search stops (on_all_threads)
+  double helper_seconds_ = 0;        // helper_seconds()
   std::vector<std::uint64_t> busy_;  // the threads' shared busy marks (Search::set_parallel)
 };
 

@@ -114,6 +114,10 @@ struct SolveResult {
   // memo or a TT cutoff (the nodes Irving's solver counts; nodes counts every position visited).
   std::uint64_t expanded = 0;
   double seconds = 0;
+  // Thread-seconds the threads beyond the first spent waiting while the solve ran (threads - 1
+  // times seconds, less the time they searched): phases one thread works alone (the first guess,
+  // the principal variation) and threads left without a root move to take.
+  double idle_seconds = 0;
 };
 
 // The root moves' proven bounds in words: "pit 1 = 0, pit 2 <= -4, pit 3 in [-6, 2]" (a move whose

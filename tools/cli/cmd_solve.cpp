@@ -170,6 +170,7 @@ void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUs
   j["expanded_nodes"] = r.expanded;
   j["seconds"] = r.seconds;
   j["nodes_per_second"] = std::llround(r.seconds > 0 ? r.nodes / r.seconds : 0.0);
+  j["idle_thread_seconds"] = r.idle_seconds;
   if (checkpoint != nullptr)
     j["checkpoint"] = {
         {"runs", checkpoint->runs}, {"nodes", checkpoint->nodes}, {"seconds", checkpoint->seconds}};

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tools/scaling.sh at 1 and 2 threads on 4-pit boards: a table per workload, a row per thread
-# count, the same values at both (exit 0); a value that differs gives exit 1; unknown options and
-# workloads refused with exit 2.
+# count, the same values at both (exit 0); a value that differs gives exit 1 with its row shown, a
+# failed solve or an answer missing a field exit 1 and no row; bad arguments exit 2.
 # Usage: scaling_test.sh SCALING_SH KALAH DIR
 set -uo pipefail
 script=$1 kalah=$2 dir=$3
@@ -46,6 +46,17 @@ if out=$("$script" --kalah "$broken" --threads 1 --dir "$dir" --only kec 2>/dev/
   fail "a failed solve does not fail the script"
 fi
 grep -q '^| 1 |' <<<"$out" && fail "a failed solve printed a row: $out"
+# One whose answer lacks a field: an error naming it, no row.
+cat >"$broken" <<'BROKEN'
+#!/bin/sh
+[ "$1" = gen ] && exit 0
+echo '{"seconds": 1.5, "nodes": 100}'
+BROKEN
+if out=$("$script" --kalah "$broken" --threads 1 --dir "$dir" --only kec 2>"$dir/err"); then
+  fail "an answer without its margin does not fail the script"
+fi
+grep -q 'no margin' "$dir/err" || fail "the error does not name the missing field: $(cat "$dir/err")"
+grep -q '^| 1 |' <<<"$out" && fail "an answer without its margin printed a row: $out"
 
 "$script" --kalah "$kalah" --bogus 1 >/dev/null 2>&1
 [[ $? == 2 ]] || fail "an unknown option is not refused with exit 2"

@@ -83,6 +83,13 @@ if wanted gen; then
   done
 fi
 
+# field NAME: the number `"NAME":` holds in $json (kalah solve --json's one object).
+field() {
+  [[ $json =~ \"$1\":\ *(-?[0-9][0-9.e+-]*) ]] ||
+    { echo "scaling.sh: no $1 in kalah solve's answer: $json" >&2; exit 1; }
+  echo "${BASH_REMATCH[1]}"
+}
+
 # solve_scaling RULES k:N: the start with k stones a pit solved at each thread count with levels
 # 0..N of a table in DIR.
 solve_scaling() {
@@ -96,10 +103,10 @@ solve_scaling() {
     echo "+ $kalah solve --rules $rules --pits $pits --stones $stones --db $db --db-max-stones $levels --threads $t --json" >&2
     json=$("$kalah" solve --rules "$rules" --pits "$pits" --stones "$stones" --db "$db" \
       --db-max-stones "$levels" --threads "$t" --json)
-    fields=$(python3 -c 'import json, sys
-r = json.load(sys.stdin)
-print(r["seconds"], r["nodes"], r["margin"], r["idle_thread_seconds"])' <<<"$json")
-    read -r seconds nodes margin idle <<<"$fields"
+    seconds=$(field seconds)
+    nodes=$(field nodes)
+    margin=$(field margin)
+    idle=$(field idle_thread_seconds)
     row "$t" "$seconds" "$nodes" "$margin" "$idle"
   done
 }

@@ -673,7 +673,8 @@ TEST(Solve, ThreadsGiveExactResults) {
 }
 
 // Idle time counts the helpers' waiting only: none with one thread; with more, some (the principal
-// variation is one thread's) and never more than the helpers' share of the solve's time.
+// variation is one thread's) but less than the helpers' whole share of the solve's time (every
+// helper searches in the MTD(f) tests).
 TEST(Solve, IdleSecondsAreTheHelpersWaiting) {
   const Position p = start_position(4, 3);
   SolveOptions opt = small_options();
@@ -684,7 +685,7 @@ TEST(Solve, IdleSecondsAreTheHelpersWaiting) {
     const SolveResult r = solve(Rules::kKalah, p, opt);
     ASSERT_TRUE(r.complete);
     EXPECT_GT(r.idle_seconds, 0.0) << threads;
-    EXPECT_LE(r.idle_seconds, (threads - 1) * r.seconds) << threads;
+    EXPECT_LT(r.idle_seconds, (threads - 1) * r.seconds) << threads;
   }
 }
 

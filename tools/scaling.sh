@@ -47,6 +47,12 @@ wanted() { [[ -z $only || " $only " == *" $1 "* ]]; }
 mkdir -p "$dir"
 status=0
 
+# run CMD...: CMD, its command line shown on stderr first.
+run() {
+  echo "+ $*" >&2
+  "$@"
+}
+
 # row THREADS SECONDS WORK VALUE [IDLE]: one table row against the first row's figures (IDLE, the
 # solve's idle thread-seconds, as a column of its own before the value).
 first_s="" first_work="" first_value=""
@@ -73,9 +79,8 @@ if wanted gen; then
   header "Generator: kalah bench gen --rules kalah-empty-capture --pits $pits --max-stones $gen_stones" \
     entries signature
   for t in $threads; do
-    echo "+ $kalah bench gen --rules kalah-empty-capture --pits $pits --max-stones $gen_stones --threads $t" >&2
-    line=$("$kalah" bench gen --rules kalah-empty-capture --pits "$pits" --max-stones "$gen_stones" \
-      --threads "$t" | tail -1)
+    line=$(run "$kalah" bench gen --rules kalah-empty-capture --pits "$pits" \
+      --max-stones "$gen_stones" --threads "$t" | tail -1)
     # "... levels 0..N: E entries in S s, R M entries/s, signature X"
     [[ $line =~ :\ ([0-9]+)\ entries\ in\ ([0-9.]+)\ s,.*signature\ ([0-9a-f]+) ]] ||
       { echo "scaling.sh: unexpected bench gen output: $line" >&2; exit 1; }
@@ -95,13 +100,12 @@ field() {
 solve_scaling() {
   local rules=$1 stones=${2%%:*} levels=${2##*:}
   local db="$dir/$rules-$pits-$levels.db"
-  echo "+ $kalah gen --rules $rules --pits $pits --max-stones $levels --db $db --threads 0 --quiet" >&2
-  "$kalah" gen --rules "$rules" --pits "$pits" --max-stones "$levels" --db "$db" --threads 0 --quiet >&2
+  run "$kalah" gen --rules "$rules" --pits "$pits" --max-stones "$levels" --db "$db" --threads 0 \
+    --quiet >&2
   header "Solver: kalah solve --rules $rules --pits $pits --stones $stones --db-max-stones $levels" \
     nodes margin "idle thread-s"
   for t in $threads; do
-    echo "+ $kalah solve --rules $rules --pits $pits --stones $stones --db $db --db-max-stones $levels --threads $t --json" >&2
-    json=$("$kalah" solve --rules "$rules" --pits "$pits" --stones "$stones" --db "$db" \
+    json=$(run "$kalah" solve --rules "$rules" --pits "$pits" --stones "$stones" --db "$db" \
       --db-max-stones "$levels" --threads "$t" --json)
     seconds=$(field seconds)
     nodes=$(field nodes)

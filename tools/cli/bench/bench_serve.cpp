@@ -87,9 +87,8 @@ const char* const kServeBenchDescription =
     "game is walked through the server from --walk-from, each ply's position queried and its\n"
     "first move marked best played, until PLIES, the game's end or an answer without an\n"
     "exact best move; prints its plies, seconds and the signature of its positions (equal\n"
-    "signatures: the same game). Exit 1 on a wrong or failed query inside the table, a checked "
-    "answer that\n"
-    "is wrong, or a walk query not answered.";
+    "signatures: the same game). Exit 1 on a wrong or failed query inside the table, a checked\n"
+    "answer that is wrong, or a walk query not answered.";
 
 // Parses and checks the command line; false when --help was answered.
 bool parse_serve_bench_args(int argc, char** argv, ServeBenchArgs& a) {

@@ -142,6 +142,22 @@ TEST(SolveClaims, AStoppedClaimIsUnknownAndItsProgressNamesItsTest) {
   EXPECT_TRUE(contains(r.err, "value: test margin >= 2")) << r.err;
 }
 
+// A claim resumed from a checkpoint shows the bounds the file proves in its progress line: after
+// margin >= -40 is kept, the line of an unfinished test says [-40, ...], not [-48, ...].
+TEST(SolveClaims, AResumedClaimsProgressShowsTheBoundsAlreadyProven) {
+  const std::string ckpt = kalah::test::fresh_path("claims-progress-ckpt");
+  const std::string claim =
+      "KALAH solve --no-db --rules wetherell --pits 6 --stones 4 --threads 1 --tt-mb 16 "
+      "--checkpoint " +
+      ckpt;
+  const auto weak = run_cli(claim + " --at-least -40");
+  ASSERT_EQ(weak.status, 0) << weak.out << weak.err;
+  const auto r = run_cli(claim + " --at-least 2 --max-time 1.5 --progress");
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_TRUE(contains(r.err, "margin in [-40, 48], value: test margin >= 2")) << r.err;
+  std::filesystem::remove(ckpt);
+}
+
 TEST(SolveClaims, MisusedOptionsAreOneLineErrors) {
   const std::string p = " --no-db --rules kalah --pits 4 --stones 3";
   auto r = run_cli("KALAH solve --at-least 2 --certificate /tmp/x" + p);

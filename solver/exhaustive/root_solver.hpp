@@ -102,6 +102,10 @@ class RootSolver {
       t.bound = kd_ + over;
       t.at_least = t.bound >= beta;
     } else {
+      if (opt_.resume != nullptr) {  // known bounds, for the progress line
+        lo_ = std::max(lo_, round_up(opt_.resume->lower - kd_, parity_));
+        hi_ = std::min(hi_, round_down(opt_.resume->upper - kd_, parity_));
+      }
       start_searches();
       beta_ = beta - kd_;  // what the progress line says is tested
       const Test r = team_->test(root_, n_, beta_);

@@ -146,7 +146,8 @@ SolveResult solve(Rules rules, const Position& p, const SolveOptions& opt = {});
 // One null-window test of p: "margin >= beta?" (RULES.md margin, kalahs included), answered with a
 // proven bound: margin >= bound when at_least, else margin <= bound. The parts of a solve spread
 // over processes (root_split.hpp) are these tests. opt's oracle, table, threads, memo, time and
-// cancel apply; moves, PV, guess and resume do not.
+// cancel apply; resume's root bounds only narrow the margin the progress line shows; moves, PV and
+// guess do not apply.
 struct TestResult {
   bool stopped = false;  // the time ran out or the test was cancelled first: no bound
   bool at_least = false;

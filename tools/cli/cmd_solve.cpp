@@ -652,6 +652,7 @@ int prove_claims(const SolveArgs& a, Progress& progress) {
   run.lower = base.proven.lower;
   run.upper = base.proven.upper;
   run.moves = base.proven.moves;
+  opt.resume = &run;  // each test's progress line shows the margin's bounds proven so far
   stop_on_signals();
   std::vector<ClaimCheck> checks;
   for (const MarginClaim& c : a.claims) {

@@ -12,6 +12,8 @@
 #include <mutex>
 #include <random>
 #include <sstream>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -670,6 +672,43 @@ TEST(Solve, ThreadsGiveExactResults) {
       check_result(rules, p, solve(rules, p, opt), naive);
     }
   }
+}
+
+// With helpers, MTD(f)'s first test against 0 starts while the engine finds the first guess: a
+// guess that gives the same test joins it, another stops it. Either way the answers are those of
+// one thread; the starts below have guesses of both kinds.
+TEST(Solve, TheFirstGuessBesideTheHelpersKeepsTheAnswers) {
+  const std::vector<std::tuple<Rules, int, int>> starts = {{Rules::kWetherell, 4, 3},
+                                                           {Rules::kKalah, 4, 3},
+                                                           {Rules::kKalah, 6, 2},
+                                                           {Rules::kKalahEmptyCapture, 4, 3},
+                                                           {Rules::kKalahEmptyCapture, 5, 2},
+                                                           {Rules::kKalahEmptyCapture, 6, 2}};
+  int joined = 0, stopped = 0;
+  for (const auto& [rules, m, k] : starts) {
+    const Position p = start_position(m, k);
+    ASSERT_GE(p.pit_stones(), 20) << "the engine's guess needs 20 stones in pits";
+    SolveOptions opt;
+    opt.tt_bytes = 1 << 20;
+    opt.every_move = true;
+    opt.threads = 1;
+    const int guess = solve_guess(rules, p, opt);
+    (std::abs(guess) <= 1 ? joined : stopped) += 1;  // the first test is margin >= 0 or not
+    const SolveResult want = solve(rules, p, opt);
+    ASSERT_TRUE(want.complete);
+    for (const int threads : {2, 4}) {
+      opt.threads = threads;
+      const SolveResult r = solve(rules, p, opt);
+      const std::string where = std::string(rules_name(rules)) + " " + to_string(p) + " threads " +
+                                std::to_string(threads);
+      ASSERT_TRUE(r.complete) << where;
+      EXPECT_EQ(r.margin, want.margin) << where;
+      EXPECT_EQ(r.best_moves, want.best_moves) << where;
+      EXPECT_EQ(r.moves, want.moves) << where;
+    }
+  }
+  EXPECT_GT(joined, 0);
+  EXPECT_GT(stopped, 0);
 }
 
 // Idle time counts the helpers' waiting only: none with one thread; with more, some (the principal

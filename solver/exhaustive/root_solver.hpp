@@ -93,7 +93,7 @@ class RootSolver {
   }
 
   // MTD(f)'s first guess as a margin (solve_guess()).
-  int guess_margin() const { return kd_ + first_guess(); }
+  int guess_margin() const { return kd_ + first_guess(opt_.cancel); }
 
   // One null-window test of the root: margin >= beta (solve_test()).
   TestResult run_test(int beta) {
@@ -204,10 +204,25 @@ class RootSolver {
   // the proof. False when stopped; lo_ <= future <= hi_ hold either way.
   bool mtdf() {
     if (resumed_success_ && opt_.find_moves) return true;
-    int guess = first_guess();
+    // The first guess: with helpers they test against 0 while this thread runs the engine, and
+    // it joins them when its guess gives the same test, else stops them and tests its own.
+    std::optional<int> guess;
+    if (!wants_guess())
+      guess = 0;
+    else if (team_->alone())
+      guess = first_guess(opt_.cancel);
     while (lo_ < hi_) {
-      beta_ = round_up(std::clamp(guess, lo_ + 1, hi_), parity_);
-      const Test r = team_->test(root_, n_, beta_);
+      beta_ = test_beta(guess.value_or(0));
+      Test r;
+      if (guess) {
+        r = team_->test(root_, n_, beta_);
+      } else {
+        r = team_->test_beside(root_, n_, beta_, [&] {
+          guess = first_guess(team_->stop());
+          return test_beta(*guess) == beta_;
+        });
+        if (!r && test_beta(*guess) != beta_) continue;
+      }
       if (!r) return false;
       {
         std::lock_guard lock(moves_mutex_);
@@ -223,17 +238,27 @@ class RootSolver {
     return true;
   }
 
-  // MTD(f)'s first guess: the play-time engine's value at opt.guess_depth plies when the root has
-  // kGuessMinStones or more stones in pits beyond the database, else 0.
-  int first_guess() const {
+  // The null-window test MTD(f) makes for a guess: within the open bounds, of n's parity.
+  int test_beta(int guess) const { return round_up(std::clamp(guess, lo_ + 1, hi_), parity_); }
+
+  // Whether MTD(f)'s first guess comes from the engine: the root has kGuessMinStones or more
+  // stones in pits beyond the database (and opt.guess_depth > 0); else the guess is 0.
+  bool wants_guess() const {
     const int covered = opt_.oracle != nullptr ? std::max(opt_.oracle->max_stones(), 0) : 0;
-    if (opt_.guess_depth <= 0 || n_ - covered < kGuessMinStones) return 0;
+    return opt_.guess_depth > 0 && n_ - covered >= kGuessMinStones;
+  }
+
+  // MTD(f)'s first guess as a future margin: the play-time engine's value at opt.guess_depth
+  // plies when wants_guess(), else 0; cut short (a shallower guess) once *cancel is set.
+  int first_guess(const std::atomic<bool>* cancel) const {
+    if (!wants_guess()) return 0;
     SearchOptions eo;
     eo.oracle = opt_.oracle;
     eo.randomize = false;
     eo.tt_bytes = std::size_t(32) << 20;
     SearchLimits limits;
     limits.depth = opt_.guess_depth;
+    limits.cancel = cancel;
     if (opt_.max_seconds > 0) limits.seconds = opt_.max_seconds / 4;
     return Searcher(rules_id<typename B::Rules>, eo).search(p_, limits).value - kd_;
   }

@@ -117,10 +117,23 @@ class SearchTeam {
   // will do).
   Test test(const B& b, int nb, int beta) {
     if (alone()) return test_alone(*main_, b, nb, beta);
+    return test_beside(b, nb, beta, [] { return true; });
+  }
+
+  // The same test on the helpers while this thread runs own() first: own() returns true to join
+  // them, false to stop them (a test answered before it is still answered). stop() is raised
+  // once any thread has answered, for own() to poll. With no helpers, own() decides alone.
+  template <class Own>
+  Test test_beside(const B& b, int nb, int beta, const Own& own) {
+    if (alone()) return own() ? test_alone(*main_, b, nb, beta) : std::nullopt;
     stop_ = false;
     std::atomic<bool> answered{false};
     int answer = 0;
     on_all_threads([&](Search<B>& s) {
+      if (&s == main_.get() && !own()) {
+        stop_ = true;
+        return;
+      }
       s.restart();
       const int r = s.search(b, nb, beta - 1, beta);
       if (!s.stopped() && !answered.exchange(true)) answer = r;

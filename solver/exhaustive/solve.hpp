@@ -115,8 +115,8 @@ struct SolveResult {
   std::uint64_t expanded = 0;
   double seconds = 0;
   // Thread-seconds the threads beyond the first spent waiting while the solve ran (threads - 1
-  // times seconds, less the time they searched): phases one thread works alone (the first guess,
-  // the principal variation) and threads left without a root move to take.
+  // times seconds, less the time they searched): phases one thread works alone (the principal
+  // variation) and threads left without a root move to take.
   double idle_seconds = 0;
 };
 

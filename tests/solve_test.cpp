@@ -13,6 +13,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -692,8 +693,11 @@ TEST(Solve, TheFirstGuessBesideTheHelpersKeepsTheAnswers) {
     opt.tt_bytes = 1 << 20;
     opt.every_move = true;
     opt.threads = 1;
-    const int guess = solve_guess(rules, p, opt);
-    (std::abs(guess) <= 1 ? joined : stopped) += 1;  // the first test is margin >= 0 or not
+    // One thread's first test is the guess rounded up to the parity of the stones in pits (the
+    // kalah difference is 0): the test of guess 0 or another.
+    const int guess = solve_guess(rules, p, opt), parity = p.pit_stones() & 1;
+    const auto first_test = [parity](int g) { return (g & 1) == parity ? g : g + 1; };
+    (first_test(guess) == first_test(0) ? joined : stopped) += 1;
     const SolveResult want = solve(rules, p, opt);
     ASSERT_TRUE(want.complete);
     for (const int threads : {2, 4}) {
@@ -709,6 +713,37 @@ TEST(Solve, TheFirstGuessBesideTheHelpersKeepsTheAnswers) {
   }
   EXPECT_GT(joined, 0);
   EXPECT_GT(stopped, 0);
+}
+
+// SearchTeam::test_beside: whatever the caller's own work decides (to join the helpers, to stop
+// them at once, or to stop them once they have answered), an answer is a proof of the test.
+TEST(Solve, ATestBesideOtherWorkIsAProofOrNoAnswer) {
+  const Position p = start_position(4, 3);
+  const int margin = solve(Rules::kKalah, p, small_options()).margin;  // the future: kd is 0
+  with_rules(Rules::kKalah, [&](auto policy) {
+    using B = solve_detail::SolveBoard<decltype(policy), ByteArrayBoard<>>;
+    for (const int beta : {margin, margin + 2}) {
+      solve_detail::SolveTable table(std::size_t(1) << 20);
+      solve_detail::SearchTeam<B> team(
+          3, solve_detail::TableView(table, 0), static_cast<ExactOracle*>(nullptr),
+          static_cast<solve_detail::ExactMemo<B>*>(nullptr), static_cast<const Probe*>(nullptr), 0);
+      team.set_limits(std::nullopt, nullptr, nullptr);
+      const B b(p);
+      const int n = p.pit_stones();
+      const auto proves = [&](const solve_detail::Test& r) {
+        return r.has_value() && (*r >= beta) == (margin >= beta);
+      };
+      const std::string at = "beta " + std::to_string(beta);
+      EXPECT_TRUE(proves(team.test_beside(b, n, beta, [] { return true; }))) << at;
+      const solve_detail::Test declined = team.test_beside(b, n, beta, [] { return false; });
+      EXPECT_TRUE(!declined || proves(declined)) << at;
+      const solve_detail::Test after = team.test_beside(b, n, beta, [&] {
+        while (!team.stop()->load()) std::this_thread::yield();
+        return false;
+      });
+      EXPECT_TRUE(proves(after)) << at;
+    }
+  });
 }
 
 // Idle time counts the helpers' waiting only: none with one thread; with more, some (the principal

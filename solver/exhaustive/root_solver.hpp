@@ -204,8 +204,9 @@ class RootSolver {
   // the proof. False when stopped; lo_ <= future <= hi_ hold either way.
   bool mtdf() {
     if (resumed_success_ && opt_.find_moves) return true;
-    // The first guess: with helpers they test against 0 while this thread runs the engine, and
-    // it joins them when its guess gives the same test, else stops them and tests its own.
+    // The first test is guess 0's; with helpers it starts at once, and the engine's guess (run on
+    // this thread meanwhile) replaces it only when the guess gives another test and arrives
+    // before that test is answered.
     std::optional<int> guess;
     if (!wants_guess())
       guess = 0;
@@ -217,11 +218,12 @@ class RootSolver {
       if (guess) {
         r = team_->test(root_, n_, beta_);
       } else {
+        bool joined = false;
         r = team_->test_beside(root_, n_, beta_, [&] {
           guess = first_guess(team_->stop());
-          return test_beta(*guess) == beta_;
+          return joined = test_beta(*guess) == beta_;
         });
-        if (!r && test_beta(*guess) != beta_) continue;
+        if (!r && !joined) continue;  // the guess's own test next
       }
       if (!r) return false;
       {

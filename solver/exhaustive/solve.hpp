@@ -55,8 +55,11 @@ struct SolveOptions {
   bool find_pv = true;
   // MTD(f)'s first guess: when the root has at least 20 stones in pits beyond the oracle's
   // levels, the play-time engine (heuristic alpha-beta, the oracle at its leaves) searches this
-  // many plies and its value is the guess; otherwise, or with 0, the guess is 0. A guess only
-  // orders the tests: the result is exact either way. Engine nodes are not counted in nodes.
+  // many plies and its value is the guess; otherwise, or with 0, the guess is 0. With more than
+  // one thread the test of guess 0 starts meanwhile, and the engine's guess is used only when it
+  // gives another test and arrives before that test is answered (a cut-short engine search gives
+  // a shallower guess). A guess only orders the tests: the result is exact either way. Engine
+  // nodes are not counted in nodes.
   int guess_depth = 16;
   // Threads of the MTD(f) tests and the moves' tests (sharing the TT, solve_search.hpp); the PV
   // uses one. With one thread and no time limit node counts are deterministic; with more they
@@ -158,8 +161,9 @@ struct TestResult {
 };
 TestResult solve_test(Rules rules, const Position& p, int beta, const SolveOptions& opt = {});
 
-// The margin solve() makes its first MTD(f) test at (SolveOptions::guess_depth): the engine's
-// value of p, or p's kalah difference when p is too near the oracle's levels for a guess.
+// The engine's first guess for p (SolveOptions::guess_depth) as a margin: the margin one thread's
+// solve() makes its first MTD(f) test at; p's kalah difference when p is too near the oracle's
+// levels for a guess. opt.cancel cuts the engine short (a shallower guess).
 int solve_guess(Rules rules, const Position& p, const SolveOptions& opt = {});
 
 }  // namespace kalah

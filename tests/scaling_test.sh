@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tools/scaling.sh at 1 and 2 threads on 4-pit boards: a table per workload, a row per thread
-# count, the same values at both (exit 0); a value that differs gives exit 1 with its row shown, a
-# failed solve or an answer missing a field exit 1 and no row; bad arguments exit 2.
+# count, the same values at both (exit 0); a value that differs gives exit 1 with its row shown
+# (each solve asked for its JSON answer and its progress lines), a failed solve or an answer
+# missing a field exit 1 and no row; bad arguments exit 2.
 # Usage: scaling_test.sh SCALING_SH KALAH DIR
 set -uo pipefail
 script=$1 kalah=$2 dir=$3
@@ -23,7 +24,8 @@ cat >"$fake" <<'FAKE'
 #!/usr/bin/env bash
 case "$1" in
   gen) exit 0 ;;
-  solve) [[ " $* " == *" --threads 2 "* ]] && m=2 || m=0
+  solve) echo "$*" >>"${0%/*}/solve-args"
+         [[ " $* " == *" --threads 2 "* ]] && m=2 || m=0
          echo "{\"seconds\": 1.5, \"nodes\": 100, \"margin\": $m, \"idle_thread_seconds\": 0.25}" ;;
 esac
 FAKE
@@ -32,6 +34,8 @@ out=$("$script" --kalah "$fake" --threads "1 2" --dir "$dir" --only etude 2>/dev
 [[ $? == 1 ]] || fail "values that differ between thread counts do not give exit 1: $out"
 grep -qE '^\| 2 \| 1\.50 \| 1\.00x \| 100 \| 1\.00x \| 0\.25 \| 2 \|$' <<<"$out" ||
   fail "the differing row: $out"
+[[ $(grep -c -- ' --json --progress' "$dir/solve-args") == 2 ]] ||
+  fail "each solve is not asked for its JSON answer and progress lines: $(cat "$dir/solve-args")"
 
 # A kalah whose solve fails: the script stops with an error, not a row of nothing.
 broken=$dir/broken-kalah

@@ -17,7 +17,8 @@ Workloads, each run once per thread count (--threads, the first the reference):
          (idle_thread_seconds), margin compared
   kec    the same for kalah-empty-capture (default 5:24)
 Tables are kept in DIR (default scaling-dbs) and reused. Prints the tables on stdout,
-each run's command on stderr.
+each run's command on stderr, and there too each solve's progress lines (--progress: its
+phases, about once a second, separated by carriage returns: tr '\r' '\n' to read them).
 EOF
 }
 
@@ -106,7 +107,7 @@ solve_scaling() {
     nodes margin "idle thread-s"
   for t in $threads; do
     json=$(run "$kalah" solve --rules "$rules" --pits "$pits" --stones "$stones" --db "$db" \
-      --db-max-stones "$levels" --threads "$t" --json)
+      --db-max-stones "$levels" --threads "$t" --json --progress)
     seconds=$(field seconds)
     nodes=$(field nodes)
     margin=$(field margin)

@@ -93,7 +93,7 @@ class RootSolver {
   }
 
   // MTD(f)'s first guess as a margin (solve_guess()).
-  int guess_margin() const { return kd_ + first_guess(opt_.cancel); }
+  int guess_margin() const { return kd_ + first_guess(); }
 
   // One null-window test of the root: margin >= beta (solve_test()).
   TestResult run_test(int beta) {
@@ -204,36 +204,43 @@ class RootSolver {
   // the proof. False when stopped; lo_ <= future <= hi_ hold either way.
   bool mtdf() {
     if (resumed_success_ && opt_.find_moves) return true;
-    // The first test is guess 0's; with helpers it starts at once, and the engine's guess (run on
-    // this thread meanwhile) replaces it only when the guess gives another test and arrives
-    // before that test is answered.
-    std::optional<int> guess;
+    // With helpers, guess 0's test starts on them at once while this thread runs the engine for
+    // the first guess: a guess that gives the same test joins it; one that gives another stops
+    // them and is tested next, also when they answered first, unless their answer decides it.
+    std::optional<int> guess;  // the next test's; unset while the engine's is pending
     if (!wants_guess())
       guess = 0;
     else if (team_->alone())
-      guess = first_guess(opt_.cancel);
+      guess = first_guess();
     while (lo_ < hi_) {
       beta_ = test_beta(guess.value_or(0));
+      std::optional<int> engine;  // the engine's guess, when it gives another test
       Test r;
       if (guess) {
         r = team_->test(root_, n_, beta_);
       } else {
-        bool joined = false;
         r = team_->test_beside(root_, n_, beta_, [&] {
-          guess = first_guess(team_->stop());
-          return joined = test_beta(*guess) == beta_;
+          const int g = first_guess();
+          if (test_beta(g) == beta_) return true;
+          engine = g;
+          return false;
         });
-        if (!r && !joined) continue;  // the guess's own test next
       }
-      if (!r) return false;
-      {
-        std::lock_guard lock(moves_mutex_);
-        if (*r >= beta_)
-          lo_ = round_up(*r, parity_);
-        else
-          hi_ = round_down(*r, parity_);
+      if (!r && !engine) return false;
+      if (r) {
+        {
+          std::lock_guard lock(moves_mutex_);
+          if (*r >= beta_)
+            lo_ = round_up(*r, parity_);
+          else
+            hi_ = round_down(*r, parity_);
+        }
+        announce();
       }
-      announce();
+      if (engine && (!r || (*engine > lo_ && *engine <= hi_))) {
+        guess = *engine;  // unanswered, or answered without deciding the guess's test
+        continue;
+      }
       guess = *r;
       if (*r >= beta_ && opt_.find_moves) break;
     }
@@ -251,8 +258,8 @@ class RootSolver {
   }
 
   // MTD(f)'s first guess as a future margin: the play-time engine's value at opt.guess_depth
-  // plies when wants_guess(), else 0; cut short (a shallower guess) once *cancel is set.
-  int first_guess(const std::atomic<bool>* cancel) const {
+  // plies when wants_guess(), else 0; cut short (a shallower guess) by a cancel.
+  int first_guess() const {
     if (!wants_guess()) return 0;
     SearchOptions eo;
     eo.oracle = opt_.oracle;
@@ -260,7 +267,7 @@ class RootSolver {
     eo.tt_bytes = std::size_t(32) << 20;
     SearchLimits limits;
     limits.depth = opt_.guess_depth;
-    limits.cancel = cancel;
+    limits.cancel = opt_.cancel;
     if (opt_.max_seconds > 0) limits.seconds = opt_.max_seconds / 4;
     return Searcher(rules_id<typename B::Rules>, eo).search(p_, limits).value - kd_;
   }

@@ -121,9 +121,10 @@ class SearchTeam {
   }
 
   // The same test on the helpers while this thread runs own() first: own() returns true to join
-  // them, false to stop them (a test a helper answered before that is still answered). stop() is
-  // raised once the test is over (answered, or stopped by the deadline, a cancel or a failure):
-  // own() must poll it and return soon after. With no helpers, own() decides alone.
+  // them, false to stop them (a test a helper answered before that is still answered); helpers
+  // that answer first wait for own() to return. stop() is raised once the test is over
+  // (answered, or stopped by the deadline, a cancel or a failure). With no helpers, own()
+  // decides alone.
   template <class Own>
   Test test_beside(const B& b, int nb, int beta, const Own& own) {
     if (alone()) return own() ? test_alone(*main_, b, nb, beta) : std::nullopt;

@@ -56,9 +56,9 @@ struct SolveOptions {
   // MTD(f)'s first guess: when the root has at least 20 stones in pits beyond the oracle's
   // levels, the play-time engine (heuristic alpha-beta, the oracle at its leaves) searches this
   // many plies and its value is the guess; otherwise, or with 0, the guess is 0. With more than
-  // one thread the test of guess 0 starts meanwhile, and the engine's guess is used only when it
-  // gives another test and arrives before that test is answered (a cut-short engine search gives
-  // a shallower guess). A guess only orders the tests: the result is exact either way. Engine
+  // one thread the test of guess 0 runs on the others meanwhile, and a guess that gives another
+  // test is tested next unless that test's answer decides it. A cancel cuts the engine short (a
+  // shallower guess). A guess only orders the tests: the result is exact either way. Engine
   // nodes are not counted in nodes.
   int guess_depth = 16;
   // Threads of the MTD(f) tests and the moves' tests (sharing the TT, solve_search.hpp); the PV

@@ -696,8 +696,7 @@ TEST(Solve, TheFirstGuessBesideTheHelpersKeepsTheAnswers) {
     // One thread's first test is the guess rounded up to the parity of the stones in pits (the
     // kalah difference is 0): the test of guess 0 or another.
     const int guess = solve_guess(rules, p, opt), parity = p.pit_stones() & 1;
-    const auto first_test = [parity](int g) { return (g & 1) == parity ? g : g + 1; };
-    (first_test(guess) == first_test(0) ? joined : stopped) += 1;
+    (round_up(guess, parity) == round_up(0, parity) ? joined : stopped) += 1;
     const SolveResult want = solve(rules, p, opt);
     ASSERT_TRUE(want.complete);
     for (const int threads : {2, 4}) {

@@ -102,10 +102,8 @@ class RootSolver {
       t.bound = kd_ + over;
       t.at_least = t.bound >= beta;
     } else {
-      if (opt_.resume != nullptr) {  // known bounds, for the progress line
-        lo_ = std::max(lo_, round_up(opt_.resume->lower - kd_, parity_));
-        hi_ = std::min(hi_, round_down(opt_.resume->upper - kd_, parity_));
-      }
+      if (opt_.resume != nullptr)  // known bounds, for the progress line
+        narrow_future(lo_, hi_, opt_.resume->lower, opt_.resume->upper);
       start_searches();
       beta_ = beta - kd_;  // what the progress line says is tested
       const Test r = team_->test(root_, n_, beta_);
@@ -147,20 +145,25 @@ class RootSolver {
       if (root_.pit(i) != 0) moves_.push_back({{2 * root_move(i).gain - n_, n_}, i});
   }
 
+  // Bounds lo <= v <= hi on a future margin v narrowed by proven bounds lower <= margin <= upper
+  // (a margin is the future plus the root's kalah difference; both bounds keep n's parity).
+  void narrow_future(int& lo, int& hi, int lower, int upper) const {
+    lo = std::max(lo, round_up(lower - kd_, parity_));
+    hi = std::min(hi, round_down(upper - kd_, parity_));
+  }
+
   // Starts from the bounds an earlier solve of this root proved (SolveOptions::resume): the root's
   // and each move's. A lower bound above every move's opening bound was proven by a test that
   // succeeded, which ends the MTD(f) phase when the moves are wanted (mtdf()).
   void resume_from(const SolveResult& r) {
     int opening = -n_;
     for (const MoveState& m : moves_) opening = std::max(opening, m.lower);
-    lo_ = std::max(lo_, round_up(r.lower - kd_, parity_));
-    hi_ = std::min(hi_, round_down(r.upper - kd_, parity_));
+    narrow_future(lo_, hi_, r.lower, r.upper);
     for (const MoveBound& b : r.moves) {
       const int i = b.pit - 1;
       if (i < 0 || i >= root_.m() || root_.pit(i) == 0) continue;
       MoveState& m = move_state(i);
-      m.lower = std::max(m.lower, round_up(b.lower - kd_, parity_));
-      m.upper = std::min(m.upper, round_down(b.upper - kd_, parity_));
+      narrow_future(m.lower, m.upper, b.lower, b.upper);
     }
     if (lo_ > hi_) throw std::invalid_argument("solve: the resumed bounds are empty");
     resumed_success_ = lo_ > opening;
@@ -215,36 +218,33 @@ class RootSolver {
     while (lo_ < hi_) {
       beta_ = test_beta(guess.value_or(0));
       std::optional<int> engine;  // the engine's guess, when it gives another test
-      Test r;
-      if (guess) {
-        r = team_->test(root_, n_, beta_);
-      } else {
-        r = team_->test_beside(root_, n_, beta_, [&] {
-          const int g = first_guess();
-          if (test_beta(g) == beta_) return true;
-          engine = g;
-          return false;
-        });
-      }
-      if (!r && !engine) return false;
-      if (r) {
-        {
-          std::lock_guard lock(moves_mutex_);
-          if (*r >= beta_)
-            lo_ = round_up(*r, parity_);
-          else
-            hi_ = round_down(*r, parity_);
-        }
-        announce();
-      }
+      const Test r =
+          guess ? team_->test(root_, n_, beta_) : team_->test_beside(root_, n_, beta_, [&] {
+            if (const int g = first_guess(); test_beta(g) != beta_) engine = g;
+            return !engine;
+          });
+      if (r) record_test(*r);
       if (engine && (!r || (*engine > lo_ && *engine <= hi_))) {
-        guess = *engine;  // unanswered, or answered without deciding the guess's test
+        guess = engine;  // unanswered, or answered without deciding the guess's test
         continue;
       }
+      if (!r) return false;
       guess = *r;
       if (*r >= beta_ && opt_.find_moves) break;
     }
     return true;
+  }
+
+  // The root's bounds after the test against beta_ answered r (fail-soft), announced.
+  void record_test(int r) {
+    {
+      std::lock_guard lock(moves_mutex_);
+      if (r >= beta_)
+        lo_ = round_up(r, parity_);
+      else
+        hi_ = round_down(r, parity_);
+    }
+    announce();
   }
 
   // The null-window test MTD(f) makes for a guess: within the open bounds, of n's parity.

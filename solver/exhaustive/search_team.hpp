@@ -127,7 +127,6 @@ class SearchTeam {
   // decides alone.
   template <class Own>
   Test test_beside(const B& b, int nb, int beta, const Own& own) {
-    if (alone()) return own() ? test_alone(*main_, b, nb, beta) : std::nullopt;
     stop_ = false;
     std::atomic<bool> answered{false};
     int answer = 0;

@@ -1,6 +1,7 @@
 // Every entry of complete small tables equals a plain exhaustive minimax, for all three rule sets.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "build.hpp"
@@ -112,6 +113,25 @@ TEST(Generate, PackedLevelsGiveTheSameValuesAsBytes) {
             << rules_name(rules) << " " << to_string(index.position(r, n));
     }
     EXPECT_LT(packed.memory_bytes(), bytes.memory_bytes() * 3 / 4);
+  }
+}
+
+// A level opened by several threads holds the fill in every byte, also where it replaces a level
+// opened before with another fill (sizes around the one-thread cut-off and unaligned ends).
+TEST(Generate, AnOpenLevelIsFilledOnAnyThreadCount) {
+  LevelTables levels(1, false);
+  for (int threads : {1, 2, 3, 0}) {
+    for (std::uint64_t entries : {std::uint64_t(1), std::uint64_t(4) << 20,
+                                  (std::uint64_t(4) << 20) + 1, std::uint64_t(21'000'003)}) {
+      for (std::int8_t fill : {std::int8_t(0), kUnknownValue}) {
+        const std::span<std::int8_t> level = levels.open(0, entries, fill, threads);
+        ASSERT_EQ(level.size(), entries);
+        const auto other =
+            std::find_if(level.begin(), level.end(), [fill](std::int8_t v) { return v != fill; });
+        ASSERT_EQ(other, level.end()) << threads << " threads, " << entries << " entries, at "
+                                      << (other - level.begin());
+      }
+    }
   }
 }
 

@@ -117,7 +117,7 @@ BuildReport build_database(Store& store, const BuildOptions& o, const BuildEvent
   LevelTables levels(o.max_stones + 1, packing);
   for (int n = 0; n <= stored; ++n) {
     if (events.loading) events.loading(n, stored);
-    store.read_level(t, n, levels.open(n, index.size(n), 0), unsigned(o.threads));
+    store.read_level(t, n, levels.open(n, index.size(n), 0, o.threads), unsigned(o.threads));
     levels.pack(n);
   }
   report.first_built = stored + 1;

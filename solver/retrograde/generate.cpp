@@ -18,7 +18,7 @@ namespace kalah {
 void generate_level(Rules rules, const LevelIndex& index, LevelTables& levels, int n, int threads,
                     const LevelProgress& progress) {
   const std::uint64_t total = index.size(n);
-  levels.open(n, total, kUnknownValue);
+  levels.open(n, total, kUnknownValue, threads);
   std::atomic<std::uint64_t> done{0};
   // The progress reporter's thread, stopped and joined however the level ends; an error in it is
   // rethrown here once the level is done.

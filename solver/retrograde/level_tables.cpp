@@ -8,6 +8,10 @@
 #include <stdexcept>
 #include <string>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
 namespace kalah {
 
 LevelTables::LevelTables(int levels, bool packing) : packing_(packing) {
@@ -24,7 +28,8 @@ void LevelTables::resize(int levels) {
   views_.resize(levels);
 }
 
-std::span<std::int8_t> LevelTables::open(int n, std::uint64_t entries, std::int8_t fill) {
+std::span<std::int8_t> LevelTables::open(int n, std::uint64_t entries, std::int8_t fill,
+                                         int threads) {
   resize(n + 1);
   Buffer& b = levels_[n];
   std::free(b.bytes);
@@ -39,7 +44,18 @@ std::span<std::int8_t> LevelTables::open(int n, std::uint64_t entries, std::int8
   if (b.bytes == nullptr) throw std::bad_alloc();
   b.entries = entries;
   b.allocated = bytes;
-  std::memset(b.bytes, fill, bytes);
+  const std::uint64_t grain = std::uint64_t(1) << 22;
+  if (threads == 1 || bytes <= grain) {
+    std::memset(b.bytes, fill, bytes);
+  } else {
+    tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
+    arena.execute([&] {
+      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, bytes, grain),
+                        [&](const tbb::blocked_range<std::uint64_t>& r) {
+                          std::memset(b.bytes + r.begin(), fill, r.size());
+                        });
+    });
+  }
   return {b.bytes, entries};
 }
 

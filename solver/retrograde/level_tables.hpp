@@ -31,8 +31,9 @@ class LevelTables {
   int size() const { return int(levels_.size()); }
   bool packing() const { return packing_; }
 
-  // Level n in bytes, `entries` values all `fill` (replacing what level n held).
-  std::span<std::int8_t> open(int n, std::uint64_t entries, std::int8_t fill);
+  // Level n in bytes, `entries` values all `fill` (replacing what level n held), written by
+  // `threads` threads (0: one a core), so that a large level's first touch of its pages is shared.
+  std::span<std::int8_t> open(int n, std::uint64_t entries, std::int8_t fill, int threads = 1);
   // Level n's bytes while it is open (before pack(n)).
   std::span<std::int8_t> bytes(int n) const { return {levels_[n].bytes, levels_[n].entries}; }
   // Level n, complete, becomes readable through level(n) (packed in place when packing is on).

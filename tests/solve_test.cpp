@@ -745,6 +745,50 @@ TEST(Solve, ATestBesideOtherWorkIsAProofOrNoAnswer) {
   });
 }
 
+// With several threads, a search inside a node that another thread has settled (its TT entry
+// now decides the node's window) returns to that node and answers from the entry: here the
+// "other thread" is the report hook, which stores an exact future for the root that contradicts
+// the true one, and the test's answer must follow it. Without the store, the same search answers
+// as the minimax.
+TEST(Solve, ANodeAnotherThreadSettledIsAnsweredFromItsEntry) {
+  const Position p = start_position(6, 3);
+  const int future = solve(Rules::kKalah, p, small_options()).margin;  // kd is 0
+  with_rules(Rules::kKalah, [&](auto policy) {
+    using B = solve_detail::SolveBoard<decltype(policy), ByteArrayBoard<>>;
+    const B b(p);
+    const int n = p.pit_stones();
+    std::uint64_t whole = 0;  // the nodes of the search without the store
+    for (const bool settle : {false, true}) {
+      solve_detail::SolveTable table(std::size_t(1) << 20);
+      solve_detail::Search<B> s(solve_detail::TableView(table, 0), nullptr, nullptr, nullptr, 0);
+      std::vector<std::uint64_t> busy(solve_detail::Search<B>::kBusySlots, 0);
+      const std::atomic<bool> stop{false};
+      s.set_parallel(&stop, busy.data());
+      const int claimed = future + 4;  // the other thread's exact value, beyond the window
+      int reports = 0;
+      s.set_limits(
+          std::nullopt, nullptr,
+          [&] {
+            if (settle && ++reports == 1)
+              solve_detail::TableView(table, 0).store(b.key(), claimed, claimed, 0, 60);
+          },
+          0.0);
+      const int beta = future + 1;  // the truth fails this test, the claimed value passes it
+      const int r = s.search(b, n, beta - 1, beta);
+      ASSERT_FALSE(s.stopped());
+      if (settle) {
+        EXPECT_EQ(r, claimed);
+        EXPECT_LT(s.nodes(), whole) << "the search went on below the settled root";
+      } else {
+        EXPECT_LT(r, beta);
+        EXPECT_GE(r, future);
+        whole = s.nodes();
+        ASSERT_GT(whole, 4u << 14) << "too few nodes for the report to run twice";
+      }
+    }
+  });
+}
+
 // Idle time counts the helpers' waiting only: none with one thread; with more, some (the principal
 // variation is one thread's) but less than the helpers' whole share of the solve's time (every
 // helper searches in the MTD(f) tests).

@@ -83,8 +83,11 @@ class Search {
   // true. As in ABDADA, a thread marks a child busy while it searches it (children with at least
   // kBusyAbove stones in pits more than the TT's minimum), and a thread that meets a busy child
   // other than a node's first puts it off until the node's other children are done: by then the
-  // other thread's result is usually in the TT. restart() clears a stop for the next search()
-  // call; a passed deadline stops it again. set_parallel(nullptr, nullptr) returns to one thread.
+  // other thread's result is usually in the TT. Every poll, a thread reads the entries of the
+  // nodes on its path (abandon_settled_ancestor): one that now settles its node's window (another
+  // thread stored it) ends the search below that node, which answers from it. restart() clears a
+  // stop for the next search() call; a passed deadline stops it again. set_parallel(nullptr,
+  // nullptr) returns to one thread.
   static constexpr std::size_t kBusySlots = std::size_t(1) << 16;
   static constexpr int kBusyAbove = 4;
   void set_parallel(const std::atomic<bool>* stop, std::uint64_t* busy) {
@@ -92,7 +95,10 @@ class Search {
     busy_ = busy;
     busy_min_ = table_min_ + kBusyAbove;
   }
-  void restart() { stopped_ = failed_ != nullptr && failed_->load(std::memory_order_relaxed); }
+  void restart() {
+    stopped_ = failed_ != nullptr && failed_->load(std::memory_order_relaxed);
+    abandon_ply_ = kNoPly;
+  }
 
   // Another thread of the same solve failed (threw) once *failed is true: this search stops as at
   // its deadline (polled like it), and stays stopped through restart().
@@ -204,8 +210,22 @@ class Search {
       if (int v; probe_table(node, &v)) return v;
     }
     ++expanded_;
+    if (busy_ != nullptr && ply_ < kPathPlies) path_[ply_] = {node.key, alpha, beta};
     const std::uint64_t nodes_before = nodes_;
     if (const std::optional<int> v = search_moves(node)) return *v;
+    if (ply_ == abandon_ply_) {
+      // Another thread settled this node while this one searched it (poll): its entry answers,
+      // or, when a later store replaced it, the node is searched again.
+      abandon_ply_ = kNoPly;
+      if (!halted()) {
+        SolveEntry e;
+        if (int v;
+            tt_.probe(node.key, e) && settles(std::max(node.lo, int(e.lower)),
+                                              std::min(node.hi, int(e.upper)), alpha, beta, &v))
+          return v;
+        return expand(b, n, alpha, beta, node.key);
+      }
+    }
     if (halted()) return 0;
     if (n >= table_min_) store_result(node, std::bit_width(nodes_ - nodes_before));
     return node.w.best;
@@ -465,8 +485,9 @@ class Search {
 
   static constexpr std::uint64_t kPollMask = (1u << 14) - 1;
 
-  // Stopped, or past the budget of a defence round: results are meaningless and nothing is stored.
-  bool halted() const { return stopped_ || nodes_ >= budget_end_; }
+  // Stopped, past the budget of a defence round, or inside a node another thread has settled
+  // (abandon_ply_): results are meaningless and nothing is stored.
+  bool halted() const { return stopped_ || nodes_ >= budget_end_ || ply_ >= abandon_ply_; }
 
   void poll() {
     polled_nodes_.store(nodes_, std::memory_order_relaxed);
@@ -475,9 +496,24 @@ class Search {
     if (failed_ != nullptr && failed_->load(std::memory_order_relaxed)) stopped_ = true;
     const Clock::time_point now = Clock::now();
     if (deadline_ && now >= *deadline_) stopped_ = true;
+    if (busy_ != nullptr) abandon_settled_ancestor();
     if (report_ && now - last_report_ >= report_every_) {
       last_report_ = now;
       report_();
+    }
+  }
+
+  // Sets abandon_ply_ to the shallowest node on the path whose TT entry now settles its window.
+  void abandon_settled_ancestor() {
+    const int plies = std::min(ply_, kPathPlies);
+    for (int p = 0; p < std::min(plies, abandon_ply_); ++p) {
+      const PathNode& a = path_[p];
+      SolveEntry e;
+      if (int v;
+          a.key != 0 && tt_.probe(a.key, e) && settles(e.lower, e.upper, a.alpha, a.beta, &v)) {
+        abandon_ply_ = p;
+        return;
+      }
     }
   }
 
@@ -495,6 +531,17 @@ class Search {
   const std::atomic<bool>* failed_ = nullptr;
   std::uint64_t* busy_ = nullptr;
   int busy_min_ = 0;
+  // With several threads: the nodes on this thread's path with their TT keys (0: none) and
+  // windows, by ply; and the ply of the shallowest one another thread has settled since it was
+  // entered (kNoPly: none), where the search returns to without finishing the nodes below it.
+  static constexpr int kPathPlies = 64;
+  static constexpr int kNoPly = 1 << 30;
+  struct PathNode {
+    std::uint64_t key;
+    int alpha, beta;
+  };
+  PathNode path_[kPathPlies] = {};
+  int abandon_ply_ = kNoPly;
   int ply_ = 0;  // moves from the node search() was called on
   std::uint64_t nodes_ = 0;
   std::atomic<std::uint64_t> polled_nodes_{0};

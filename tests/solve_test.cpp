@@ -753,6 +753,10 @@ TEST(Solve, ATestBesideOtherWorkIsAProofOrNoAnswer) {
 TEST(Solve, ANodeAnotherThreadSettledIsAnsweredFromItsEntry) {
   const Position p = start_position(6, 3);
   const int future = solve(Rules::kKalah, p, small_options()).margin;  // kd is 0
+  ASSERT_NE(future + 4, 0);  // the claimed value below differs from a halted search's 0
+  const Position other = start_position(5, 3);
+  const int other_future = solve(Rules::kKalah, other, small_options()).margin;
+  ASSERT_NE(other_future, 0);
   with_rules(Rules::kKalah, [&](auto policy) {
     using B = solve_detail::SolveBoard<decltype(policy), ByteArrayBoard<>>;
     const B b(p);
@@ -779,6 +783,11 @@ TEST(Solve, ANodeAnotherThreadSettledIsAnsweredFromItsEntry) {
       if (settle) {
         EXPECT_EQ(r, claimed);
         EXPECT_LT(s.nodes(), whole) << "the search went on below the settled root";
+        // The next search of the same thread (no restart(), as at the root) is not abandoned: it
+        // answers a test that 0 would fail.
+        const int beta2 = other_future > 0 ? other_future : other_future + 1;
+        const int r2 = s.search(B(other), other.pit_stones(), beta2 - 1, beta2);
+        EXPECT_EQ(r2 >= beta2, other_future >= beta2);
       } else {
         EXPECT_LT(r, beta);
         EXPECT_GE(r, future);

@@ -85,9 +85,9 @@ class Search {
   // other than a node's first puts it off until the node's other children are done: by then the
   // other thread's result is usually in the TT. Every poll, a thread reads the entries of the
   // nodes on its path (abandon_settled_ancestor): one that now settles its node's window (another
-  // thread stored it) ends the search below that node, which answers from it. restart() clears a
-  // stop for the next search() call; a passed deadline stops it again. set_parallel(nullptr,
-  // nullptr) returns to one thread.
+  // thread stored it) ends the search below that node, which answers from it (or is searched again
+  // when a later store replaced the entry). restart() clears a stop for the next search() call;
+  // a passed deadline stops it again. set_parallel(nullptr, nullptr) returns to one thread.
   static constexpr std::size_t kBusySlots = std::size_t(1) << 16;
   static constexpr int kBusyAbove = 4;
   void set_parallel(const std::atomic<bool>* stop, std::uint64_t* busy) {
@@ -197,38 +197,42 @@ class Search {
     }
     if (n <= memo_max_) return memo_->value(b, n, *this);
 
-    Node node{.b = b,
-              .n = n,
-              .w = {.alpha = alpha, .beta = beta, .best = -n - 1},
-              .alpha0 = alpha,
-              .key = 0,
-              .lo = least_future(n),
-              .hi = n,
-              .tt_move = -1};
-    if (n >= table_min_) {
-      node.key = lookup != 0 ? lookup : b.key();
-      if (int v; probe_table(node, &v)) return v;
-    }
-    ++expanded_;
-    if (busy_ != nullptr && ply_ < kPathPlies) path_[ply_] = {node.key, alpha, beta};
-    const std::uint64_t nodes_before = nodes_;
-    if (const std::optional<int> v = search_moves(node)) return *v;
-    if (ply_ == abandon_ply_) {
-      // Another thread settled this node while this one searched it (poll): its entry answers,
-      // or, when a later store replaced it, the node is searched again.
-      abandon_ply_ = kNoPly;
-      if (!halted()) {
-        SolveEntry e;
-        if (int v;
-            tt_.probe(node.key, e) && settles(std::max(node.lo, int(e.lower)),
-                                              std::min(node.hi, int(e.upper)), alpha, beta, &v))
-          return v;
-        return expand(b, n, alpha, beta, node.key);
+    // Once more only when another thread settled the node while this one searched it and a later
+    // store replaced that entry before it was read.
+    for (;;) {
+      Node node{.b = b,
+                .n = n,
+                .w = {.alpha = alpha, .beta = beta, .best = -n - 1},
+                .alpha0 = alpha,
+                .key = 0,
+                .lo = least_future(n),
+                .hi = n,
+                .tt_move = -1};
+      if (n >= table_min_) {
+        node.key = lookup != 0 ? lookup : b.key();
+        if (int v; probe_table(node, &v)) return v;
       }
+      ++expanded_;
+      if (busy_ != nullptr && ply_ < kPathPlies) path_[ply_] = {node.key, alpha, beta};
+      const std::uint64_t nodes_before = nodes_;
+      if (const std::optional<int> v = search_moves(node)) return *v;
+      if (ply_ == abandon_ply_) {
+        // Another thread settled this node while this one searched it (poll): its entry answers.
+        abandon_ply_ = kNoPly;
+        if (!halted()) {
+          SolveEntry e;
+          if (int v;
+              tt_.probe(node.key, e) && settles(std::max(node.lo, int(e.lower)),
+                                                std::min(node.hi, int(e.upper)), alpha, beta, &v))
+            return v;
+          lookup = node.key;
+          continue;
+        }
+      }
+      if (halted()) return 0;
+      if (n >= table_min_) store_result(node, std::bit_width(nodes_ - nodes_before));
+      return node.w.best;
     }
-    if (halted()) return 0;
-    if (n >= table_min_) store_result(node, std::bit_width(nodes_ - nodes_before));
-    return node.w.best;
   }
 
   static constexpr int kMaxChildren = B::kMaxM;  // pits a side at most
@@ -268,7 +272,7 @@ class Search {
 
   // Searches the node's moves: the TT move first, then the others in order. Returns a value
   // when an enhanced transposition cutoff ends the node (already stored); else node.w.best holds
-  // the result (meaningless once stopped).
+  // the result (meaningless once halted).
   std::optional<int> search_moves(Node& node) {
     const B& b = node.b;
     const int opp_stones = node.n - b.own_stones();  // make_child()'s order counts from it

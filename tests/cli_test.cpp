@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -305,6 +306,22 @@ TEST(CliBench, GenSignatureIsIndependentOfThreads) {
   const auto sig = [](const std::string& out) { return out.substr(out.rfind("signature")); };
   EXPECT_EQ(sig(one.out), sig(two.out));
   EXPECT_EQ(run("KALAH bench gen --max-stones 25").status, 2);
+}
+
+// More threads than the machine's cores run as many as the cores: gen, bench gen and verify do
+// their work without a warning from the thread library.
+TEST(CliBench, MoreThreadsThanCoresWorkWithoutAWarning) {
+  const std::string many = std::to_string(std::thread::hardware_concurrency() + 8);
+  const std::string db = temp_path("many-threads-db");
+  std::remove(db.c_str());  // gen creates the directory
+  const Result bench = run("KALAH bench gen --max-stones 12 --threads " + many);
+  const Result gen = run("KALAH gen --max-stones 12 --quiet --threads " + many + " --db " + db);
+  const Result verify = run("KALAH verify --threads " + many + " --db " + db);
+  for (const Result* r : {&bench, &gen, &verify}) {
+    EXPECT_EQ(r->status, 0) << r->err;
+    EXPECT_FALSE(contains(r->err, "Warning")) << r->err;
+  }
+  EXPECT_TRUE(contains(verify.out, "OK")) << verify.out;
 }
 
 // A memory limit below the byte layout's need packs the levels (same signature); one below the

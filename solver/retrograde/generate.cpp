@@ -13,6 +13,8 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "arena_threads.hpp"
+
 namespace kalah {
 
 void generate_level(Rules rules, const LevelIndex& index, LevelTables& levels, int n, int threads,
@@ -51,7 +53,7 @@ void generate_level(Rules rules, const LevelIndex& index, LevelTables& levels, i
         index.m(),
         [&](auto pits) {
           using Kernel = LevelKernel<decltype(r), decltype(pits)::value>;
-          tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
+          tbb::task_arena arena(arena_threads(threads));
           arena.execute([&] {
             tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, total, grain),
                               [&](const tbb::blocked_range<std::uint64_t>& range) {

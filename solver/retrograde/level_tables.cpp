@@ -12,6 +12,8 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "arena_threads.hpp"
+
 namespace kalah {
 
 LevelTables::LevelTables(int levels, bool packing) : packing_(packing) {
@@ -48,7 +50,7 @@ std::span<std::int8_t> LevelTables::open(int n, std::uint64_t entries, std::int8
   if (threads == 1 || bytes <= grain) {
     std::memset(b.bytes, fill, bytes);
   } else {
-    tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
+    tbb::task_arena arena(arena_threads(threads));
     arena.execute([&] {
       tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, bytes, grain),
                         [&](const tbb::blocked_range<std::uint64_t>& r) {

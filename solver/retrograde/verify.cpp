@@ -12,6 +12,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "arena_threads.hpp"
 #include "index.hpp"
 #include "move.hpp"
 #include "probe.hpp"
@@ -47,10 +48,7 @@ int bellman_value(const Position& p, int n, Lookup&& future) {
 class TableVerifier {
  public:
   TableVerifier(const Store& store, TableId t, const VerifyOptions& o)
-      : store_(store),
-        t_(t),
-        o_(o),
-        arena_(o.threads > 0 ? o.threads : tbb::task_arena::automatic) {
+      : store_(store), t_(t), o_(o), arena_(arena_threads(o.threads)) {
     rep_.table = t;
     rep_.complete_through = store.complete_through(t);
     for (int n = 0; n <= rep_.complete_through; ++n) all_ += level_entries(t.m, n);

@@ -127,7 +127,7 @@ bool parse_gen_args(int argc, char** argv, GenArgs& a) {
       "pits, whose levels above have too many positions to index: at most 110 with "
       "8, 84 with 9, 69 with 10, 58 with 11, 51 with 12)")(
       "threads", po::value(&threads)->default_value(threads),
-      "worker threads, 0..1024; 0: all cores")(
+      "worker threads, 0..1024; 0: all cores (more than the cores run as many as the cores)")(
       "zstd-level", po::value(&a.zstd_level)->default_value(a.zstd_level),
       "compression level of new levels, 1..19: 3 keeps compression well behind solving;\n"
       "15 stores 14-22% fewer bytes (measured on levels 20 and 14) at ~40x the compression time")(

@@ -61,8 +61,8 @@ void add_verify_options(po::options_description& desc, VerifyArgs& a, std::strin
       "seed", po::value(&a.seed)->default_value(1),
       "random seed of --sample, --engine's positions and --resolve's entries")(
       "threads", po::value(&a.threads)->default_value(0),
-      "worker threads of the table check, 0..1024; 0: all cores")(
-      "quiet,q", po::bool_switch(&a.quiet), "no progress on stderr")(
+      "worker threads of the table check, 0..1024; 0: all cores (more than the cores run as\n"
+      "many as the cores)")("quiet,q", po::bool_switch(&a.quiet), "no progress on stderr")(
       "engine", po::bool_switch(&a.engine),
       "instead: check the alpha-beta engine's moves against the exact values, at depths\n"
       "1..--depth, without and with the database at its leaves (with it: must lose nothing)")(

@@ -13,6 +13,7 @@
 
 #include <tbb/task_arena.h>
 
+#include "arena_threads.hpp"
 #include "exchange.hpp"
 #include "fault_injection.hpp"
 #include "level_kernel.hpp"
@@ -82,7 +83,7 @@ class DistributedBuild {
         events_(events),
         w_(w),
         state_(state),
-        arena_(process_threads(o, local)),
+        arena_(arena_threads(process_threads(o, local))),
         index_(t_.m, o.max_stones),
         order_(t_.m, o.max_stones),
         levels_(o.max_stones + 1, /*packing=*/true),

@@ -13,6 +13,8 @@ out=$("$script" --kalah "$kalah" --threads "1 2" --dir "$dir" --pits 4 --gen-sto
   --etude 3:8 --kec 3:8 2>/dev/null) || fail "exit status $? on small boards"
 rows=$(grep -cE '^\| [12] \| [0-9.]+ \| [0-9.]+x \| [0-9]+ \| [0-9.]+x \|( [0-9.]+ \|)? [0-9a-f]+ \|$' <<<"$out")
 [[ $rows == 6 ]] || fail "expected 6 rows, got $rows: $out"
+grep -qE '^Machine: .+, [0-9]+ cores, .+ NUMA node\(s\), [0-9?]+ GiB memory, transparent huge pages: ' \
+  <<<"$out" || fail "no line naming the machine: $out"
 [[ $(grep -c '^Generator: ' <<<"$out") == 1 && $(grep -c '^Solver: ' <<<"$out") == 2 ]] ||
   fail "expected one generator and two solver tables: $out"
 [[ $(grep -cE '\| 0 \|$' <<<"$out") == 2 && $(grep -cE '\| 8 \|$' <<<"$out") == 2 ]] ||

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# How the generator and the solver scale with threads: one Markdown table per workload (threads,
-# seconds, speed-up and work against the first thread count, a solve's idle thread time); exit 1
-# if a value differs between thread counts.
+# How the generator and the solver scale with threads: the machine in one line, then one Markdown
+# table per workload (threads, seconds, speed-up and work against the first thread count, a
+# solve's idle thread time); exit 1 if a value differs between thread counts.
 set -euo pipefail
 
 usage() {
@@ -16,9 +16,10 @@ Workloads, each run once per thread count (--threads, the first the reference):
          built once in DIR on all cores; search seconds, nodes, the threads' idle time
          (idle_thread_seconds), margin compared
   kec    the same for kalah-empty-capture (default 5:24)
-Tables are kept in DIR (default scaling-dbs) and reused. Prints the tables on stdout,
-each run's command on stderr, and there too each solve's progress lines (--progress: its
-phases, about once a second, separated by carriage returns: tr '\r' '\n' to read them).
+Tables are kept in DIR (default scaling-dbs) and reused. Prints the machine (CPU, cores,
+NUMA nodes, memory, transparent huge pages) and the tables on stdout, each run's command on
+stderr, and there too each solve's progress lines (--progress: its phases, about once a
+second, separated by carriage returns: tr '\r' '\n' to read them).
 EOF
 }
 
@@ -75,6 +76,18 @@ header() {
   printf '\n%s\n\n| threads | seconds | speed-up | %s | %s vs first |%s %s |\n|---|---|---|---|---|%s---|\n' \
     "$1" "$2" "$2" "$extra" "$3" "$rule"
 }
+
+# The machine the figures are from: CPU model, cores, NUMA nodes, memory, transparent huge pages.
+machine() {
+  local model numa mem thp
+  model=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
+  numa=$(lscpu 2>/dev/null | sed -n 's/^NUMA node(s): *//p' | head -1)
+  mem=$(awk '/^MemTotal:/ { printf "%.0f", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
+  thp=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
+  echo "Machine: ${model:-unknown CPU}, $(nproc) cores, ${numa:-?} NUMA node(s), ${mem:-?} GiB" \
+    "memory, transparent huge pages: ${thp:-?}"
+}
+machine
 
 if wanted gen; then
   header "Generator: kalah bench gen --rules kalah-empty-capture --pits $pits --max-stones $gen_stones" \

@@ -128,8 +128,8 @@ TEST(Generate, AnOpenLevelIsFilledOnAnyThreadCount) {
         ASSERT_EQ(level.size(), entries);
         const auto other =
             std::find_if(level.begin(), level.end(), [fill](std::int8_t v) { return v != fill; });
-        ASSERT_EQ(other, level.end()) << threads << " threads, " << entries << " entries, at "
-                                      << (other - level.begin());
+        ASSERT_EQ(other, level.end())
+            << threads << " threads, " << entries << " entries, at " << (other - level.begin());
       }
     }
   }

@@ -197,8 +197,8 @@ class Search {
     }
     if (n <= memo_max_) return memo_->value(b, n, *this);
 
-    // Once more only when another thread settled the node while this one searched it and a later
-    // store replaced that entry before it was read.
+    // Once more when another thread settled the node while this one searched it: the TT then
+    // answers at the top (or, when a later store replaced that entry, the node is searched again).
     for (;;) {
       Node node{.b = b,
                 .n = n,
@@ -217,14 +217,8 @@ class Search {
       const std::uint64_t nodes_before = nodes_;
       if (const std::optional<int> v = search_moves(node)) return *v;
       if (ply_ == abandon_ply_) {
-        // Another thread settled this node while this one searched it (poll): its entry answers.
         abandon_ply_ = kNoPly;
         if (!halted()) {
-          SolveEntry e;
-          if (int v;
-              tt_.probe(node.key, e) && settles(std::max(node.lo, int(e.lower)),
-                                                std::min(node.hi, int(e.upper)), alpha, beta, &v))
-            return v;
           lookup = node.key;
           continue;
         }
@@ -509,8 +503,7 @@ class Search {
 
   // Sets abandon_ply_ to the shallowest node on the path whose TT entry now settles its window.
   void abandon_settled_ancestor() {
-    const int plies = std::min(ply_, kPathPlies);
-    for (int p = 0; p < std::min(plies, abandon_ply_); ++p) {
+    for (int p = 0, end = std::min({ply_, kPathPlies, abandon_ply_}); p < end; ++p) {
       const PathNode& a = path_[p];
       SolveEntry e;
       if (int v;

@@ -683,20 +683,23 @@ TEST(Solve, ThreadsGiveExactResults) {
 
 // With helpers, MTD(f)'s first test against 0 starts while the engine finds the first guess: a
 // guess that gives the same test joins it, another stops it. Either way the answers are those of
-// one thread; the starts below have guesses of both kinds.
+// one thread; the starts below have guesses of both kinds. With a guess 40 plies deep the engine
+// is slower than the solve: the helpers go on with MTD(f)'s next tests until the bounds meet,
+// which stops the engine.
 TEST(Solve, TheFirstGuessBesideTheHelpersKeepsTheAnswers) {
   const std::vector<std::tuple<Rules, int, int>> starts = {{Rules::kWetherell, 4, 3},
                                                            {Rules::kKalah, 4, 3},
                                                            {Rules::kKalah, 6, 2},
                                                            {Rules::kKalahEmptyCapture, 4, 3},
                                                            {Rules::kKalahEmptyCapture, 5, 2},
-                                                           {Rules::kKalahEmptyCapture, 6, 2}};
+                                                           {Rules::kKalahEmptyCapture, 6, 2},
+                                                           {Rules::kKalahEmptyCapture, 5, 3}};
   int joined = 0, stopped = 0;
   for (const auto& [rules, m, k] : starts) {
     const Position p = start_position(m, k);
     ASSERT_GE(p.pit_stones(), 20) << "the engine's guess needs 20 stones in pits";
     SolveOptions opt;
-    opt.tt_bytes = 1 << 20;
+    opt.tt_bytes = std::size_t(1) << 24;
     opt.every_move = true;
     opt.threads = 1;
     // One thread's first test is the guess rounded up to the parity of the stones in pits (the
@@ -706,14 +709,18 @@ TEST(Solve, TheFirstGuessBesideTheHelpersKeepsTheAnswers) {
     const SolveResult want = solve(rules, p, opt);
     ASSERT_TRUE(want.complete);
     for (const int threads : {2, 4}) {
-      opt.threads = threads;
-      const SolveResult r = solve(rules, p, opt);
-      const std::string where = std::string(rules_name(rules)) + " " + to_string(p) + " threads " +
-                                std::to_string(threads);
-      ASSERT_TRUE(r.complete) << where;
-      EXPECT_EQ(r.margin, want.margin) << where;
-      EXPECT_EQ(r.best_moves, want.best_moves) << where;
-      EXPECT_EQ(r.moves, want.moves) << where;
+      for (const int depth : {1, 16, 40}) {
+        opt.threads = threads;
+        opt.guess_depth = depth;
+        const SolveResult r = solve(rules, p, opt);
+        const std::string where = std::string(rules_name(rules)) + " " + to_string(p) +
+                                  " threads " + std::to_string(threads) + " guess depth " +
+                                  std::to_string(depth);
+        ASSERT_TRUE(r.complete) << where;
+        EXPECT_EQ(r.margin, want.margin) << where;
+        EXPECT_EQ(r.best_moves, want.best_moves) << where;
+        EXPECT_EQ(r.moves, want.moves) << where;
+      }
     }
   }
   EXPECT_GT(joined, 0);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -93,7 +94,7 @@ class RootSolver {
   }
 
   // MTD(f)'s first guess as a margin (solve_guess()).
-  int guess_margin() const { return kd_ + first_guess(); }
+  int guess_margin() const { return kd_ + first_guess(opt_.cancel); }
 
   // One null-window test of the root: margin >= beta (solve_test()).
   TestResult run_test(int beta) {
@@ -203,36 +204,114 @@ class RootSolver {
 
   // MTD(f): null-window tests f >= beta, each moving one bound, until the bounds meet. Both bounds
   // keep the parity of n (so does every future margin), so each test rules out two values. When
-  // the moves are wanted, the root tests stop at the first that succeeds: settle_moves() finishes
-  // the proof. False when stopped; lo_ <= future <= hi_ hold either way.
+  // the moves are wanted, the root tests stop at the first that succeeds (those the helpers run
+  // while the first guess is computed may go further: tests_beside_guess()): settle_moves()
+  // finishes the proof. False when stopped; lo_ <= future <= hi_ hold either way.
   bool mtdf() {
-    if (resumed_success_ && opt_.find_moves) return true;
-    // With helpers, guess 0's test starts on them at once while this thread runs the engine for
-    // the first guess: a guess that gives the same test joins it; one that gives another stops
-    // them and is tested next, also when they answered first, unless their answer decides it.
-    std::optional<int> guess;  // the next test's; unset while the engine's is pending
-    if (!wants_guess())
+    if ((resumed_success_ && opt_.find_moves) || lo_ >= hi_) return true;
+    std::optional<int> guess;  // the next test's
+    if (!wants_guess()) {
       guess = 0;
-    else if (team_->alone())
-      guess = first_guess();
-    while (lo_ < hi_) {
-      beta_ = test_beta(guess.value_or(0));
-      std::optional<int> engine;  // the engine's guess, when it gives another test
-      const Test r =
-          guess ? team_->test(root_, n_, beta_) : team_->test_beside(root_, n_, beta_, [&] {
-            if (const int g = first_guess(); test_beta(g) != beta_) engine = g;
-            return !engine;
-          });
-      if (r) record_test(*r);
-      if (engine && (!r || (*engine > lo_ && *engine <= hi_))) {
-        guess = engine;  // unanswered, or answered without deciding the guess's test
-        continue;
+    } else if (team_->alone()) {
+      guess = first_guess(opt_.cancel);
+    } else {
+      const std::optional<GuessRounds> g = tests_beside_guess();
+      if (!g) return false;
+      if (g->engine > lo_ && g->engine <= hi_) {
+        guess = g->engine;  // the guess's test is still open: it is next
+      } else if (g->succeeded && opt_.find_moves) {
+        return true;
+      } else {
+        guess = g->last;
       }
+    }
+    while (lo_ < hi_) {
+      beta_ = test_beta(*guess);
+      const Test r = team_->test(root_, n_, beta_);
       if (!r) return false;
+      record_test(*r);
       guess = *r;
       if (*r >= beta_ && opt_.find_moves) break;
     }
     return true;
+  }
+
+  // What the helpers' tests beside the engine's guess left: the guess, the last test's fail-soft
+  // answer (the guess's own test when it was one of them) and whether any test succeeded.
+  struct GuessRounds {
+    int engine;
+    int last;
+    bool succeeded;
+  };
+
+  // MTD(f) on the helpers while this thread runs the engine for the first guess: they test
+  // guess 0's test, then each test MTD(f) takes next from the last answer (a success does not end
+  // them: the threads would otherwise wait for the guess). When the guess arrives, the test under
+  // way goes on, this thread joining it, if it is the guess's test, or, with the guess's test
+  // already decided, MTD(f)'s next one (unless a test succeeded and the moves are wanted, which
+  // ends MTD(f)); otherwise it is stopped (its table entries stay). When the tests meet the
+  // bounds (or stop) first, the engine is stopped: its guess can no longer matter (a cancel of
+  // the solve stops the helpers, hence the engine too). nullopt when stopped.
+  std::optional<GuessRounds> tests_beside_guess() {
+    struct Round {
+      std::atomic<bool> over{false};  // answered, or ended by the guess: its threads stop
+      bool answered = false;
+      int beta = 0;
+    };
+    std::deque<Round> rounds;  // the tests in order; the last one is under way unless over
+    std::mutex rounds_mutex;   // guards rounds, arrived, result and stopped (then moves_mutex_)
+    bool arrived = false;      // the engine's guess is in result.engine
+    bool stopped = false;      // the deadline, a cancel or a failure
+    std::atomic<bool> moot{false};  // the bounds met or the tests stopped: the engine stops
+    GuessRounds result{0, 0, false};
+    rounds.emplace_back().beta = beta_ = test_beta(0);
+    // Each thread: the test under way, until none is (the guess stopped it, or it was answered
+    // after the guess arrived, or the bounds met).
+    const auto take_rounds = [&](Search<B>& s) {
+      for (;;) {
+        Round* round;
+        {
+          std::lock_guard lock(rounds_mutex);
+          if (stopped || rounds.back().over) return;
+          round = &rounds.back();
+        }
+        s.set_parallel(&round->over, team_->busy());
+        s.restart();
+        const int r = s.search(root_, n_, round->beta - 1, round->beta);
+        std::lock_guard lock(rounds_mutex);
+        if (s.stopped()) {
+          if (round->over) continue;  // another thread answered it, or the guess ended it
+          round->over = stopped = moot = true;
+          return;
+        }
+        if (round->answered) continue;         // another thread's answer came first
+        round->answered = round->over = true;  // also when the guess ended it: a proof stands
+        beta_ = round->beta;
+        record_test(r);
+        result.last = r;
+        result.succeeded |= r >= round->beta;
+        if (lo_ >= hi_)
+          moot = true;
+        else if (!arrived)
+          rounds.emplace_back().beta = beta_ = test_beta(r);
+      }
+    };
+    team_->on_all_threads([&](Search<B>& s) {
+      if (&s == &team_->main()) {
+        const int engine = first_guess(&moot);
+        std::lock_guard lock(rounds_mutex);
+        arrived = true;
+        result.engine = engine;
+        Round& now = rounds.back();
+        const bool keep = engine > lo_ && engine <= hi_ ? now.beta == test_beta(engine)
+                                                        : !(result.succeeded && opt_.find_moves);
+        if (!keep) now.over = true;
+      }
+      take_rounds(s);
+      s.set_parallel(team_->stop(), team_->busy());  // the shared stop again, for the later phases
+    });
+    if (stopped) return std::nullopt;
+    return result;
   }
 
   // The root's bounds after the test against beta_ answered r (fail-soft), announced.
@@ -258,8 +337,8 @@ class RootSolver {
   }
 
   // MTD(f)'s first guess as a future margin: the play-time engine's value at opt.guess_depth
-  // plies when wants_guess(), else 0; cut short (a shallower guess) by a cancel.
-  int first_guess() const {
+  // plies when wants_guess(), else 0; cut short (a shallower guess) once *cancel is true.
+  int first_guess(const std::atomic<bool>* cancel) const {
     if (!wants_guess()) return 0;
     SearchOptions eo;
     eo.oracle = opt_.oracle;
@@ -267,7 +346,7 @@ class RootSolver {
     eo.tt_bytes = std::size_t(32) << 20;
     SearchLimits limits;
     limits.depth = opt_.guess_depth;
-    limits.cancel = opt_.cancel;
+    limits.cancel = cancel;
     if (opt_.max_seconds > 0) limits.seconds = opt_.max_seconds / 4;
     return Searcher(rules_id<typename B::Rules>, eo).search(p_, limits).value - kd_;
   }
@@ -633,7 +712,7 @@ class RootSolver {
   const B root_;
   const int n_, kd_, parity_;     // the root's stones in pits, kalah difference, parity of n
   int lo_ = -n_, hi_ = n_;        // proven lo_ <= future <= hi_
-  int beta_ = 0;                  // the MTD(f) test under way: future >= beta_
+  std::atomic<int> beta_ = 0;     // the MTD(f) test under way: future >= beta_
   int top_ = -n_ - 1;             // the highest move value settled, achieved by res_.best_moves
   std::vector<MoveState> moves_;  // ascending pit
   std::mutex moves_mutex_;        // guards moves_, phase_ and the calls of opt.on_proven

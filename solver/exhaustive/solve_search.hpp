@@ -97,7 +97,7 @@ class Search {
   }
   void restart() {
     stopped_ = failed_ != nullptr && failed_->load(std::memory_order_relaxed);
-    abandon_ply_ = kNoPly;
+    abandon_ply_ = stopped_ ? kStoppedPly : kNoPly;
   }
 
   // Another thread of the same solve failed (threw) once *failed is true: this search stops as at
@@ -483,9 +483,9 @@ class Search {
 
   static constexpr std::uint64_t kPollMask = (1u << 14) - 1;
 
-  // Stopped, past the budget of a defence round, or inside a node another thread has settled
-  // (abandon_ply_): results are meaningless and nothing is stored.
-  bool halted() const { return stopped_ || nodes_ >= budget_end_ || ply_ >= abandon_ply_; }
+  // Stopped (abandon_ply_ is then kStoppedPly), past the budget of a defence round, or inside a
+  // node another thread has settled (abandon_ply_): results are meaningless and nothing is stored.
+  bool halted() const { return nodes_ >= budget_end_ || ply_ >= abandon_ply_; }
 
   void poll() {
     polled_nodes_.store(nodes_, std::memory_order_relaxed);
@@ -494,6 +494,7 @@ class Search {
     if (failed_ != nullptr && failed_->load(std::memory_order_relaxed)) stopped_ = true;
     const Clock::time_point now = Clock::now();
     if (deadline_ && now >= *deadline_) stopped_ = true;
+    if (stopped_) abandon_ply_ = kStoppedPly;
     if (busy_ != nullptr) abandon_settled_ancestor();
     if (report_ && now - last_report_ >= report_every_) {
       last_report_ = now;
@@ -531,8 +532,10 @@ class Search {
   // With several threads: the nodes on this thread's path with their TT keys (0: none) and
   // windows, by ply; and the ply of the shallowest one another thread has settled since it was
   // entered (kNoPly: none), where the search returns to without finishing the nodes below it.
+  // kStoppedPly once stopped: every ply is halted, with one thread too.
   static constexpr int kPathPlies = 64;
   static constexpr int kNoPly = 1 << 30;
+  static constexpr int kStoppedPly = -1;
   struct PathNode {
     std::uint64_t key;
     int alpha, beta;

@@ -247,14 +247,15 @@ class RootSolver {
   // MTD(f) on the helpers while this thread runs the engine for the first guess: they test
   // guess 0's test, then each test MTD(f) takes next from the last answer (a success does not end
   // them: the threads would otherwise wait for the guess). When the guess arrives, the test under
-  // way goes on, this thread joining it, if it is the guess's test, or, with the guess's test
-  // already decided, MTD(f)'s next one (unless a test succeeded and the moves are wanted, which
-  // ends MTD(f)); otherwise it is stopped (its table entries stay). When the tests meet the
-  // bounds (or stop) first, the engine is stopped: its guess can no longer matter (a cancel of
-  // the solve stops the helpers, hence the engine too). nullopt when stopped.
+  // way goes on, this thread joining it, if it is the guess's test, or, when the answers already
+  // decide whether the future reaches the guess, MTD(f)'s next one (unless a test succeeded and
+  // the moves are wanted, which ends MTD(f)); otherwise it is stopped (its table entries stay).
+  // When the tests meet the bounds (or stop, or a thread leaves on an error) first, the engine is
+  // stopped: its guess can no longer matter (a cancel of the solve stops the helpers, hence the
+  // engine too). nullopt when stopped before the bounds met.
   std::optional<GuessRounds> tests_beside_guess() {
     struct Round {
-      std::atomic<bool> over{false};  // answered, or ended by the guess: its threads stop
+      std::atomic<bool> over{false};  // answered, ended by the guess, or stopped: threads stop
       bool answered = false;
       int beta = 0;
     };
@@ -262,11 +263,11 @@ class RootSolver {
     std::mutex rounds_mutex;   // guards rounds, arrived, result and stopped (then moves_mutex_)
     bool arrived = false;      // the engine's guess is in result.engine
     bool stopped = false;      // the deadline, a cancel or a failure
-    std::atomic<bool> moot{false};  // the bounds met or the tests stopped: the engine stops
+    std::atomic<bool> moot{false};  // the bounds met, the tests stopped or a thread left
     GuessRounds result{0, 0, false};
     rounds.emplace_back().beta = beta_ = test_beta(0);
-    // Each thread: the test under way, until none is (the guess stopped it, or it was answered
-    // after the guess arrived, or the bounds met).
+    // Each thread: the test under way, until none is (the guess ended it, it was answered after
+    // the guess arrived, the bounds met, or the solve stopped).
     const auto take_rounds = [&](Search<B>& s) {
       for (;;) {
         Round* round;
@@ -297,6 +298,17 @@ class RootSolver {
       }
     };
     team_->on_all_threads([&](Search<B>& s) {
+      // However this thread leaves (an exception too), the engine need not go on for it, and
+      // the search is given the team's stop again for the later phases.
+      struct Leave {
+        std::atomic<bool>& moot;
+        Search<B>& s;
+        SearchTeam<B>& team;
+        ~Leave() {
+          moot = true;
+          s.set_parallel(team.stop(), team.busy());
+        }
+      } leave{moot, s, *team_};
       if (&s == &team_->main()) {
         const int engine = first_guess(&moot);
         std::lock_guard lock(rounds_mutex);
@@ -308,9 +320,8 @@ class RootSolver {
         if (!keep) now.over = true;
       }
       take_rounds(s);
-      s.set_parallel(team_->stop(), team_->busy());  // the shared stop again, for the later phases
     });
-    if (stopped) return std::nullopt;
+    if (stopped && lo_ < hi_) return std::nullopt;
     return result;
   }
 
@@ -614,14 +625,17 @@ class RootSolver {
   void report_progress() {
     const double s = seconds();
     const std::uint64_t nodes = team_->polled_nodes();
-    char line[160];
-    std::snprintf(line, sizeof line, "solve: %.0f s, %.3g nodes (%.3g/s), margin in [%d, %d], ", s,
-                  double(nodes), nodes / std::max(s, 1e-9), kd_ + lo_, kd_ + hi_);
     std::string phase;
+    int lo, hi;  // helpers record root tests too (tests_beside_guess)
     {
       std::lock_guard lock(moves_mutex_);
       phase = phase_;
+      lo = lo_;
+      hi = hi_;
     }
+    char line[160];
+    std::snprintf(line, sizeof line, "solve: %.0f s, %.3g nodes (%.3g/s), margin in [%d, %d], ", s,
+                  double(nodes), nodes / std::max(s, 1e-9), kd_ + lo, kd_ + hi);
     opt_.progress(line +
                   (phase.empty() ? "value: test margin >= " + std::to_string(kd_ + beta_) : phase) +
                   line_text());

@@ -13,7 +13,6 @@
 #include <random>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -683,9 +682,9 @@ TEST(Solve, ThreadsGiveExactResults) {
 
 // With helpers, MTD(f)'s first test against 0 starts while the engine finds the first guess: a
 // guess that gives the same test joins it, another stops it. Either way the answers are those of
-// one thread; the starts below have guesses of both kinds. With a guess 40 plies deep the engine
-// is slower than the solve: the helpers go on with MTD(f)'s next tests until the bounds meet,
-// which stops the engine.
+// one thread; the starts below have guesses of both kinds. A guess 40 plies deep usually takes
+// longer than these solves: the helpers then go on with MTD(f)'s next tests until the bounds
+// meet, which stops the engine.
 TEST(Solve, TheFirstGuessBesideTheHelpersKeepsTheAnswers) {
   const std::vector<std::tuple<Rules, int, int>> starts = {{Rules::kWetherell, 4, 3},
                                                            {Rules::kKalah, 4, 3},
@@ -727,9 +726,9 @@ TEST(Solve, TheFirstGuessBesideTheHelpersKeepsTheAnswers) {
   EXPECT_GT(stopped, 0);
 }
 
-// SearchTeam::test_beside: whatever the caller's own work decides (to join the helpers, to stop
-// them at once, or to stop them once they have answered), an answer is a proof of the test.
-TEST(Solve, ATestBesideOtherWorkIsAProofOrNoAnswer) {
+// SearchTeam::test on several threads: each answer is a proof of the test, the next test starts
+// afresh after the stop that ended the one before, and stop() is raised once a test is over.
+TEST(Solve, ATestOnEveryThreadIsAProof) {
   const Position p = start_position(4, 3);
   const int margin = solve(Rules::kKalah, p, small_options()).margin;  // the future: kd is 0
   with_rules(Rules::kKalah, [&](auto policy) {
@@ -746,14 +745,10 @@ TEST(Solve, ATestBesideOtherWorkIsAProofOrNoAnswer) {
         return r.has_value() && (*r >= beta) == (margin >= beta);
       };
       const std::string at = "beta " + std::to_string(beta);
-      EXPECT_TRUE(proves(team.test_beside(b, n, beta, [] { return true; }))) << at;
-      const solve_detail::Test declined = team.test_beside(b, n, beta, [] { return false; });
-      EXPECT_TRUE(!declined || proves(declined)) << at;
-      const solve_detail::Test after = team.test_beside(b, n, beta, [&] {
-        while (!team.stop()->load()) std::this_thread::yield();
-        return false;
-      });
-      EXPECT_TRUE(proves(after)) << at;
+      for (int round = 0; round < 2; ++round) {
+        EXPECT_TRUE(proves(team.test(b, n, beta))) << at << ", test " << round;
+        EXPECT_TRUE(team.stop()->load()) << at << ", test " << round;
+      }
     }
   });
 }

@@ -114,27 +114,14 @@ class SearchTeam {
   }
 
   // The same test on every thread; the first to finish answers (all answers are proofs, so any
-  // will do).
+  // will do). stop() is raised once the test is over (answered, or stopped by the deadline, a
+  // cancel or a failure: then nullopt).
   Test test(const B& b, int nb, int beta) {
     if (alone()) return test_alone(*main_, b, nb, beta);
-    return test_beside(b, nb, beta, [] { return true; });
-  }
-
-  // The same test on the helpers while this thread runs own() first: own() returns true to join
-  // them, false to stop them (a test a helper answered before that is still answered); helpers
-  // that answer first wait for own() to return. stop() is raised once the test is over
-  // (answered, or stopped by the deadline, a cancel or a failure). With no helpers, own()
-  // decides alone.
-  template <class Own>
-  Test test_beside(const B& b, int nb, int beta, const Own& own) {
     stop_ = false;
     std::atomic<bool> answered{false};
     int answer = 0;
     on_all_threads([&](Search<B>& s) {
-      if (&s == main_.get() && !own()) {
-        stop_ = true;
-        return;
-      }
       s.restart();
       const int r = s.search(b, nb, beta - 1, beta);
       if (!s.stopped() && !answered.exchange(true)) answer = r;

@@ -23,6 +23,7 @@
 #include "db_error.hpp"
 #include "db_test_util.hpp"
 #include "move.hpp"
+#include "physical_memory.hpp"
 #include "probe.hpp"
 #include "reference.hpp"
 #include "root_solver.hpp"
@@ -874,6 +875,21 @@ TEST(Solve, DefaultOptionsSolveTheValueVectorsOfFourPits) {
     }
     EXPECT_GT(checked, 0) << file;
   }
+}
+
+// --tt-mb 0's size (solve.hpp): 64 MiB up to 20 stones in pits beyond the table, doubled a stone;
+// 16 MiB up to 28 with the levels just above skipping the TT, doubled every 2; at most 2 GiB and
+// a quarter of the memory.
+TEST(Solve, TheAutomaticTableGrowsWithTheStonesBeyondTheDatabase) {
+  const Position etude = start_position(6, 4);  // 48 stones in pits
+  const std::size_t quarter = std::size_t(physical_memory_bytes() / 4 >> 20) << 20;
+  auto mib = [&](std::size_t n) { return std::min(n << 20, quarter); };
+  const std::vector<std::tuple<int, bool, std::size_t>> rows = {
+      {32, false, 64},   {28, false, 64},   {27, false, 128},  {26, false, 256},
+      {24, false, 1024}, {23, false, 2048}, {-1, false, 2048}, {24, true, 16},
+      {20, true, 16},    {19, true, 32},    {14, true, 128},   {-1, true, 2048}};
+  for (const auto& [table, untabled, expected] : rows)
+    EXPECT_EQ(auto_tt_bytes(etude, table, untabled), mib(expected)) << table << " " << untabled;
 }
 
 TEST(Solve, ValueOnlySolveSkipsTheMoves) {

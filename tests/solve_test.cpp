@@ -877,19 +877,23 @@ TEST(Solve, DefaultOptionsSolveTheValueVectorsOfFourPits) {
   }
 }
 
-// --tt-mb 0's size (solve.hpp): 64 MiB up to 20 stones in pits beyond the table, doubled a stone;
-// 16 MiB up to 28 with the levels just above skipping the TT, doubled every 2; at most 2 GiB and
-// a quarter of the memory.
+// --tt-mb 0's size (solve.hpp): 64 MiB up to 24 stones in pits beyond the table, doubled every 2;
+// from 48 stones in pits 64 MiB up to 20, doubled a stone; 16 MiB up to 28 with the levels just
+// above skipping the TT, doubled every 2; at most 2 GiB and a quarter of the memory.
 TEST(Solve, TheAutomaticTableGrowsWithTheStonesBeyondTheDatabase) {
-  const Position etude = start_position(6, 4);  // 48 stones in pits
+  const Position etude = start_position(6, 4), three = start_position(6, 3);  // 48, 36 in pits
   const std::size_t quarter = std::size_t(physical_memory_bytes() / 4 >> 20) << 20;
   auto mib = [&](std::size_t n) { return std::min(n << 20, quarter); };
-  const std::vector<std::tuple<int, bool, std::size_t>> rows = {
-      {32, false, 64},   {28, false, 64},   {27, false, 128},  {26, false, 256},
-      {24, false, 1024}, {23, false, 2048}, {-1, false, 2048}, {24, true, 16},
-      {20, true, 16},    {19, true, 32},    {14, true, 128},   {-1, true, 2048}};
-  for (const auto& [table, untabled, expected] : rows)
-    EXPECT_EQ(auto_tt_bytes(etude, table, untabled), mib(expected)) << table << " " << untabled;
+  const std::vector<std::tuple<Position, int, bool, std::size_t>> rows = {
+      {etude, 32, false, 64},   {etude, 28, false, 64},   {etude, 27, false, 128},
+      {etude, 26, false, 256},  {etude, 24, false, 1024}, {etude, 23, false, 2048},
+      {etude, -1, false, 2048}, {three, 12, false, 64},   {three, 11, false, 128},
+      {three, 10, false, 128},  {three, 9, false, 256},   {three, -1, false, 2048},
+      {etude, 24, true, 16},    {etude, 20, true, 16},    {etude, 19, true, 32},
+      {etude, 14, true, 128},   {etude, -1, true, 2048}};
+  for (const auto& [p, table, untabled, expected] : rows)
+    EXPECT_EQ(auto_tt_bytes(p, table, untabled), mib(expected))
+        << p.pit_stones() << " in pits, table " << table << (untabled ? ", untabled" : "");
 }
 
 TEST(Solve, ValueOnlySolveSkipsTheMoves) {

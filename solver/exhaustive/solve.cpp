@@ -12,8 +12,13 @@ namespace kalah {
 std::size_t auto_tt_bytes(const Position& p, int oracle_stones, bool untabled_levels) {
   const int beyond = p.pit_stones() - std::max(oracle_stones, 0);
   const std::size_t base_mb = untabled_levels ? 16 : 64;
-  const int doublings =
-      untabled_levels ? std::clamp((beyond - 28 + 1) / 2, 0, 7) : std::clamp(beyond - 20, 0, 5);
+  int doublings;  // of base_mb (solve.hpp)
+  if (untabled_levels)
+    doublings = std::clamp((beyond - 27) / 2, 0, 7);
+  else if (p.pit_stones() >= 48)
+    doublings = std::clamp(beyond - 20, 0, 5);
+  else
+    doublings = std::clamp((beyond - 23) / 2, 0, 5);
   const std::size_t quarter_ram_mb = std::size_t(physical_memory_bytes() / 4 >> 20);
   return std::max<std::size_t>(1, std::min(base_mb << doublings, quarter_ram_mb)) << 20;
 }

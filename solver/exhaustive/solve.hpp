@@ -128,10 +128,11 @@ struct SolveResult {
 std::string moves_text(const SolveResult& r);
 
 // The transposition table a solve of p needs (`kalah solve --tt-mb 0`): sized from the stones in
-// pits beyond the oracle's levels (oracle_stones; -1: no oracle): 64 MiB up to 20, doubled for
-// every stone more; or, when the levels just above a table in memory skip the TT (untabled_levels:
-// it then holds far fewer positions), 16 MiB up to 28, doubled for every 2 more; at most 2 GiB and
-// a quarter of the memory.
+// pits beyond the oracle's levels (oracle_stones; -1: no oracle): 64 MiB up to 24, doubled for
+// every 2 more; from 48 stones in pits (longer games: larger trees for as many beyond), 64 MiB up
+// to 20, doubled for every stone more; when the levels just above a table in memory skip the TT
+// (untabled_levels: it then holds far fewer positions), 16 MiB up to 28, doubled for every 2
+// more; at most 2 GiB and a quarter of the memory.
 // The tree grows with the stones beyond the database, and a table larger than the solve needs
 // costs its first touch and longer memory latency (docs/PERFORMANCE.md, solver).
 std::size_t auto_tt_bytes(const Position& p, int oracle_stones, bool untabled_levels);

@@ -240,9 +240,10 @@ void add_solve_options(po::options_description& desc, SolveArgs& a,
       ("json", "print one JSON object")
       ("max-time", po::value(&a.max_time), "give up after SEC seconds (0: no limit)")
       ("tt-mb", po::value(&a.tt_mb)->default_value(a.tt_mb),
-       "transposition table size in MiB; 0: sized to the position (64 MiB up to 20 stones in pits "
-       "beyond the database, doubled for every stone more; 16 MiB up to 28 when --untabled is in "
-       "effect, doubled for every 2 more; at most 2048 and a quarter of the memory); "
+       "transposition table size in MiB; 0: sized to the position (64 MiB up to 24 stones in pits "
+       "beyond the database, doubled for every 2 more; from 48 stones in pits 64 MiB up to 20, "
+       "doubled for every stone more; 16 MiB up to 28 when --untabled is in effect, doubled for "
+       "every 2 more; at most 2048 and a quarter of the memory); "
        "at most the memory available (the machine's, within MemAvailable and ulimit -v)")
       ("memo", po::value(&a.memo)->default_value(a.memo),
        "solve boards with up to this many stones in pits once into a dense table (-1: automatic, "

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <map>
+#include <random>
+#include <stdexcept>
+#include <vector>
 
 #include "build.hpp"
 #include "generate.hpp"
@@ -132,6 +135,35 @@ TEST(Generate, AnOpenLevelIsFilledOnAnyThreadCount) {
             << threads << " threads, " << entries << " entries, at " << (other - level.begin());
       }
     }
+  }
+}
+
+// A level packed in place by several threads (in rounds whose words land only on values already
+// read) reads back every value a one-thread packing does, for sizes from one word to several
+// rounds with a partial last word; a value no solve gives is refused from any thread.
+TEST(Generate, ALevelPackedOnAnyThreadCountReadsBackItsValues) {
+  const int n = 21;
+  std::mt19937_64 rng(46);
+  for (std::uint64_t entries : {std::uint64_t(5), std::uint64_t(12) << 16, std::uint64_t(3'000'007),
+                                std::uint64_t(9'999'991)}) {
+    std::vector<std::int8_t> values(entries);
+    for (std::int8_t& v : values) v = std::int8_t(2 * int(rng() % (n + 1)) - n);
+    for (int threads : {1, 2, 3, 0}) {
+      LevelTables levels(n + 1, true);
+      const std::span<std::int8_t> level = levels.open(n, entries, 0, threads);
+      std::copy(values.begin(), values.end(), level.begin());
+      levels.pack(n, threads);
+      ASSERT_TRUE(levels.level(n).packed);
+      for (std::uint64_t r = 0; r < entries; ++r)
+        ASSERT_EQ(levels.level(n).future(r), values[r])
+            << threads << " threads, " << entries << " entries, rank " << r;
+    }
+  }
+  for (int threads : {1, 2}) {
+    LevelTables levels(n + 1, true);
+    const std::span<std::int8_t> level = levels.open(n, 3'000'007, 1, threads);
+    level[2'900'000] = 2;  // not of n's parity
+    EXPECT_THROW(levels.pack(n, threads), std::logic_error) << threads << " threads";
   }
 }
 

@@ -118,7 +118,7 @@ BuildReport build_database(Store& store, const BuildOptions& o, const BuildEvent
   for (int n = 0; n <= stored; ++n) {
     if (events.loading) events.loading(n, stored);
     store.read_level(t, n, levels.open(n, index.size(n), 0, o.threads), unsigned(o.threads));
-    levels.pack(n);
+    levels.pack(n, o.threads);
   }
   report.first_built = stored + 1;
   // Level n is compressed and committed in the background while level n+1 is solved (it only

@@ -65,7 +65,7 @@ void generate_level(Rules rules, const LevelIndex& index, LevelTables& levels, i
         },
         PitsOneTo<kMaxPits>{});
   });
-  levels.pack(n);
+  levels.pack(n, threads);
   reporter.stop();
   if (reporter.error) std::rethrow_exception(reporter.error);
   if (progress) progress(n, total, total);

@@ -36,8 +36,9 @@ class LevelTables {
   std::span<std::int8_t> open(int n, std::uint64_t entries, std::int8_t fill, int threads = 1);
   // Level n's bytes while it is open (before pack(n)).
   std::span<std::int8_t> bytes(int n) const { return {levels_[n].bytes, levels_[n].entries}; }
-  // Level n, complete, becomes readable through level(n) (packed in place when packing is on).
-  void pack(int n);
+  // Level n, complete, becomes readable through level(n) (packed in place when packing is on, by
+  // `threads` threads, 0: one a core).
+  void pack(int n, int threads = 1);
   // Level n as the solver and the writer read it; valid after pack(n).
   const ResidentLevel& level(int n) const { return views_[n]; }
   // level(0), level(1), ... as one array.

@@ -130,7 +130,7 @@ void DistributedBuild::hand_out_stored_levels() {
     } else {
       recv_bytes(mine.data(), mine.size(), 0, kTag);
     }
-    levels_.pack(n);
+    levels_.pack(n, arena_.max_concurrency());
   }
 }
 
@@ -154,7 +154,7 @@ int DistributedBuild::compute_slice(int n, std::uint64_t entries) {
           PitsOneTo<kMaxPits>{});
     });
   });
-  levels_.pack(n);
+  levels_.pack(n, arena_.max_concurrency());
   return bands;
 }
 

@@ -8,15 +8,17 @@
 namespace kalah {
 
 // Owns `bytes` of zero-filled memory, aligned to 2 MiB. Large buffers are advised onto transparent
-// huge pages, and `populate` faults the whole buffer in at construction with one system call: on
-// virtual machines a page fault taken one 4 KiB page at a time can cost more than filling the
-// memory (figures: docs/PERFORMANCE.md, "Memory latency").
+// huge pages, and `populate` faults the whole buffer in at construction, one system call on each
+// of `threads` threads (one slice each; fewer where a thread cannot be started): on virtual
+// machines a page fault taken one 4 KiB page at a time can cost more than filling the memory, and
+// the kernel's first touch of fresh memory can take seconds a GiB (figures: docs/PERFORMANCE.md,
+// "Memory latency").
 // Both are requests: where the kernel refuses them the memory is still correct, only slower.
 // Throws std::bad_alloc when the mapping fails.
 class HugeBuffer {
  public:
   HugeBuffer() = default;
-  explicit HugeBuffer(std::size_t bytes, bool populate = true);
+  explicit HugeBuffer(std::size_t bytes, bool populate = true, int threads = 1);
   ~HugeBuffer();
   HugeBuffer(HugeBuffer&& o) noexcept { swap(o); }
   HugeBuffer& operator=(HugeBuffer&& o) noexcept {

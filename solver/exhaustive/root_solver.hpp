@@ -65,7 +65,10 @@ class RootSolver {
         n_(p.pit_stones()),
         kd_(p.kalah_difference()),
         parity_(n_ & 1),
-        own_tt_(opt.table != nullptr ? nullptr : std::make_unique<SolveTable>(opt.tt_bytes)),
+        own_tt_(opt.table != nullptr
+                    ? nullptr
+                    : std::make_unique<SolveTable>(opt.tt_bytes, SolveTable::Aging::kOff,
+                                                   std::max(1, opt.threads))),
         tt_(opt.table != nullptr ? *opt.table : *own_tt_,
             opt.table != nullptr ? table_salt(rules_id<typename B::Rules>, p.m) : 0) {}
 

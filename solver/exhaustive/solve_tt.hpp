@@ -59,11 +59,11 @@ class SolveTable {
 
   enum class Aging : bool { kOff, kOn };
 
-  // A table of bytes_for(bytes), with the side array when aging. Throws std::bad_alloc when it
-  // cannot be allocated.
-  explicit SolveTable(std::size_t bytes, Aging aging = Aging::kOff) {
+  // A table of bytes_for(bytes), with the side array when aging, its memory faulted in by `threads`
+  // threads (HugeBuffer). Throws std::bad_alloc when it cannot be allocated.
+  explicit SolveTable(std::size_t bytes, Aging aging = Aging::kOff, int threads = 1) {
     const std::size_t buckets = bytes_for(bytes) / sizeof(Bucket);
-    memory_ = HugeBuffer(buckets * sizeof(Bucket));
+    memory_ = HugeBuffer(buckets * sizeof(Bucket), true, threads);
     buckets_ = memory_.as<Bucket>();
     mask_ = buckets - 1;
     if (aging == Aging::kOn) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tools/scaling.sh at 1 and 2 threads on 4-pit boards: a table per workload, a row per thread
-# count, the same values at both (exit 0); a value that differs gives exit 1 with its row shown
+# count, the same values at both (exit 0), the generator's packed levels giving its bytes' values; a value that differs gives exit 1 with its row shown
 # (each solve asked for its JSON answer and its progress lines), a failed solve or an answer
 # missing a field exit 1 and no row; bad arguments exit 2.
 # Usage: scaling_test.sh SCALING_SH KALAH DIR
@@ -19,6 +19,19 @@ grep -qE '^Machine: .+, [0-9]+ cores, .+ NUMA node\(s\), [0-9?]+ GiB memory, tra
   fail "expected one generator and two solver tables: $out"
 [[ $(grep -cE '\| 0 \|$' <<<"$out") == 2 && $(grep -cE '\| 8 \|$' <<<"$out") == 2 ]] ||
   fail "expected margins 0 (wetherell 4x3) and 8 (kalah-empty-capture 4x3) at both counts: $out"
+
+# The generator with its levels packed (--gen-memory-limit): the option in the title, the same
+# signature as in bytes.
+bytes=$("$script" --kalah "$kalah" --threads 1 --dir "$dir" --pits 4 --gen-stones 20 --only gen \
+  2>/dev/null) || fail "exit status $? for the generator in bytes"
+packed=$("$script" --kalah "$kalah" --threads "1 2" --dir "$dir" --pits 4 --gen-stones 20 \
+  --only gen --gen-memory-limit 3 2>"$dir/packed-err") || fail "exit status $? for packed levels"
+grep -q -- '--max-stones 20 --memory-limit 3$' <<<"$packed" || fail "no memory limit in the title: $packed"
+grep -q -- 'bench gen .* --memory-limit 3 --threads 2' "$dir/packed-err" ||
+  fail "bench gen not run with the limit: $(cat "$dir/packed-err")"
+signature=$(grep -oE '[0-9a-f]{16} \|$' <<<"$bytes")
+[[ -n $signature && $(grep -c -- "$signature" <<<"$packed") == 2 ]] ||
+  fail "packed levels' signature differs from bytes' ($signature): $packed"
 
 # A kalah whose solve answers differently on two threads: the table shows it, the exit status is 1.
 fake=$dir/fake-kalah

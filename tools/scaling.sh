@@ -7,11 +7,13 @@ set -euo pipefail
 usage() {
   cat <<'EOF'
 usage: tools/scaling.sh [--kalah BIN] [--threads "1 2 4 8 16"] [--dir DIR] [--pits m]
-                        [--gen-stones N] [--etude k:N] [--kec k:N] [--only gen|etude|kec]
+                        [--gen-stones N] [--gen-memory-limit MiB] [--etude k:N] [--kec k:N]
+                        [--only gen|etude|kec]
 
 Workloads, each run once per thread count (--threads, the first the reference):
   gen    kalah bench gen --rules kalah-empty-capture --max-stones N (default 22): levels
-         0..N solved in memory; seconds and entries/s, the signature compared
+         0..N solved in memory; seconds and entries/s, the signature compared; with
+         --gen-memory-limit, its levels packed as gen keeps them within that memory
   etude  kalah solve --stones k (wetherell, default 4:26) with the levels 0..N of a table
          built once in DIR on all cores; search seconds, nodes, the threads' idle time
          (idle_thread_seconds), margin compared
@@ -24,7 +26,7 @@ EOF
 }
 
 kalah=build/tools/kalah threads="1 2 4 8 16" dir=scaling-dbs pits=6 gen_stones=22
-etude=4:26 kec=5:24 only=""
+etude=4:26 kec=5:24 only="" gen_limit=""
 while (($# > 0)); do
   if [[ $1 == -h || $1 == --help ]]; then usage; exit 0; fi
   (($# >= 2)) || { echo "scaling.sh: $1 needs a value" >&2; exit 2; }
@@ -34,6 +36,7 @@ while (($# > 0)); do
     --dir) dir=$2 ;;
     --pits) pits=$2 ;;
     --gen-stones) gen_stones=$2 ;;
+    --gen-memory-limit) gen_limit=$2 ;;
     --etude) etude=$2 ;;
     --kec) kec=$2 ;;
     --only) only=$2 ;;
@@ -90,11 +93,13 @@ machine() {
 machine
 
 if wanted gen; then
-  header "Generator: kalah bench gen --rules kalah-empty-capture --pits $pits --max-stones $gen_stones" \
+  limit=()
+  if [[ -n $gen_limit ]]; then limit=(--memory-limit "$gen_limit"); fi
+  header "Generator: kalah bench gen --rules kalah-empty-capture --pits $pits --max-stones $gen_stones${limit[*]:+ ${limit[*]}}" \
     entries signature
   for t in $threads; do
     line=$(run "$kalah" bench gen --rules kalah-empty-capture --pits "$pits" \
-      --max-stones "$gen_stones" --threads "$t" | tail -1)
+      --max-stones "$gen_stones" "${limit[@]}" --threads "$t" | tail -1)
     # "... levels 0..N: E entries in S s, R M entries/s, signature X"
     [[ $line =~ :\ ([0-9]+)\ entries\ in\ ([0-9.]+)\ s,.*signature\ ([0-9a-f]+) ]] ||
       { echo "scaling.sh: unexpected bench gen output: $line" >&2; exit 1; }

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <exception>
 #include <new>
-#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -32,8 +32,9 @@ void populate_pages(char* data, std::size_t span, int threads) {
   };
   std::vector<std::thread> helpers;
   try {
+    helpers.reserve(std::size_t(slices - 1));  // so that only starting a thread can throw below
     for (int i = 1; i < slices; ++i) helpers.emplace_back(slice, i);
-  } catch (const std::system_error&) {
+  } catch (const std::exception&) {  // no memory or no thread: this thread populates the rest
   }
   for (int i = int(helpers.size()) + 1; i < slices; ++i) slice(i);
   slice(0);

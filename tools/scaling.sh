@@ -93,9 +93,9 @@ machine() {
 machine
 
 if wanted gen; then
-  limit=()
-  if [[ -n $gen_limit ]]; then limit=(--memory-limit "$gen_limit"); fi
-  header "Generator: kalah bench gen --rules kalah-empty-capture --pits $pits --max-stones $gen_stones${limit[*]:+ ${limit[*]}}" \
+  limit=() title=""
+  if [[ -n $gen_limit ]]; then limit=(--memory-limit "$gen_limit") title=" --memory-limit $gen_limit"; fi
+  header "Generator: kalah bench gen --rules kalah-empty-capture --pits $pits --max-stones $gen_stones$title" \
     entries signature
   for t in $threads; do
     line=$(run "$kalah" bench gen --rules kalah-empty-capture --pits "$pits" \

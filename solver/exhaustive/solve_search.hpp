@@ -76,7 +76,7 @@ class Search {
 
   // True once the deadline passed, the search was cancelled or told to stop: results are
   // meaningless from then on (polled every few thousand nodes). restart() clears it.
-  bool stopped() const { return stopped_; }
+  bool stopped() const { return abandon_ply_ == kStoppedPly; }
 
   // Several threads search one root: they share the TT (SolveTable needs no locks) and `busy`, a
   // zeroed table of kBusySlots words that all threads are given, and each stops when *stop becomes
@@ -96,8 +96,8 @@ class Search {
     busy_min_ = table_min_ + kBusyAbove;
   }
   void restart() {
-    stopped_ = failed_ != nullptr && failed_->load(std::memory_order_relaxed);
-    abandon_ply_ = stopped_ ? kStoppedPly : kNoPly;
+    const bool failed = failed_ != nullptr && failed_->load(std::memory_order_relaxed);
+    abandon_ply_ = failed ? kStoppedPly : kNoPly;
   }
 
   // Another thread of the same solve failed (threw) once *failed is true: this search stops as at
@@ -489,12 +489,12 @@ class Search {
 
   void poll() {
     polled_nodes_.store(nodes_, std::memory_order_relaxed);
-    if (stop_ != nullptr && stop_->load(std::memory_order_relaxed)) stopped_ = true;
-    if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) stopped_ = true;
-    if (failed_ != nullptr && failed_->load(std::memory_order_relaxed)) stopped_ = true;
     const Clock::time_point now = Clock::now();
-    if (deadline_ && now >= *deadline_) stopped_ = true;
-    if (stopped_) abandon_ply_ = kStoppedPly;
+    if ((stop_ != nullptr && stop_->load(std::memory_order_relaxed)) ||
+        (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) ||
+        (failed_ != nullptr && failed_->load(std::memory_order_relaxed)) ||
+        (deadline_ && now >= *deadline_))
+      abandon_ply_ = kStoppedPly;
     if (busy_ != nullptr) abandon_settled_ancestor();
     if (report_ && now - last_report_ >= report_every_) {
       last_report_ = now;
@@ -551,7 +551,6 @@ class Search {
   std::int8_t line_moves_[kLinePlies] = {};
   std::uint64_t oracle_hits_ = 0;
   std::uint64_t expanded_ = 0;  // nodes whose moves were searched
-  bool stopped_ = false;
   // Nodes at which the innermost defence round's budget runs out: from then on every search()
   // returns at once, its result meaningless, until the round takes the budget back.
   std::uint64_t budget_end_ = ~std::uint64_t(0);

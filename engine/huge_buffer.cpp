@@ -24,11 +24,11 @@ constexpr std::size_t kHugePage = std::size_t(2) << 20;
 void populate_pages(char* data, std::size_t span, int threads) {
   const std::size_t pages = span / kHugePage;
   const int slices = int(std::clamp<std::size_t>(std::size_t(std::max(threads, 1)), 1, pages));
+  // slices <= pages, so every slice holds at least one page.
   const auto slice = [=](int i) {
     const std::size_t begin = pages * std::size_t(i) / std::size_t(slices);
     const std::size_t end = pages * std::size_t(i + 1) / std::size_t(slices);
-    if (end > begin)
-      madvise(data + begin * kHugePage, (end - begin) * kHugePage, MADV_POPULATE_WRITE);
+    madvise(data + begin * kHugePage, (end - begin) * kHugePage, MADV_POPULATE_WRITE);
   };
   std::vector<std::thread> helpers;
   try {

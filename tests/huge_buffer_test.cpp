@@ -4,11 +4,10 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <fstream>
 
 #include <sys/mman.h>
 #include <unistd.h>
-
-#include <fstream>
 
 #include "huge_buffer.hpp"
 

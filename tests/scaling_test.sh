@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tools/scaling.sh at 1 and 2 threads on 4-pit boards: a table per workload, a row per thread
-# count, the same values at both (exit 0), the generator's packed levels giving its bytes' values; a value that differs gives exit 1 with its row shown
-# (each solve asked for its JSON answer and its progress lines), a failed solve or an answer
-# missing a field exit 1 and no row; bad arguments exit 2.
+# count, the same values at both (exit 0), the generator's packed levels giving its bytes' values;
+# a value that differs gives exit 1 with its row shown (each solve asked for its JSON answer and
+# its progress lines), a failed solve or an answer missing a field exit 1 and no row; bad
+# arguments exit 2.
 # Usage: scaling_test.sh SCALING_SH KALAH DIR
 set -uo pipefail
 script=$1 kalah=$2 dir=$3

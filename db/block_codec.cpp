@@ -28,6 +28,25 @@ ZSTD_DCtx* thread_dctx() {
   return ctx.get();
 }
 
+// The first checksum of a block: XXH64 of the place's 16 bytes (a bound block) and the block's
+// bytes after the checksum.
+std::uint64_t stored_checksum(std::string_view stored, const BlockPlace* place) {
+  Xxh64Stream h;
+  if (place) {
+    std::uint8_t bytes[16] = {format::rules_code(place->table.rules), std::uint8_t(place->table.m),
+                              std::uint8_t(place->n), 0};
+    for (int i = 0; i < 4; ++i) bytes[4 + i] = std::uint8_t(place->block >> (8 * i));
+    for (int i = 0; i < 8; ++i) bytes[8 + i] = std::uint8_t(place->build >> (8 * i));
+    h.update(bytes, sizeof bytes);
+  }
+  h.update(stored.data() + 8, stored.size() - 8);
+  return h.digest();
+}
+
+void put_stored_checksum(std::string& stored, std::uint64_t sum) {
+  for (int i = 0; i < 8; ++i) stored[std::size_t(i)] = char(std::uint8_t(sum >> (8 * i)));
+}
+
 }  // namespace
 
 std::string encode_block(std::span<const std::int8_t> values, int zstd_level) {
@@ -44,9 +63,16 @@ std::string encode_block(std::span<const std::int8_t> values, int zstd_level) {
   if (ZSTD_isError(n))
     throw DbError(std::string("zstd compression failed: ") + ZSTD_getErrorName(n));
   out.resize(kBlockHeaderBytes + n);
-  const std::uint64_t sum = xxh64(out.data() + 8, out.size() - 8);
-  for (int i = 0; i < 8; ++i) out[i] = char(std::uint8_t(sum >> (8 * i)));
+  put_stored_checksum(out, stored_checksum(out, nullptr));
   return out;
+}
+
+void bind_block(std::string& stored, const BlockPlace& place, const std::string& where) {
+  if (stored.size() < kBlockHeaderBytes)
+    throw DbError(where + ": corrupt block (value shorter than its header)");
+  if (stored_checksum(stored, nullptr) != format::get_le(stored, 0, 8))
+    throw DbError(where + ": corrupt block (checksum of the stored bytes does not match)");
+  put_stored_checksum(stored, stored_checksum(stored, &place));
 }
 
 std::uint32_t block_entries_of(std::string_view stored) {
@@ -54,11 +80,15 @@ std::uint32_t block_entries_of(std::string_view stored) {
   return std::uint32_t(format::get_le(stored, 8, 4));
 }
 
-void decode_block(std::string_view stored, std::span<std::int8_t> out, const std::string& where) {
+void decode_block(std::string_view stored, std::span<std::int8_t> out, const BlockPlace* place,
+                  const std::string& where) {
   if (stored.size() < kBlockHeaderBytes)
     throw DbError(where + ": corrupt block (value shorter than its header)");
-  if (xxh64(stored.data() + 8, stored.size() - 8) != format::get_le(stored, 0, 8))
-    throw DbError(where + ": corrupt block (checksum of the stored bytes does not match)");
+  if (stored_checksum(stored, place) != format::get_le(stored, 0, 8))
+    throw DbError(where + (place
+                               ? ": corrupt or misplaced block (its checksum over its table, "
+                                 "level, index, build and bytes does not match)"
+                               : ": corrupt block (checksum of the stored bytes does not match)"));
   if (block_entries_of(stored) != out.size())
     throw DbError(where + ": corrupt block (declares " + std::to_string(block_entries_of(stored)) +
                   " entries, expected " + std::to_string(out.size()) + ")");

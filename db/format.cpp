@@ -128,11 +128,24 @@ std::optional<TableRecord> decode_table(std::string_view v) {
   return TableRecord{{*rules, m}, through};
 }
 
-std::string encode_level(const LevelMeta& m) {
+namespace {
+
+// XXH64 of the level key of (t, n) and the record's bytes before its checksum.
+std::uint64_t level_record_checksum(TableId t, int n, std::string_view record) {
+  const Key key = level_key(t, n);
+  Xxh64Stream h;
+  h.update(key.bytes.data(), key.size);
+  h.update(record.data(), kLevelBytes - 8);
+  return h.digest();
+}
+
+}  // namespace
+
+std::string encode_level(TableId t, int n, const LevelMeta& m) {
   std::string out;
   put_le(out, m.entries, 8);
   put_le(out, m.checksum, 8);
-  put_le(out, m.format_version, 4);
+  put_le(out, kVersion, 4);
   put_le(out, m.block_entries, 4);
   put_le(out, m.compressed_bytes, 8);
   put_le(out, m.blocks, 4);
@@ -141,11 +154,13 @@ std::string encode_level(const LevelMeta& m) {
   put_le(out, std::uint64_t(m.codec), 1);
   put_le(out, std::uint64_t(m.zstd_level), 1);
   put_le(out, 0, 5);
+  put_le(out, m.build, 8);
+  put_le(out, level_record_checksum(t, n, out), 8);
   return out;
 }
 
-std::optional<LevelMeta> decode_level(std::string_view v) {
-  if (v.size() != kLevelBytes) return std::nullopt;
+std::optional<LevelMeta> decode_level(TableId t, int n, std::string_view v) {
+  if (v.size() != kLevelBytes && v.size() != kLevelBytesUnbound) return std::nullopt;
   LevelMeta m{};
   m.entries = get_le(v, 0, 8);
   m.checksum = get_le(v, 8, 8);
@@ -157,6 +172,13 @@ std::optional<LevelMeta> decode_level(std::string_view v) {
   m.complete = get_le(v, 40, 1) == 1;
   m.codec = int(get_le(v, 41, 1));
   m.zstd_level = int(std::int8_t(get_le(v, 42, 1)));
+  // A bound record is as long as its version says, and its checksum ties it to its key.
+  if (m.bound() != (v.size() == kLevelBytes)) return std::nullopt;
+  if (m.bound()) {
+    if (get_le(v, 43, 5) != 0 || get_le(v, 56, 8) != level_record_checksum(t, n, v))
+      return std::nullopt;
+    m.build = get_le(v, 48, 8);
+  }
   if (m.block_entries == 0 || m.blocks_per_group == 0 ||
       m.blocks != block_count(m.entries, m.block_entries))
     return std::nullopt;

@@ -15,7 +15,7 @@
 
 namespace kalah::format {
 
-constexpr std::uint32_t kVersion = 2;
+constexpr std::uint32_t kVersion = 3;
 // The version whose book entries carry no checksum (db/FORMAT.md, "Compatibility").
 constexpr std::uint32_t kVersionUncheckedBook = 1;
 constexpr char kMagic[8] = {'K', 'A', 'L', 'A', 'H', 'D', 'B', '\0'};
@@ -70,9 +70,15 @@ constexpr std::size_t kTableBytes = 8;
 std::string encode_table(const TableRecord& r);
 std::optional<TableRecord> decode_table(std::string_view v);
 
-constexpr std::size_t kLevelBytes = 48;
-std::string encode_level(const LevelMeta& m);
-std::optional<LevelMeta> decode_level(std::string_view v);
+// Level record of level n of table t: 64 bytes ending in the level's build identity and an XXH64
+// of the record's key and bytes before it (kFirstBoundFormat on); 48 bytes, without either, as
+// formats 1 and 2 wrote it. encode_level writes m as format kVersion (m.format_version is not
+// read). decode_level returns nullopt for a damaged record: a bad checksum (the record changed,
+// or stored under another table's or level's key), a size or version that do not agree, counts
+// that do not fit.
+constexpr std::size_t kLevelBytes = 64, kLevelBytesUnbound = 48;
+std::string encode_level(TableId t, int n, const LevelMeta& m);
+std::optional<LevelMeta> decode_level(TableId t, int n, std::string_view v);
 
 // Block-group record: `count` blocks from blocks[first], stored back to back after a table of
 // count+1 offsets (db/FORMAT.md).

@@ -27,6 +27,8 @@ std::vector<LevelStats> level_stats(const Store& store, TableId t) {
                  ": missing, though the table record claims levels 0.." + std::to_string(claimed);
     }
     if (s.damage.empty()) {
+      s.format_version = meta->format_version;
+      s.build = meta->build;
       s.entries = meta->entries;
       s.stored_bytes = meta->compressed_bytes;
       std::atomic<std::uint64_t> positive{0}, negative{0};

@@ -21,10 +21,12 @@ struct LevelStats {
   // are then 0.
   std::string damage;
   std::uint64_t entries = 0;
-  std::uint64_t positive = 0;      // value > 0
-  std::uint64_t zero = 0;          // value == 0
-  std::uint64_t negative = 0;      // value < 0
-  std::uint64_t stored_bytes = 0;  // block values, headers included (LevelMeta::compressed_bytes)
+  std::uint64_t positive = 0;        // value > 0
+  std::uint64_t zero = 0;            // value == 0
+  std::uint64_t negative = 0;        // value < 0
+  std::uint64_t stored_bytes = 0;    // block values, headers included (LevelMeta::compressed_bytes)
+  std::uint32_t format_version = 0;  // of the writer (LevelMeta); 0 when the record is unreadable
+  std::uint64_t build = 0;           // LevelMeta::build: the run that wrote the level
   double bits_per_position() const {
     return entries ? 8.0 * double(stored_bytes) / double(entries) : 0.0;
   }
@@ -32,7 +34,9 @@ struct LevelStats {
 
 // Every stored level of t in increasing n, each read and verified completely, and every damaged
 // level (LevelStats::damage), those the table record claims but which have no record included.
-// Levels beyond a gap or a damaged level are listed too, with complete = false.
+// Levels beyond a gap or a damaged level are listed too, with complete = false. A level of format
+// 1 or 2 is read with its format's checks when store.reads_unbound_levels(), else it is listed
+// with the store's refusal as its damage.
 std::vector<LevelStats> level_stats(const Store& store, TableId t);
 
 }  // namespace kalah

@@ -44,6 +44,8 @@ Probe::Probe(const Store& store, TableId t, std::size_t cache_bytes, TableLoad l
     if (!meta || !meta->complete)
       throw DbError(store.path() + ": " + to_string(t) + " level " + std::to_string(n) +
                     " vanished while opening the probe");
+    if (!meta->bound() && !store.reads_unbound_levels())
+      throw DbError(unbound_level_message(store.path(), t, n, meta->format_version));
     block_entries_.push_back(meta->block_entries);
   }
   if (load == TableLoad::kMemory) load_resident(threads);

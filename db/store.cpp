@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <random>
 #include <thread>
 
 #include "arrangements.hpp"
@@ -58,7 +59,7 @@ std::vector<std::string> compress_blocks(int m, int n, const ResidentLevel& valu
 std::optional<LevelMeta> read_meta(const LmdbTxn& txn, TableId t, int n, const std::string& where) {
   const auto v = txn.get(format::level_key(t, n).view());
   if (!v) return std::nullopt;
-  auto meta = format::decode_level(*v);
+  auto meta = format::decode_level(t, n, *v);
   if (!meta) throw DbError(where + ": corrupt level record");
   return meta;
 }
@@ -73,7 +74,31 @@ LevelMeta complete_meta(const LmdbTxn& txn, TableId t, int n, const std::string&
   return *meta;
 }
 
+// Raises the header to this format's version, so that a reader of an older one refuses the
+// database as newer instead of misreading what this version wrote.
+void raise_header(LmdbTxn& txn) {
+  const auto header = txn.get(format::header_key().view());
+  if (!header || format::decode_header(*header) < format::kVersion)
+    txn.put(format::header_key().view(), format::encode_header());
+}
+
+// A random build identity, never 0 (the identity of no build).
+std::uint64_t draw_build() {
+  std::random_device device;
+  std::uint64_t id = 0;
+  while (id == 0) id = std::uint64_t(device()) << 32 ^ device();
+  return id;
+}
+
 }  // namespace
+
+std::string unbound_level_message(const std::string& path, TableId t, int n,
+                                  std::uint32_t version) {
+  return path + ": " + to_string(t) + " level " + std::to_string(n) + " was written by format " +
+         std::to_string(version) +
+         ", whose blocks do not name their place; `kalah verify --upgrade --db " + path +
+         "` checks every value and binds them";
+}
 
 std::string no_table_message(const std::string& path, TableId t, const std::vector<TableId>& held) {
   std::string list;
@@ -114,6 +139,7 @@ Store::Store(const std::string& path, bool writable, const StoreOptions& options
   if (options_.block_entries == 0 || options_.blocks_per_group == 0)
     throw DbError(path + ": block_entries and blocks_per_group must be positive");
   env_ = std::make_unique<LmdbEnv>(path, writable, options.map_size);
+  if (writable) build_ = draw_build();
   LmdbTxn txn(*env_, writable);
   if (const auto header = txn.get(format::header_key().view())) {
     const auto version = format::decode_header(*header);
@@ -158,6 +184,11 @@ int Store::complete_through(TableId t) const {
 std::optional<LevelMeta> Store::level_meta(TableId t, int n) const {
   LmdbTxn txn(*env_, false);
   return read_meta(txn, t, n, level_where(t, n));
+}
+
+void Store::check_readable(const LevelMeta& meta, TableId t, int n) const {
+  if (!meta.bound() && !read_unbound_)
+    throw DbError(unbound_level_message(path_, t, n, meta.format_version));
 }
 
 std::string Store::writable_level(TableId t, int n) const {
@@ -205,6 +236,7 @@ void Store::write_level_blocks(TableId t, int n, std::vector<std::string> blocks
       throw DbError(block_where(where, std::uint32_t(b)) + ": block holds " +
                     std::to_string(block_entries_of(blocks[b])) + " entries, not " +
                     std::to_string(count));
+    bind_block(blocks[b], {t, n, std::uint32_t(b), build_}, block_where(where, std::uint32_t(b)));
   }
 
   LevelMeta meta{};
@@ -219,8 +251,10 @@ void Store::write_level_blocks(TableId t, int n, std::vector<std::string> blocks
   meta.blocks_per_group = options_.blocks_per_group;
   meta.codec = kCodecZstdInt8;
   meta.zstd_level = options_.zstd_level;
+  meta.build = build_;
 
   LmdbTxn txn(*env_, true);
+  raise_header(txn);
   txn.erase_prefix(format::group_prefix(t, n).view());
   const std::size_t per_group = meta.blocks_per_group;
   for (std::size_t first = 0, g = 0; first < blocks.size(); first += per_group, ++g) {
@@ -230,7 +264,7 @@ void Store::write_level_blocks(TableId t, int n, std::vector<std::string> blocks
     txn.put(format::group_key(t, n, std::uint32_t(g)).view(), group);
     for (std::size_t j = first; j < first + count; ++j) std::string().swap(blocks[j]);
   }
-  txn.put(format::level_key(t, n).view(), format::encode_level(meta));
+  txn.put(format::level_key(t, n).view(), format::encode_level(t, n, meta));
   int through = -1;
   for (int k = 0; k <= format::kMaxLevel; ++k) {
     const auto m = read_meta(txn, t, k, level_where(t, k));
@@ -253,6 +287,7 @@ void Store::scan_level_parallel(
   const std::string where = level_where(t, n);
   LmdbTxn txn(*env_, false);
   const LevelMeta meta = complete_meta(txn, t, n, where);
+  check_readable(meta, t, n);
   // The group records stay mapped, unchanged, while the read transaction lives.
   std::vector<std::string_view> groups;
   const auto prefix = format::group_prefix(t, n);
@@ -281,7 +316,8 @@ void Store::scan_level_parallel(
       const std::uint64_t first = std::uint64_t(block) * meta.block_entries;
       const std::span<std::int8_t> values(
           buf.data(), std::size_t(block_size(meta.entries, meta.block_entries, block)));
-      decode_block(*stored, values, block_where(where, block));
+      const BlockPlace place{t, n, block, meta.build};
+      decode_block(*stored, values, meta.bound() ? &place : nullptr, block_where(where, block));
       value_sums[block] = stored->substr(kBlockValueSumOffset, 8);
       fn(first, values);
     }
@@ -319,12 +355,46 @@ void Store::read_level(TableId t, int n, std::span<std::int8_t> out, unsigned th
   });
 }
 
+bool Store::bind_level(TableId t, int n) {
+  const std::string where = writable_level(t, n);
+  LmdbTxn txn(*env_, true);
+  LevelMeta meta = complete_meta(txn, t, n, where);
+  if (meta.bound()) return false;
+  Xxh64Stream level_hash;  // over the blocks' value checksums in block order (FORMAT.md)
+  const auto groups = std::uint32_t(block_count(meta.blocks, meta.blocks_per_group));
+  for (std::uint32_t g = 0; g < groups; ++g) {
+    const std::uint32_t first_block = g * meta.blocks_per_group;
+    const auto value = txn.get(format::group_key(t, n, g).view());
+    if (!value) throw DbError(block_where(where, first_block) + ": missing");
+    const auto count = std::uint32_t(block_size(meta.blocks, meta.blocks_per_group, g));
+    std::vector<std::string> blocks(count);
+    for (std::uint32_t j = 0; j < count; ++j) {
+      const std::uint32_t block = first_block + j;
+      const auto stored = format::block_in_group(*value, j, count);
+      if (!stored) throw DbError(block_where(where, block) + ": corrupt block group record");
+      blocks[j] = *stored;
+      if (block_entries_of(blocks[j]) != block_size(meta.entries, meta.block_entries, block))
+        throw DbError(block_where(where, block) + ": corrupt block (wrong entry count)");
+      bind_block(blocks[j], {t, n, block, build_}, block_where(where, block));
+      level_hash.update(blocks[j].data() + kBlockValueSumOffset, 8);
+    }
+    txn.put(format::group_key(t, n, g).view(), format::encode_group(blocks, 0, count));
+  }
+  if (level_hash.digest() != meta.checksum) throw DbError(where + ": level checksum mismatch");
+  meta.build = build_;
+  txn.put(format::level_key(t, n).view(), format::encode_level(t, n, meta));
+  raise_header(txn);
+  txn.commit();
+  return true;
+}
+
 void Store::read_block(TableId t, int n, std::uint32_t block, std::vector<std::int8_t>& out,
                        std::uint32_t expect_block_entries) const {
   const std::string where = level_where(t, n);
   LmdbTxn txn(*env_, false);
   const auto meta = read_meta(txn, t, n, where);
   if (!meta || !meta->complete) throw DbError(where + ": level not in the database");
+  check_readable(*meta, t, n);
   if (expect_block_entries && meta->block_entries != expect_block_entries)
     throw DbError(where + ": level rewritten with another block size since the probe opened");
   if (block >= meta->blocks) throw DbError(block_where(where, block) + ": beyond the level");
@@ -337,7 +407,8 @@ void Store::read_block(TableId t, int n, std::uint32_t block, std::vector<std::i
       std::uint32_t(block_size(meta->blocks, meta->blocks_per_group, group)));
   if (!stored) throw DbError(block_where(where, block) + ": corrupt block group record");
   out.resize(std::size_t(block_size(meta->entries, meta->block_entries, block)));
-  decode_block(*stored, out, block_where(where, block));
+  const BlockPlace place{t, n, block, meta->build};
+  decode_block(*stored, out, meta->bound() ? &place : nullptr, block_where(where, block));
 }
 
 std::vector<TableId> Store::tables() const {
@@ -383,10 +454,7 @@ std::string Store::corrupt_book_entry(TableId t, std::span<const Stones> pits) c
 void Store::put_book(TableId t, const std::vector<std::pair<std::vector<Stones>, int>>& entries) {
   if (!env_->writable()) throw DbError(path_ + ": database opened read-only");
   LmdbTxn txn(*env_, true);
-  // Checksummed entries need a reader of the version that checks them.
-  const auto header = txn.get(format::header_key().view());
-  if (!header || format::decode_header(*header) < format::kVersion)
-    txn.put(format::header_key().view(), format::encode_header());
+  raise_header(txn);  // checksummed entries need a reader of the version that checks them
   if (!txn.get(format::table_key(t).view()))
     txn.put(format::table_key(t).view(), format::encode_table({t, -1}));
   for (const auto& [pits, margin] : entries) {

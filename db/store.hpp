@@ -48,6 +48,10 @@ struct BookSize {
 // store's tables(), lacks.
 std::string no_table_message(const std::string& path, TableId t, const std::vector<TableId>& held);
 
+// What a reader says of level n of table t written by format `version` (1 or 2), whose blocks do
+// not name their place: how to upgrade it.
+std::string unbound_level_message(const std::string& path, TableId t, int n, std::uint32_t version);
+
 // A kalah database: one LMDB environment (directory) holding any number of tables. Const members
 // may be called from many threads at once; writes are serialised by LMDB. At most one Store per
 // path per process. Layout: db/FORMAT.md.
@@ -64,6 +68,17 @@ class Store {
   Store& operator=(const Store&) = delete;
 
   const std::string& path() const { return path_; }
+  // The identity of this store's writes: every level it writes carries it, and every block's
+  // checksum covers it (db/FORMAT.md). Drawn at random when a writable store is opened; 0 when
+  // read-only.
+  std::uint64_t build() const { return build_; }
+  // Whether levels of formats 1 and 2 (LevelMeta::bound() false), whose blocks do not name their
+  // place, are read, with the checks of their format (each block's own checksums, the level
+  // checksum over the blocks in order). Off by default: every read of such a level then throws
+  // DbError(unbound_level_message(...)). For the readers that check or report a whole table
+  // (kalah verify, kalah stats) and for bind_level.
+  void read_unbound_levels(bool on) { read_unbound_ = on; }
+  bool reads_unbound_levels() const { return read_unbound_; }
   // Block size, zstd level and threads for later writes (map_size is fixed at open).
   void set_options(const StoreOptions& options);
   const StoreOptions& options() const { return options_; }
@@ -109,6 +124,13 @@ class Store {
   // (0: all cores). The fast way to hold a whole level in memory.
   void read_level_stored(TableId t, int n, std::span<std::int8_t> out, unsigned threads = 0) const;
 
+  // Rewrites level n, when it is of format 1 or 2, as this format, in one write transaction: checks
+  // every block's checksum and the level checksum (the blocks in their order), then binds each
+  // block to its place and build() and writes the level record; the values and their encoding
+  // stay as they are. Returns false, changing nothing, for a level already bound. Throws
+  // DbError, leaving the level as it was, when it is missing, incomplete or fails a check.
+  bool bind_level(TableId t, int n);
+
   // Reads and verifies one block of level n (storage ranks block * block_entries, ...) into out,
   // resized to the block's entry count. The level must be complete. Throws DbError on a missing
   // or corrupt block, or when expect_block_entries is non-zero and the level's block size differs
@@ -141,8 +163,13 @@ class Store {
   // level_where(t, n) of a level that may be written: the store writable, n in 0..255; else
   // DbError naming which is not so.
   std::string writable_level(TableId t, int n) const;
+  // Throws DbError(unbound_level_message(...)) when level n, recorded as `meta`, is unbound and
+  // !reads_unbound_levels().
+  void check_readable(const LevelMeta& meta, TableId t, int n) const;
   std::string path_;
   StoreOptions options_;
+  std::uint64_t build_ = 0;
+  bool read_unbound_ = false;
   std::unique_ptr<LmdbEnv> env_;
 };
 

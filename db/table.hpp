@@ -28,6 +28,9 @@ constexpr std::uint64_t block_size(std::uint64_t entries, std::uint64_t block_en
   return entries - b * block_entries < block_entries ? entries - b * block_entries : block_entries;
 }
 
+// The first format version whose blocks' checksums name their place (db/FORMAT.md, "Block").
+constexpr std::uint32_t kFirstBoundFormat = 3;
+
 // The metadata record of one stored level (db/FORMAT.md, "Level record").
 struct LevelMeta {
   std::uint64_t entries;   // C(n+2m-1, 2m-1)
@@ -40,6 +43,12 @@ struct LevelMeta {
   std::uint32_t blocks_per_group = 1;  // blocks per LMDB record (the last record may hold fewer)
   int codec = 0;                       // block codec id (FORMAT.md)
   int zstd_level = 0;                  // compression level the writer used (informational)
+  // The identity of the run that wrote the level, which every block's checksum covers with the
+  // block's table, level and index (formats from kFirstBoundFormat on; 0 before).
+  std::uint64_t build = 0;
+  // Whether each block's checksum names its place: only then is a block stored under another
+  // key, level, table or build told from the right one.
+  bool bound() const { return format_version >= kFirstBoundFormat; }
 };
 
 }  // namespace kalah

@@ -77,6 +77,32 @@ inline void edit_raw(const std::string& path, std::string_view key,
   mdb_env_close(env);
 }
 
+// Makes the records of `records` (key -> value; nullopt: delete) so in the LMDB environment at
+// `path`, created if absent, in one transaction, with plain LMDB past the store's checks.
+inline void edit_raw(const std::string& path,
+                     const std::map<std::string, std::optional<std::string>>& records) {
+  std::filesystem::create_directories(path);
+  MDB_env* env;
+  MDB_txn* txn;
+  MDB_dbi dbi;
+  ASSERT_EQ(mdb_env_create(&env), 0);
+  ASSERT_EQ(mdb_env_set_mapsize(env, std::size_t(1) << 30), 0);
+  ASSERT_EQ(mdb_env_open(env, path.c_str(), 0, 0664), 0);
+  ASSERT_EQ(mdb_txn_begin(env, nullptr, 0, &txn), 0);
+  ASSERT_EQ(mdb_dbi_open(txn, nullptr, 0, &dbi), 0);
+  for (const auto& [key, value] : records) {
+    MDB_val k{key.size(), const_cast<char*>(key.data())};
+    if (value) {
+      MDB_val v{value->size(), const_cast<char*>(value->data())};
+      ASSERT_EQ(mdb_put(txn, dbi, &k, &v, 0), 0);
+    } else {
+      ASSERT_EQ(mdb_del(txn, dbi, &k, nullptr), 0);
+    }
+  }
+  ASSERT_EQ(mdb_txn_commit(txn), 0);
+  mdb_env_close(env);
+}
+
 // Every record of the LMDB environment at `path`, read with plain LMDB; throws when it cannot be
 // read.
 inline std::map<std::string, std::string> read_raw(const std::string& path) {

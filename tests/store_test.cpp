@@ -648,10 +648,10 @@ TEST(Format, DatabaseBytesFollowFormatMd) {
   }
   const std::map<std::string, std::string> db = test::read_raw(dir.str());
   using namespace std::string_literals;
-  // Header: magic, version 2, reserved.
-  EXPECT_EQ(db.at("\x00"s), "KALAHDB\0"s + "\x02\0\0\0"s + "\0\0\0\0"s);
+  // Header: magic, version 3, reserved.
+  EXPECT_EQ(db.at("\x00"s), "KALAHDB\0"s + "\x03\0\0\0"s + "\0\0\0\0"s);
   // Table record: version, rules, m, N (int16 LE).
-  EXPECT_EQ(db.at("\x01\x01\x02"s), "\x02\0\0\0\x01\x02\x06\0"s);
+  EXPECT_EQ(db.at("\x01\x01\x02"s), "\x03\0\0\0\x01\x02\x06\0"s);
   // Book: pits as uint16 BE; margin int16 LE, then XXH64 of the key and the margin's bytes.
   const std::string book_key = "\x04\x01\x02\0\x01\0\x02\0\x03\x01\x2c"s;
   const std::string book = db.at(book_key);
@@ -660,11 +660,12 @@ TEST(Format, DatabaseBytesFollowFormatMd) {
   EXPECT_EQ(le(book, 2, 8), xxh64((book_key + book.substr(0, 2)).data(), book_key.size() + 2));
   std::size_t records = 3;
   for (int n = 0; n <= 6; ++n) {
-    const std::string level = db.at("\x02\x01\x02"s + char(n));
-    ASSERT_EQ(level.size(), 48u);
+    const std::string level_key = "\x02\x01\x02"s + char(n);
+    const std::string level = db.at(level_key);
+    ASSERT_EQ(level.size(), 64u);
     const std::uint64_t entries = le(level, 0, 8);
     EXPECT_EQ(entries, idx.size(n));
-    EXPECT_EQ(le(level, 16, 4), 2u);  // format version
+    EXPECT_EQ(le(level, 16, 4), 3u);  // format version
     EXPECT_EQ(le(level, 20, 4), 8u);  // block entries
     const std::uint64_t blocks = le(level, 32, 4);
     EXPECT_EQ(blocks, (entries + 7) / 8);
@@ -672,6 +673,10 @@ TEST(Format, DatabaseBytesFollowFormatMd) {
     EXPECT_EQ(u8(level, 40), 1u);     // complete
     EXPECT_EQ(u8(level, 41), 1u);     // codec
     EXPECT_EQ(le(level, 43, 5), 0u);  // reserved
+    const std::uint64_t build = le(level, 48, 8);
+    EXPECT_NE(build, 0u);
+    // The record's checksum covers its key and its bytes before the checksum.
+    EXPECT_EQ(le(level, 56, 8), xxh64((level_key + level.substr(0, 56)).data(), 3 + 1 + 56));
     const auto storage_rank = test::naive_storage_ranks(2, n);
     std::vector<std::int8_t> stored(entries);
     std::string sums;
@@ -695,7 +700,11 @@ TEST(Format, DatabaseBytesFollowFormatMd) {
       const std::string v =
           group.substr(le(group, 8 + 4 * j, 4), le(group, 12 + 4 * j, 4) - le(group, 8 + 4 * j, 4));
       ASSERT_GE(v.size(), 24u);
-      EXPECT_EQ(le(v, 0, 8), xxh64(v.data() + 8, v.size() - 8));
+      // The block's place (rule-set code, m, n, 0, block index LE, build LE), then its bytes.
+      std::string place = "\x01\x02"s + char(n) + '\0';
+      for (int i = 0; i < 4; ++i) place += char(b >> (8 * i));
+      for (int i = 0; i < 8; ++i) place += char(build >> (8 * i));
+      EXPECT_EQ(le(v, 0, 8), xxh64((place + v.substr(8)).data(), 16 + v.size() - 8));
       const std::uint64_t count = le(v, 8, 4);
       EXPECT_EQ(count, std::min<std::uint64_t>(8, entries - 8 * b));
       EXPECT_EQ(u8(v, 12), 1u);

@@ -14,8 +14,9 @@ struct LevelCheck {
   int n = 0;
   std::uint64_t entries = 0;
   bool checksum_ok = false;
-  std::string error;          // why the checksum pass failed, if it did
-  std::uint64_t checked = 0;  // entries compared with the best over their successors
+  std::uint32_t format_version = 0;  // of the level's writer (LevelMeta); 0: record unreadable
+  std::string error;                 // why the checksum pass failed, if it did
+  std::uint64_t checked = 0;         // entries compared with the best over their successors
   std::uint64_t mismatches = 0;
 };
 
@@ -39,7 +40,9 @@ struct VerifyOptions {
   std::function<void(const std::string& step, std::uint64_t done, std::uint64_t total)> progress;
 };
 
-// Checks table t of store: each level's blocks and checksum, then that each checked entry equals
+// Checks table t of store: each level's blocks and checksum (levels of formats 1 and 2 only when
+// store.reads_unbound_levels(), else they fail with the store's refusal), then that each checked
+// entry equals
 // the best over its moves of (stones won + or - the successor's stored value), with the moves
 // played by the engine's rules (engine/move.hpp), independently of the generator's kernel.
 VerifyReport verify_table(const Store& store, TableId t, const VerifyOptions& options);

@@ -21,12 +21,13 @@ constexpr std::uint32_t kMaxEntries = 65536;
 constexpr std::uint32_t kMaxFramedEntries = 4096;
 constexpr std::size_t kFramingControlBytes = 8;
 
-// Decodes stored into a buffer of `entries` values: true with the values, false on DbError;
-// aborts on any other exception.
-bool decodes(std::string_view stored, std::uint32_t entries, std::vector<std::int8_t>& out) {
+// Decodes stored (bound to place, or unbound when null) into a buffer of `entries` values: true
+// with the values, false on DbError; aborts on any other exception.
+bool decodes(std::string_view stored, std::uint32_t entries, std::vector<std::int8_t>& out,
+             const kalah::BlockPlace* place = nullptr) {
   out.assign(entries, 0);
   try {
-    kalah::decode_block(stored, out, "fuzz");
+    kalah::decode_block(stored, out, place, "fuzz");
     return true;
   } catch (const kalah::DbError&) {
     return false;
@@ -55,7 +56,10 @@ std::uint32_t le16(const std::uint8_t* p) {
 // flags, then the patch, then the bytes the values are drawn from (cycled). The block encodes
 // count values of level n ([-n, n], n's parity); the patch overwrites its bytes from the offset
 // on (the 24-byte header is kept), extending it if it runs past the end. Flags: bit 0 cuts the
-// block after the patch, bit 1 decodes into count + 1 entries.
+// block after the patch, bit 1 decodes into count + 1 entries, bit 2 binds the block to a place
+// (rule set from bits 6-7, level n, index = the patch offset, build = count + 1) before the
+// patch and decodes it at that place, or with bit 3 at a place that differs in the field bits 4-5
+// pick (rule set, level, index, build), which must be refused.
 void framed_block(const std::uint8_t* data, std::size_t size) {
   if (size < kFramingControlBytes) return;
   const int n = data[0] % 128;
@@ -74,9 +78,29 @@ void framed_block(const std::uint8_t* data, std::size_t size) {
     const int drawn = source.empty() ? 0 : source[i % source.size()] % (n + 1);
     values[i] = std::int8_t(2 * drawn - n);
   }
-  const std::string block = kalah::encode_block(values, zstd_level);
+  std::string block = kalah::encode_block(values, zstd_level);
   check(block.size() >= kalah::kBlockHeaderBytes, "a block holds its header");
   check(kalah::block_entries_of(block) == count, "a block declares the count it was given");
+  const bool bound = data[7] & 4, elsewhere = bound && (data[7] & 8);
+  const kalah::BlockPlace place{
+      {kalah::Rules((data[7] >> 6) % 3), 6}, n, std::uint32_t(offset), count + 1};
+  kalah::BlockPlace read_at = place;
+  if (elsewhere) {
+    switch (data[7] >> 4 & 3) {
+      case 0:
+        read_at.table.rules = kalah::Rules((int(place.table.rules) + 1) % 3);
+        break;
+      case 1:
+        read_at.n = (n + 1) % 128;
+        break;
+      case 2:
+        ++read_at.block;
+        break;
+      default:
+        read_at.build ^= 1;
+    }
+  }
+  if (bound) kalah::bind_block(block, place, "fuzz");
 
   std::string stored = block;
   const std::size_t at =
@@ -86,8 +110,10 @@ void framed_block(const std::uint8_t* data, std::size_t size) {
   if (cut) stored.resize(at + patch.size());
 
   std::vector<std::int8_t> out;
-  const bool ok = decodes(stored, wrong_count ? count + 1 : count, out);
-  if (wrong_count) {
+  const bool ok = decodes(stored, wrong_count ? count + 1 : count, out, bound ? &read_at : nullptr);
+  if (elsewhere) {
+    check(!ok, "a bound block is refused at any other place");
+  } else if (wrong_count) {
     check(!ok, "a block is refused for a buffer of another size than its count");
   } else if (stored == block) {
     check(ok && out == values, "an intact block decodes to the values it was encoded from");

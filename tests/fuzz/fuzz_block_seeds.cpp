@@ -46,6 +46,8 @@ int main(int argc, char** argv) {
       std::string("\1\x05\x40\x00\x06\x00\x00\x00\x00", 9) + "0123456789",       // intact
       std::string("\1\x0c\x00\x01\x06\x03\x00\x04\x00", 9) + "ABCD" + "xyzzy",   // patched
       std::string("\1\x14\xe8\x03\x06\x10\x00\x02\x01", 9) + "\xff\xff" + "pq",  // patched, cut
+      std::string("\1\x05\x40\x00\x06\x00\x00\x00\x44", 9) + "0123456789",       // bound, intact
+      std::string("\1\x05\x40\x00\x06\x00\x00\x00\x6c", 9) + "0123456789",       // another index
   };
   for (std::size_t i = 0; i < std::size(framed); ++i)
     ok &= write(dir + "/framed_" + std::to_string(i), framed[i]);

@@ -108,6 +108,36 @@ std::vector<LevelStats> print_levels(const std::vector<LevelStats>& levels) {
   return sound;
 }
 
+// Which run wrote which levels (runs of consecutive sound levels of one build), and the levels of
+// formats before 3, which probes refuse until they are upgraded.
+void print_builds(const std::vector<LevelStats>& levels, const std::string& db) {
+  std::string builds, unbound;
+  for (std::size_t i = 0; i < levels.size();) {
+    std::size_t j = i;
+    while (j + 1 < levels.size() && levels[j + 1].n == levels[j].n + 1 &&
+           levels[j + 1].damage.empty() == levels[i].damage.empty() &&
+           levels[j + 1].build == levels[i].build &&
+           levels[j + 1].format_version == levels[i].format_version)
+      ++j;
+    const LevelStats& l = levels[i];
+    const std::string range = "levels " + std::to_string(l.n) + ".." + std::to_string(levels[j].n);
+    if (l.damage.empty() && l.build != 0) {
+      char id[32];
+      std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(l.build));
+      builds += (builds.empty() ? "" : ", ") + range + " by build " + id;
+    } else if (l.damage.empty()) {
+      unbound += (unbound.empty() ? "" : ", ") + range + " (format " +
+                 std::to_string(l.format_version) + ")";
+    }
+    i = j + 1;
+  }
+  if (!builds.empty()) std::cout << "written by: " << builds << "\n";
+  if (!unbound.empty())
+    std::cout << "not bound to their place: " << unbound
+              << "; queries refuse them until `kalah verify --upgrade --db " << db
+              << "` checks every value and binds them\n";
+}
+
 int run_stats(int argc, char** argv) {
   std::string db = kDefaultDbPath, rules_text, plot;
   int pits = 0;
@@ -128,7 +158,10 @@ int run_stats(int argc, char** argv) {
           "the database, --rules and --pits choose one. --plot writes an SVG with two panels:\n"
           "the win/draw/loss fractions and the bits per position, per level. A level whose\n"
           "record or blocks are damaged, or which is missing inside the levels the table's record\n"
-          "claims complete, is listed as DAMAGED; the exit status is then 1.",
+          "claims complete, is listed as DAMAGED; the exit status is then 1. Then which run of\n"
+          "kalah gen wrote which levels (its build identity, which each block's checksum covers),\n"
+          "and the levels written by format 1 or 2 (checked here with their format's checks),\n"
+          "which queries refuse until kalah verify --upgrade binds them.",
           desc, {}, vm))
     return 0;
   std::optional<Rules> rules;
@@ -137,13 +170,15 @@ int run_stats(int argc, char** argv) {
   }
   if (vm.count("pits")) check_range("pits", pits, 1, kMaxPits);
 
-  const Store store(db, false);
+  Store store(db, false);
+  store.read_unbound_levels(true);  // reported as such below
   const TableId t = pick_table(store, db, rules, pits);
   const std::vector<LevelStats> levels = level_stats(store, t);
   const auto first_damaged = std::find_if(levels.begin(), levels.end(),
                                           [](const LevelStats& l) { return !l.damage.empty(); });
   print_header(store, db, t, levels);
   const std::vector<LevelStats> sound = print_levels(levels);
+  print_builds(levels, db);
   std::cout << "LMDB file in use (all tables, keys and pages included): " << mib(store.used_bytes())
             << "\n";
   if (!plot.empty()) {

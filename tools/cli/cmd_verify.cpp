@@ -23,7 +23,7 @@ struct VerifyArgs {
   int threads = 0;
   long long sample = 0;
   std::uint64_t seed = 1;
-  bool quiet = false, engine = false;
+  bool quiet = false, engine = false, upgrade = false;
   int depth = 6, positions = 1000, resolve = 0, resolve_max = 12;
   // Whether table t is one the options name.
   bool wants(TableId t) const {
@@ -32,7 +32,7 @@ struct VerifyArgs {
 };
 
 const char* const kVerifyUsage =
-    "verify [--db PATH] [--rules R] [--pits m] [--sample K] [--threads T]\n"
+    "verify [--db PATH] [--rules R] [--pits m] [--sample K] [--threads T] [--upgrade]\n"
     "       kalah verify --engine [--depth d] [--positions K] [--resolve K] [--db PATH]";
 const char* const kVerifyDescription =
     "Checks every table of the database (or the one named): reads every block of\n"
@@ -42,6 +42,11 @@ const char* const kVerifyDescription =
     "Then checks each entry of the table's opening book (kalah solve --store) the same\n"
     "way, successors from the levels, the book or a solve of at most 60 s.\n"
     "Prints counts per level; exits 1 on any damaged block or wrong value.\n\n"
+    "Levels written by format 1 or 2 (before each block's checksum named its table,\n"
+    "level, index and build) are checked with their format's checks and listed as\n"
+    "such; queries refuse them. --upgrade then binds them: when every check above\n"
+    "passes, each such level's block checksums are rewritten to name their place, a\n"
+    "level a transaction (values and compressed bytes unchanged).\n\n"
     "With --engine: from random positions inside the database, the engine (no random\n"
     "choice) picks a move at each depth, and the move is scored with the exact values:\n"
     "moves that lose margin and moves that lose the outcome are counted, without and\n"
@@ -74,7 +79,10 @@ void add_verify_options(po::options_description& desc, VerifyArgs& a, std::strin
       "instead (or with --engine): re-solve K random entries with the database-free solver "
       "(0..100000000; 0: none)")(
       "resolve-max-stones", po::value(&a.resolve_max)->default_value(a.resolve_max),
-      "entries re-solved by --resolve have at most this many stones in pits (0..127)");
+      "entries re-solved by --resolve have at most this many stones in pits (0..127)")(
+      "upgrade", po::bool_switch(&a.upgrade),
+      "after the table check passes, bind the levels of format 1 or 2 to their place (opens\n"
+      "the database for writing)");
 }
 
 // Parses and checks the command line; false when --help was answered.
@@ -103,6 +111,8 @@ bool parse_verify_args(int argc, char** argv, VerifyArgs& a) {
                 "applies only to the table check, not to --engine/--resolve");
   refuse_unless(vm, "threads", table_check,
                 "applies only to the table check (--engine and --resolve use one thread)");
+  refuse_unless(vm, "upgrade", table_check,
+                "applies only to the table check, not to --engine/--resolve");
   refuse_unless(vm, "depth", a.engine, "applies only to --engine");
   refuse_unless(vm, "positions", a.engine, "applies only to --engine");
   refuse_unless(vm, "resolve-max-stones", a.resolve > 0, "applies only to --resolve");
@@ -165,8 +175,57 @@ bool check_play(const Store& store, TableId t, const VerifyArgs& a) {
   return ok;
 }
 
-// The table check of t (levels, then the book when the levels are sound); true when clean.
-bool check_table(const Store& store, TableId t, const VerifyArgs& a) {
+// "0..4, 6, 8..10": the levels ns (increasing) as runs.
+std::string level_runs(const std::vector<int>& ns) {
+  std::string out;
+  for (std::size_t i = 0; i < ns.size();) {
+    std::size_t j = i;
+    while (j + 1 < ns.size() && ns[j + 1] == ns[j] + 1) ++j;
+    out += (out.empty() ? "" : ", ") + std::to_string(ns[i]) +
+           (j > i ? ".." + std::to_string(ns[j]) : std::string());
+    i = j + 1;
+  }
+  return out;
+}
+
+// The levels of formats 1 and 2 in r: listed, or with --upgrade bound to their place when the
+// checks passed (`checked`); true unless an upgrade was asked of a table that failed them.
+bool bind_unbound(Store& store, TableId t, const VerifyReport& r, bool checked,
+                  const VerifyArgs& a) {
+  std::vector<int> unbound;
+  for (const LevelCheck& l : r.levels)
+    if (l.format_version != 0 && l.format_version < kFirstBoundFormat) unbound.push_back(l.n);
+  if (unbound.empty()) {
+    if (a.upgrade) std::cout << "  upgrade: every level is bound to its place already\n";
+    return true;
+  }
+  const std::string levels = "levels " + level_runs(unbound);
+  if (!a.upgrade) {
+    std::cout << "  " << levels << ": not bound to their place (format 1 or 2), so queries refuse"
+              << " them; kalah verify --upgrade --db " << a.db
+              << " binds them after these checks\n";
+    return true;
+  }
+  if (!checked) {
+    std::cout << "  upgrade: FAILED: " << levels << " not bound, the table failed the checks\n";
+    return false;
+  }
+  Progress progress(!a.quiet);
+  std::uint64_t done = 0;
+  for (const int n : unbound) {
+    progress.update("binding level " + std::to_string(n), done++, unbound.size());
+    store.bind_level(t, n);
+  }
+  progress.step_done("");
+  char build[32];
+  std::snprintf(build, sizeof build, "%016llx", static_cast<unsigned long long>(store.build()));
+  std::cout << "  upgraded: " << levels << " bound to their place (build " << build << ")\n";
+  return true;
+}
+
+// The table check of t (levels, then the book when the levels are sound), then the levels of
+// formats 1 and 2 listed or bound; true when clean.
+bool check_table(Store& store, TableId t, const VerifyArgs& a) {
   Progress progress(!a.quiet);
   VerifyOptions o;
   o.sample = std::uint64_t(a.sample);
@@ -181,9 +240,13 @@ bool check_table(const Store& store, TableId t, const VerifyArgs& a) {
   std::cout << to_string(t) << ": levels 0.." << r.complete_through << "\n";
   for (const auto& l : r.levels) {
     char buf[200];
-    std::snprintf(buf, sizeof buf, "  level %2d: %15s entries, checksum %s, %s checked, %s wrong\n",
-                  l.n, with_commas(l.entries).c_str(), l.checksum_ok ? "ok" : "FAILED",
-                  with_commas(l.checked).c_str(), with_commas(l.mismatches).c_str());
+    std::snprintf(buf, sizeof buf,
+                  "  level %2d: %15s entries, checksum %s, %s checked, %s wrong%s\n", l.n,
+                  with_commas(l.entries).c_str(), l.checksum_ok ? "ok" : "FAILED",
+                  with_commas(l.checked).c_str(), with_commas(l.mismatches).c_str(),
+                  l.format_version != 0 && l.format_version < kFirstBoundFormat
+                      ? (", format " + std::to_string(l.format_version) + ": not bound").c_str()
+                      : "");
     std::cout << buf;
     if (!l.checksum_ok) std::cout << "    " << l.error << "\n";
   }
@@ -192,24 +255,30 @@ bool check_table(const Store& store, TableId t, const VerifyArgs& a) {
             << " entries checked, " << with_commas(r.mismatches) << " wrong\n";
   const BookSize book = store.book_size(t);
   if (book.unchecked > 0) std::cout << "  book: " << book_summary(book) << "\n";
-  if (book.entries == 0 || !r.ok()) return r.ok();
-  try {
-    Probe probe(store, t, 256u << 20);
-    const BookCheck b = verify_book(t.rules, store, probe, 60);
-    for (const auto& e : b.examples) std::cout << "  wrong book entry: " << e << "\n";
-    std::cout << "  book: " << b.entries << " entries, " << b.checked << " checked, " << b.wrong
-              << " wrong, " << b.unchecked << " unchecked (a successor's solve ran out of 60 s)\n";
-    return b.wrong == 0;
-  } catch (const DbError& e) {
-    std::cout << "  book: FAILED: " << e.what() << "\n";
-    return false;
+  bool ok = r.ok();
+  if (book.entries > 0 && ok) {
+    try {
+      Probe probe(store, t, 256u << 20);
+      const BookCheck b = verify_book(t.rules, store, probe, 60);
+      for (const auto& e : b.examples) std::cout << "  wrong book entry: " << e << "\n";
+      std::cout << "  book: " << b.entries << " entries, " << b.checked << " checked, " << b.wrong
+                << " wrong, " << b.unchecked
+                << " unchecked (a successor's solve ran out of 60 s)\n";
+      ok = b.wrong == 0;
+    } catch (const DbError& e) {
+      std::cout << "  book: FAILED: " << e.what() << "\n";
+      ok = false;
+    }
   }
+  return bind_unbound(store, t, r, ok, a) && ok;
 }
 
 int run_verify(int argc, char** argv) {
   VerifyArgs a;
   if (!parse_verify_args(argc, argv, a)) return 0;
-  Store store(a.db, false);
+  if (a.upgrade) Store(a.db, false);  // a database that is not there is an error, not created
+  Store store(a.db, a.upgrade);
+  store.read_unbound_levels(true);  // checked with their format's checks, and listed
   bool all_ok = true;
   int tables = 0;
   for (const TableId t : store.tables()) {

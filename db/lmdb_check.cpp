@@ -166,6 +166,7 @@ class TreeWalk {
         db_(db),
         name_(name),
         overflow_headers_(overflow_headers),
+        page_lists_(overflow_headers && std::string(name) == "free-list"),
         integer_(db.flags & kIntegerKey),
         seen_(last_page + 1, false) {}
 
@@ -253,6 +254,7 @@ class TreeWalk {
       if (flags & ~kBigData) fail(node_where + " has node flags " + hex(flags));
       if (!(flags & kBigData)) {
         if (key_end + size > psize_) fail(node_where + "'s value runs past the page");
+        if (page_lists_) check_page_list(page.data() + key_end, size, node_where);
         continue;
       }
       if (key_end + 8 > psize_) fail(node_where + "'s overflow page number runs past the page");
@@ -263,12 +265,32 @@ class TreeWalk {
         fail(node_where + "'s value of " + std::to_string(size) + " bytes on pages from " +
              std::to_string(first) + " runs past the last page " + std::to_string(last_page_));
       overflow_ += overflow_headers_ ? overflow_pages(first, pages, node_where) : pages;
+      if (page_lists_) {
+        std::vector<std::uint8_t> value(size);
+        if (!file_.read(first * psize_ + kPageHeader, value))
+          fail(node_where + "'s value is past the end of the file");
+        check_page_list(value.data(), size, node_where);
+      }
     }
     for (std::size_t i = 0; i < children.size(); ++i) {
       std::optional<std::string> child_low = i == 0 ? low : std::optional(children[i].first);
       std::optional<std::string> child_high =
           i + 1 < children.size() ? std::optional(children[i + 1].first) : high;
       walk(children[i].second, depth + 1, std::move(child_low), std::move(child_high));
+    }
+  }
+
+  // A free-list value: a count n, then n page numbers inside the file in descending order, 8 bytes
+  // each (LMDB's IDL, which a write transaction merges without checks).
+  void check_page_list(const std::uint8_t* value, std::uint64_t size, const std::string& from) {
+    const std::uint64_t count = size >= 8 ? load<std::uint64_t>(value) : 0;
+    if (size < 8 || size % 8 != 0 || count != size / 8 - 1)
+      fail(from + "'s list of free pages is damaged (" + std::to_string(size) + " bytes)");
+    for (std::uint64_t i = 1; i <= count; ++i) {
+      const std::uint64_t pgno = load<std::uint64_t>(value + 8 * i);
+      if (pgno < 2 || pgno > last_page_ ||
+          (i > 1 && pgno >= load<std::uint64_t>(value + 8 * i - 8)))
+        fail(from + "'s list of free pages is damaged (page " + std::to_string(pgno) + ")");
     }
   }
 
@@ -289,7 +311,9 @@ class TreeWalk {
   std::uint64_t last_page_;
   DbRecord db_;
   const char* name_;
-  bool overflow_headers_, integer_;
+  // Whether each value is a list of free pages to check (the free-list database of a writable
+  // open, whose write transactions read them).
+  bool overflow_headers_, page_lists_, integer_;
   std::vector<bool> seen_;
   std::uint64_t branch_ = 0, leaf_ = 0, overflow_ = 0, entries_ = 0;
 };

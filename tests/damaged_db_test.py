@@ -4,12 +4,19 @@ kalah serve and by the Python module: each answers an error naming the database 
 one line; HTTP 500; kalah.DatabaseError) or the value the good database gives, never a signal,
 never a wrong exact value.
 
-Usage: damaged_db_test.py KALAH_BINARY WORK_DIR [RANDOM_COPIES]
+Two parts: `pages` damages the bytes of data.mdb (truncations, flipped bits in blocks, index pages,
+book entries and records); `records` moves whole records with mdb_dump and mdb_load (block groups
+and blocks swapped within a level, across levels and across tables, copied, restored from an
+earlier build; level records swapped; a level moved whole), and the error must then also name the
+level.
+
+Usage: damaged_db_test.py KALAH_BINARY WORK_DIR [RANDOM_COPIES] [pages|records]
 The Python module is tested when KALAH_PYTHON_MODULE=1 (PYTHONPATH then holds it; a sanitizer
 build has none); the output says which.
 """
 import http.client
 import json
+import math
 import os
 import random
 import shutil
@@ -21,6 +28,7 @@ import urllib.parse
 
 KALAH, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 RANDOM_COPIES = int(sys.argv[3]) if len(sys.argv) > 3 else 12
+PART = sys.argv[4] if len(sys.argv) > 4 else "pages"
 # KALAH_PYTHON_MODULE=1: the module is built beside the binary and must be tested.
 if os.environ.get("KALAH_PYTHON_MODULE") == "1":
     import kalah
@@ -39,8 +47,9 @@ def fail(message):
     print("FAILED: " + message, file=sys.stderr)
 
 
-def run(*args, timeout=300):
-    return subprocess.run([KALAH, *args], capture_output=True, text=True, timeout=timeout)
+def run(*args, timeout=300, stdin=None):
+    return subprocess.run([KALAH, *args], capture_output=True, text=True, timeout=timeout,
+                          input=stdin)
 
 
 # --- LMDB 0.9's page layout (db/lmdb_check.cpp reads the same), to aim damage at live pages.
@@ -189,23 +198,32 @@ def check_cli(name, db, good):
         fail("%s: gen: exit %d, stderr %r" % (name, r.returncode, r.stderr[-300:]))
 
 
-def check_python(name, db, good):
+def named(error, db, names):
+    """Whether an error names the database and, when given, the damaged level (`names`)."""
+    return db in error and (names is None or names in error)
+
+
+def check_python(name, db, good, asks, names=None):
+    """The Python module's answers to asks [(rules, position)]: good[(rules, position)] (as
+    query_values) or a DatabaseError naming the database."""
     if kalah is None:
         return
     try:
         with kalah.Database(db, load="cache") as d:
-            for position in (IN_TABLE, BOOK_ROOT, BEYOND):
+            for rules, position in asks:
+                margin, _, moves = good[(rules, position)]
                 try:
-                    a = d.query(RULES, position, max_time=60, threads=2)
-                    if (a.margin, [(m.pit, m.margin) for m in a.moves]) != good[position]:
+                    a = d.query(rules, position, max_time=60, threads=2)
+                    if (a.margin, [(m.pit, m.margin) for m in a.moves]) != (
+                            margin, [(pit, value) for pit, value, _ in moves]):
                         fail("%s: Python query %s: a wrong value %s" % (name, position, a.margin))
                 except kalah.DatabaseError as e:
-                    if db not in str(e):
-                        fail("%s: Python query: DatabaseError not naming the database: %s"
+                    if not named(str(e), db, names):
+                        fail("%s: Python query: DatabaseError not naming the damage: %s"
                              % (name, e))
     except kalah.DatabaseError as e:
-        if db not in str(e):
-            fail("%s: Python open: DatabaseError not naming the database: %s" % (name, e))
+        if not named(str(e), db, names):
+            fail("%s: Python open: DatabaseError not naming the damage: %s" % (name, e))
 
 
 def start_server(db):
@@ -228,16 +246,17 @@ def get(port, rules, position):
     return res.status, body
 
 
-def check_serve(name, db, good):
+def check_serve(name, db, good, asks, names=None):
+    """kalah serve's answers to asks: good[(rules, position)] or 500 naming the database."""
     proc, port = start_server(db)
     if port is None:
         err = proc.stderr.read()
-        if proc.returncode != 1 or err.count("\n") != 1 or db not in err:
+        if proc.returncode != 1 or err.count("\n") != 1 or not named(err, db, names):
             fail("%s: serve did not start and did not say why in one line: exit %s, %r"
                  % (name, proc.returncode, err[-300:]))
         return
     try:
-        for rules, position in ((RULES, IN_TABLE), (RULES, BEYOND), ("kalah", IN_TABLE)):
+        for rules, position in asks:
             try:
                 status, body = get(port, rules, position)
             except (OSError, http.client.HTTPException) as e:
@@ -245,9 +264,9 @@ def check_serve(name, db, good):
                                                                    proc.poll()))
                 return
             if status == 200:
-                if query_values(body) != good[("serve", rules, position)]:
+                if query_values(body) != good[(rules, position)]:
                     fail("%s: serve %s %s: a wrong value: %s" % (name, rules, position, body[:300]))
-            elif status != 500 or db not in body:
+            elif status != 500 or not named(body, db, names):
                 fail("%s: serve %s %s: status %d, %s" % (name, rules, position, status, body[:300]))
         if proc.poll() is not None:
             fail("%s: serve died (exit %s)" % (name, proc.returncode))
@@ -256,9 +275,11 @@ def check_serve(name, db, good):
         proc.wait(timeout=30)
 
 
-def main():
-    shutil.rmtree(WORK, ignore_errors=True)
-    os.makedirs(WORK)
+PAGE_ASKS = {"python": [(RULES, IN_TABLE), (RULES, BOOK_ROOT), (RULES, BEYOND)],
+             "serve": [(RULES, IN_TABLE), (RULES, BEYOND), ("kalah", IN_TABLE)]}
+
+
+def pages_part():
     good_db = os.path.join(WORK, "good")
     for rules in (RULES, "kalah"):
         subprocess.run([KALAH, "gen", "--rules", rules, "--pits", str(PITS), "--max-stones", "10",
@@ -277,12 +298,9 @@ def main():
                         ("query beyond the table", [BEYOND, "--db-load", "cache"])):
         good[label] = run("query", *args, "--json", "--rules", RULES, "--db", good_copy).stdout
     good["solve"] = run("solve", BEYOND, "--json", "--rules", RULES, "--db", good_copy).stdout
-    for rules, position in ((RULES, IN_TABLE), (RULES, BEYOND), ("kalah", IN_TABLE)):
+    for rules, position in set(PAGE_ASKS["python"] + PAGE_ASKS["serve"]):
         out = run("query", position, "--json", "--rules", rules, "--db", good_copy).stdout
-        good[("serve", rules, position)] = query_values(out)
-    for position in (IN_TABLE, BOOK_ROOT, BEYOND):
-        a = json.loads(run("query", position, "--json", "--rules", RULES, "--db", good_copy).stdout)
-        good[position] = (a["margin"], [(m["pit"], m["margin"]) for m in a["moves"]])
+        good[(rules, position)] = query_values(out)
 
     cases = damage_cases(data, random.Random(43))
     started = time.time()
@@ -294,13 +312,234 @@ def main():
             f.write(damaged)
         before = len(failures)
         # The writer (gen) comes last: it may repair nothing, but changes the file.
-        check_serve(name, db, good)
-        check_python(name, db, good)
+        check_serve(name, db, good, PAGE_ASKS["serve"])
+        check_python(name, db, good, PAGE_ASKS["python"])
         check_cli(name, db, good)
         print("%-70s %s" % (name, "ok" if len(failures) == before else "FAILED"))
     print("%d damaged databases in %.0f s; the Python module %s" % (
         len(cases), time.time() - started,
         "too" if kalah else "not tested (no module in this build)"))
+
+
+# --- The records part: whole records moved, with mdb_dump and mdb_load.
+
+W_TOP, K_TOP = 14, 9   # wetherell m=6 <= 14 (level 14: 69 blocks in two group records), kalah <= 9
+CODE = {"wetherell": 0, "kalah": 1}
+BLOCK, PER_GROUP = 65536, 64  # the store's defaults: values a block, blocks a group record
+
+
+def dump(db):
+    """(header lines, {key: value}) of mdb_dump's output for db."""
+    lines = subprocess.run(["mdb_dump", db], capture_output=True, text=True,
+                           check=True).stdout.split("\n")
+    end = lines.index("HEADER=END")
+    data = [line for line in lines[end + 1:] if line.startswith(" ")]
+    header = [line for line in lines[:end + 1] if not line.startswith("db_pagesize=")]
+    return header, {bytes.fromhex(k[1:]): bytes.fromhex(v[1:])
+                             for k, v in zip(data[0::2], data[1::2])}
+
+
+def load(header, records, db):
+    """A new database db holding exactly `records` (mdb_load)."""
+    os.makedirs(db)
+    text = header + [" %s\n %s" % (k.hex(), v.hex()) for k, v in sorted(records.items())]
+    with open(db + ".dump", "w") as f:
+        f.write("\n".join(text + ["DATA=END", ""]))
+    subprocess.run(["mdb_load", "-f", db + ".dump", db], check=True)
+
+
+def level_key(rules, n):
+    return bytes([2, CODE[rules], 6, n])
+
+
+def group_key(rules, n, g):
+    return bytes([3, CODE[rules], 6, n]) + g.to_bytes(4, "big")
+
+
+def blocks_of(group):
+    count = struct.unpack_from("<I", group, 0)[0]
+    offsets = struct.unpack_from("<%dI" % (count + 1), group, 8)
+    return [group[offsets[j]:offsets[j + 1]] for j in range(count)]
+
+
+def group_of(blocks):
+    offsets, at = [], 8 + 4 * (len(blocks) + 1)
+    for b in blocks:
+        offsets.append(at)
+        at += len(b)
+    return struct.pack("<II%dI" % (len(blocks) + 1), len(blocks), 0, *offsets, at) + b"".join(
+        blocks)
+
+
+def block(records, rules, n, b):
+    return blocks_of(records[group_key(rules, n, b // PER_GROUP)])[b % PER_GROUP]
+
+
+def with_block(records, rules, n, b, stored):
+    key = group_key(rules, n, b // PER_GROUP)
+    blocks = blocks_of(records[key])
+    blocks[b % PER_GROUP] = stored
+    records[key] = group_of(blocks)
+
+
+def swapped(records, a, b):
+    records[a], records[b] = records[b], records[a]
+
+
+def record_cases(r, earlier):
+    """name -> (records, rule set, level, damaged blocks): each a whole-record misplacement."""
+    cases = {}
+    d = dict(r)
+    swapped(d, group_key("wetherell", 14, 0), group_key("wetherell", 14, 1))
+    cases["level 14's two group records swapped"] = (d, "wetherell", 14, [0, 64])
+    d = dict(r)
+    b0, b1 = block(r, "wetherell", 9, 0), block(r, "wetherell", 9, 1)
+    with_block(d, "wetherell", 9, 0, b1)
+    with_block(d, "wetherell", 9, 1, b0)
+    cases["level 9's blocks 0 and 1 exchanged in their group"] = (d, "wetherell", 9, [0, 1])
+    d = dict(r)
+    with_block(d, "wetherell", 14, 5, block(r, "wetherell", 13, 5))
+    cases["a block of level 13 over one of level 14"] = (d, "wetherell", 14, [5])
+    d = dict(r)
+    swapped(d, group_key("wetherell", 9, 0), group_key("kalah", 9, 0))
+    cases["level 9's group swapped between the two tables"] = (d, "kalah", 9, [0, 2])
+    d = dict(r)
+    with_block(d, "wetherell", 14, 10, block(r, "wetherell", 14, 11))
+    cases["a block copied over another of its level"] = (d, "wetherell", 14, [10])
+    d = dict(r)
+    d[group_key("wetherell", 14, 1)] = earlier[group_key("wetherell", 14, 1)]
+    cases["a group restored from an earlier build"] = (d, "wetherell", 14, [64, 68])
+    d = dict(r)
+    swapped(d, level_key("wetherell", 9), level_key("kalah", 9))
+    cases["the level records of two tables swapped"] = (d, "kalah", 9, [0, 2])
+    d = dict(r)
+    swapped(d, level_key("wetherell", 9), level_key("kalah", 9))
+    swapped(d, group_key("wetherell", 9, 0), group_key("kalah", 9, 0))
+    cases["level 9 moved whole to the other table"] = (d, "kalah", 9, [0, 2])
+    return cases
+
+
+def storage_position(n, rank):
+    """The position of level n (6 pits, kalahs empty, S to move) at a storage rank: cells
+    (N's pits 1..6, S's pits 1..6), arrangements in ascending order of that tuple (FORMAT.md)."""
+    cells, left = [], n
+    for i in range(12):
+        rest = 11 - i  # cells after this one
+        v = 0
+        while True:
+            count = math.comb(left - v + rest - 1, rest - 1) if rest else int(left == v)
+            if rank < count:
+                break
+            rank -= count
+            v += 1
+        cells.append(v)
+        left -= v
+    return "%s,0/%s,0 S" % (",".join(map(str, cells[6:])), ",".join(map(str, cells[:6])))
+
+
+def block_positions(n, b, count):
+    entries = math.comb(n + 11, 11)
+    first, last = b * BLOCK, min((b + 1) * BLOCK, entries) - 1
+    return [storage_position(n, first + (last - first) * i // max(count - 1, 1))
+            for i in range(count)]
+
+
+def check_batch(name, db, rules, positions, good, names, load_mode):
+    """kalah query - of positions: each answer good's; an error only after right answers, in one
+    line naming the database and the level."""
+    r = run("query", "-", "--json", "--rules", rules, "--db", db, "--db-load", load_mode,
+            "--max-time", "60", stdin="\n".join(positions) + "\n")
+    answers = [query_values(line) for line in r.stdout.splitlines()]
+    want = [good[(rules, p)] for p in positions]
+    where = "%s: query %s (%s)" % (name, rules, load_mode)
+    if answers != want[:len(answers)]:
+        fail(where + ": a wrong value")
+    if r.returncode == 0 and len(answers) != len(positions):
+        fail(where + ": %d answers of %d" % (len(answers), len(positions)))
+    elif r.returncode != 0 and (r.returncode != 1 or r.stderr.count("\n") != 1 or
+                                not named(r.stderr, db, names)):
+        fail(where + ": exit %d, stderr %r" % (r.returncode, r.stderr[-300:]))
+    return r.returncode != 0
+
+
+def check_records_cli(name, db, good, rules, positions, names):
+    refused = check_batch(name, db, rules, positions[rules], good, names, "cache")
+    if not refused:
+        fail("%s: query: the damaged blocks answered" % name)
+    check_batch(name, db, rules, positions[rules], good, names, "memory")
+    other = "kalah" if rules == "wetherell" else "wetherell"
+    check_batch(name, db, other, positions[other], good, None, "cache")
+    top = W_TOP if rules == "wetherell" else K_TOP
+    for label, args in (("solve", ["solve", good["beyond", rules], "--json", "--threads", "2"]),
+                        ("play --exact", ["play", "--self", "--exact", "--no-random",
+                                          "--threads", "2", "--position", good["beyond", rules]])):
+        r = run(*args, "--rules", rules, "--db", db)
+        if r.returncode == 0 and label == "solve" and (
+                json.loads(r.stdout)["margin"] != good["solve", rules]):
+            fail("%s: solve: a wrong value %s" % (name, r.stdout[:300]))
+        elif r.returncode != 0 and (r.returncode != 1 or r.stderr.count("\n") != 1 or
+                                    not named(r.stderr, db, names)):
+            fail("%s: %s: exit %d, stderr %r" % (name, label, r.returncode, r.stderr[-300:]))
+    for label, args in (("stats", ["stats"]), ("verify", ["verify", "--quiet"]),
+                        ("gen", ["gen", "--max-stones", str(top + 1), "--quiet"])):
+        r = run(*args, "--rules", rules, "--pits", "6", "--db", db)
+        said = r.stdout + r.stderr
+        if r.returncode != 1 or not named(said, db, names):
+            fail("%s: %s: exit %d, said %r" % (name, label, r.returncode, said[-300:]))
+
+
+def records_part():
+    good_db, earlier_db = os.path.join(WORK, "good"), os.path.join(WORK, "earlier")
+    for db in (earlier_db, good_db):
+        for rules, top in (("wetherell", W_TOP), ("kalah", K_TOP)):
+            subprocess.run([KALAH, "gen", "--rules", rules, "--pits", "6", "--max-stones",
+                            str(top), "--quiet", "--db", db], check=True)
+    header, records = dump(good_db)
+    earlier = dump(earlier_db)[1]
+    cases = record_cases(records, earlier)
+
+    # Positions in every damaged block of each case and in a sound block beside them.
+    positions = {"wetherell": [], "kalah": []}
+    for _, rules, n, blocks in cases.values():
+        for b in blocks + [2 if n == 14 else 1]:
+            positions[rules] += [p for p in block_positions(n, b, 6) if p not in positions[rules]]
+    good = {("beyond", "wetherell"): "2,1,2,1,1,2,0/1,2,1,2,1,1,0 S",  # 17 stones: levels 14, 13, ...
+            ("beyond", "kalah"): "1,1,1,1,1,1,0/1,1,1,1,1,1,0 S"}     # 12 stones: levels 9, 8, ...
+    for rules in positions:
+        r = run("query", "-", "--json", "--rules", rules, "--db", good_db,
+                stdin="\n".join(positions[rules]) + "\n")
+        for position, line in zip(positions[rules], r.stdout.splitlines()):
+            good[(rules, position)] = query_values(line)
+        if len(r.stdout.splitlines()) != len(positions[rules]):
+            sys.exit("damaged_db_test: the good database did not answer: " + r.stderr)
+        good["solve", rules] = json.loads(run("solve", good["beyond", rules], "--json", "--rules",
+                                              rules, "--db", good_db).stdout)["margin"]
+
+    started = time.time()
+    for i, (name, (damaged, rules, n, blocks)) in enumerate(cases.items()):
+        db = os.path.join(WORK, "moved%d" % i)
+        load(header, damaged, db)
+        before = len(failures)
+        names = "level %d" % n
+        asks = [(rules, p) for p in positions[rules][::7]]
+        check_serve(name, db, good, asks, names)
+        check_python(name, db, good, asks, names)
+        check_records_cli(name, db, good, rules, positions, names)
+        print("%-70s %s" % (name, "ok" if len(failures) == before else "FAILED"))
+    print("%d databases with records moved in %.0f s; the Python module %s" % (
+        len(cases), time.time() - started,
+        "too" if kalah else "not tested (no module in this build)"))
+
+
+def main():
+    shutil.rmtree(WORK, ignore_errors=True)
+    os.makedirs(WORK)
+    if PART == "pages":
+        pages_part()
+    elif PART == "records":
+        records_part()
+    else:
+        sys.exit("damaged_db_test: unknown part %r (pages, records)" % PART)
     if failures:
         sys.exit("damaged_db_test: %d failures" % len(failures))
 

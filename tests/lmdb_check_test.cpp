@@ -143,6 +143,44 @@ TEST(LmdbCheck, ATruncatedDataFileIsAnErrorForReadersAndWriters) {
   }
 }
 
+// A damaged list of free pages (which only a write transaction reads, merging it unchecked) makes a
+// writable open an error; readers still read.
+TEST(LmdbCheck, ADamagedFreePageListIsAnErrorForWritersOnly) {
+  TempDir dir("check_free_list");
+  const auto levels = make_table(dir.str());
+  {
+    Store store(dir.str(), true, test::fast_store());
+    store.write_level(kTable, kTop, levels[kTop]);  // the old level's pages become free
+  }
+  std::string data = read_file(dir.path() / "data.mdb");
+  const auto u64 = [&](std::size_t at) {
+    std::uint64_t v;
+    std::memcpy(&v, data.data() + at, 8);
+    return v;
+  };
+  const auto u16 = [&](std::size_t at) {
+    return std::uint64_t(std::uint8_t(data[at])) | std::uint64_t(std::uint8_t(data[at + 1])) << 8;
+  };
+  const std::size_t psize = std::size_t(u64(16 + 24) & 0xffffffff);
+  const std::size_t meta = u64(16 + 128) >= u64(psize + 16 + 128) ? 0 : psize;
+  const std::uint64_t root = u64(meta + 16 + 24 + 40);  // the free-list database's root
+  ASSERT_NE(root, ~std::uint64_t(0)) << "no free pages";
+  ASSERT_EQ(u16(root * psize + 10) & 2, 2u) << "the free list's root is a leaf";
+  const std::size_t node = root * psize + u16(root * psize + 16);
+  ASSERT_EQ(u16(node + 4) & 1, 0u) << "its first list lies on the page";
+  const std::size_t list = node + 8 + u16(node + 6);
+  data[list] = char(data[list] + 100);  // the list's count
+  write_file(dir.path() / "data.mdb", data);
+
+  const std::string e = error_of([&] { Store s(dir.str(), true); });
+  EXPECT_NE(e.find("free-list database: page " + std::to_string(root) +
+                   " node 0's list of free "
+                   "pages is damaged"),
+            std::string::npos)
+      << e;
+  EXPECT_TRUE(reads_are_true_or_errors(dir.str(), levels));
+}
+
 TEST(LmdbCheck, AnEmptyDataFileIsNoDatabaseToReadAndANewOneToWrite) {
   TempDir dir("check_empty");
   fs::create_directories(dir.path());

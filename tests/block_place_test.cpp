@@ -19,6 +19,7 @@
 namespace kalah {
 namespace {
 
+using test::error_of;
 using test::TempDir;
 using Records = std::map<std::string, std::string>;
 
@@ -156,16 +157,6 @@ const char* const kCases[] = {
     "a block copied over another of its level",      "a group restored from an earlier build",
     "a level record restored from an earlier build", "the level records of two tables swapped",
     "a whole level moved to the other table"};
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const DbError& e) {
-    return e.what();
-  }
-  return "(no DbError)";
-}
 
 // Whether an error names what case c damaged: one of its blocks, or its level record.
 ::testing::AssertionResult names_the_damage(const std::string& error, const Case& c) {

@@ -54,29 +54,6 @@ class TempDir {
   std::filesystem::path path_;
 };
 
-// Replaces the record at `key` of the LMDB environment at `path` by `value`, or deletes it when
-// there is none, with plain LMDB past the store's checks: how tests make damaged or old
-// databases.
-inline void edit_raw(const std::string& path, std::string_view key,
-                     std::optional<std::string_view> value) {
-  MDB_env* env;
-  MDB_txn* txn;
-  MDB_dbi dbi;
-  ASSERT_EQ(mdb_env_create(&env), 0);
-  ASSERT_EQ(mdb_env_open(env, path.c_str(), 0, 0664), 0);
-  ASSERT_EQ(mdb_txn_begin(env, nullptr, 0, &txn), 0);
-  ASSERT_EQ(mdb_dbi_open(txn, nullptr, 0, &dbi), 0);
-  MDB_val k{key.size(), const_cast<char*>(key.data())};
-  if (value) {
-    MDB_val v{value->size(), const_cast<char*>(value->data())};
-    ASSERT_EQ(mdb_put(txn, dbi, &k, &v, 0), 0);
-  } else {
-    ASSERT_EQ(mdb_del(txn, dbi, &k, nullptr), 0);
-  }
-  ASSERT_EQ(mdb_txn_commit(txn), 0);
-  mdb_env_close(env);
-}
-
 // Makes the records of `records` (key -> value; nullopt: delete) so in the LMDB environment at
 // `path`, created if absent, in one transaction, with plain LMDB past the store's checks.
 inline void edit_raw(const std::string& path,
@@ -101,6 +78,27 @@ inline void edit_raw(const std::string& path,
   }
   ASSERT_EQ(mdb_txn_commit(txn), 0);
   mdb_env_close(env);
+}
+
+// Replaces the record at `key` of the LMDB environment at `path` by `value`, or deletes it when
+// there is none, with plain LMDB past the store's checks: how tests make damaged or old
+// databases.
+inline void edit_raw(const std::string& path, std::string_view key,
+                     std::optional<std::string_view> value) {
+  std::map<std::string, std::optional<std::string>> records;
+  records[std::string(key)] = value ? std::optional<std::string>(*value) : std::nullopt;
+  edit_raw(path, records);
+}
+
+// The message of the DbError f throws, or "(no DbError)".
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const DbError& e) {
+    return e.what();
+  }
+  return "(no DbError)";
 }
 
 // Every record of the LMDB environment at `path`, read with plain LMDB; throws when it cannot be

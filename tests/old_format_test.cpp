@@ -21,6 +21,7 @@
 namespace kalah {
 namespace {
 
+using test::error_of;
 using test::TempDir;
 
 constexpr TableId kK3{Rules::kKalah, 3};
@@ -32,16 +33,6 @@ const std::string kFixture = std::string(KALAH_VECTORS_DIR) + "/format2-kalah-m3
 
 test::CliResult kalah(const std::string& args) {
   return test::run_cli("KALAH " + args);
-}
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const DbError& e) {
-    return e.what();
-  }
-  return "(no DbError)";
 }
 
 // Levels 0..top of t, built by this program's generator into `path`.
@@ -216,6 +207,15 @@ TEST(OldFormat, VerifyUpgradeBindsNothingOfATableWithWrongValues) {
   EXPECT_TRUE(test::contains(up.out, "upgrade: FAILED: levels 0..8 not bound")) << up.out;
   Store store(dir.str(), false);
   for (int n = 0; n <= 8; ++n) EXPECT_FALSE(store.level_meta(kK3, n)->bound());
+}
+
+TEST(OldFormat, VerifyUpgradeAppliesOnlyToTheTableCheck) {
+  for (const char* mode : {"--engine", "--resolve 10"}) {
+    const test::CliResult r = kalah(std::string("verify --upgrade ") + mode);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(test::count_lines(r.err), 1) << r.err;
+    EXPECT_TRUE(test::contains(r.err, "--upgrade")) << r.err;
+  }
 }
 
 TEST(OldFormat, VerifyUpgradeOfNoDatabaseCreatesNone) {

@@ -31,6 +31,7 @@
 namespace kalah {
 namespace {
 
+using test::error_of;
 using test::TempDir;
 
 constexpr TableId kW2{Rules::kWetherell, 2};
@@ -53,16 +54,6 @@ std::uint64_t choose(int a, int b) {
     for (int j = 1; j <= i; ++j) c[i][j] = c[i - 1][j - 1] + (j < i ? c[i - 1][j] : 0);
   }
   return c[a][b];
-}
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const DbError& e) {
-    return e.what();
-  }
-  return "(no DbError)";
 }
 
 // The wrappers pass data, length and seed through to libxxhash, and the stream is fed in any

@@ -191,6 +191,12 @@ void Store::check_readable(const LevelMeta& meta, TableId t, int n) const {
     throw DbError(unbound_level_message(path_, t, n, meta.format_version));
 }
 
+void Store::require_bound(TableId t, int through) const {
+  LmdbTxn txn(*env_, false);
+  for (int n = 0; n <= through; ++n)
+    if (const auto meta = read_meta(txn, t, n, level_where(t, n))) check_readable(*meta, t, n);
+}
+
 std::string Store::writable_level(TableId t, int n) const {
   const std::string where = level_where(t, n);
   if (!env_->writable()) throw DbError(path_ + ": database opened read-only");

@@ -79,6 +79,10 @@ class Store {
   // (kalah verify, kalah stats) and for bind_level.
   void read_unbound_levels(bool on) { read_unbound_ = on; }
   bool reads_unbound_levels() const { return read_unbound_; }
+  // Throws DbError(unbound_level_message(...)) naming the first level of 0..through of table t
+  // that is of format 1 or 2, unless reads_unbound_levels(): what a reader that answers values
+  // checks when it opens the table.
+  void require_bound(TableId t, int through) const;
   // Block size, zstd level and threads for later writes (map_size is fixed at open).
   void set_options(const StoreOptions& options);
   const StoreOptions& options() const { return options_; }

@@ -141,8 +141,9 @@ TEST(OldFormat, BindingRefusesABlockOutOfPlaceOrDamagedAndChangesNothing) {
   }
 }
 
-// The commands: query and gen refuse the old table in one line saying how to upgrade; stats and
-// verify read it and say so; verify --upgrade binds it, after which every command reads it.
+// The commands: query, gen, solve and serve refuse the old table in one line saying how to
+// upgrade; stats and verify read it and say so; verify --upgrade binds it, after which every
+// command reads it.
 TEST(OldFormat, VerifyUpgradeBindsATableEveryCommandThenReads) {
   TempDir dir("old_format_cli"), fresh("old_format_cli_fresh");
   test::load_dump(dir.str(), kFixture);
@@ -151,8 +152,10 @@ TEST(OldFormat, VerifyUpgradeBindsATableEveryCommandThenReads) {
   const std::string upgrade = "`kalah verify --upgrade --db " + dir.str() + "`";
   for (const std::string& command :
        {"query --rules kalah" + position,
-        std::string("gen --rules kalah --pits 3 --max-stones 11 --quiet")}) {
-    const test::CliResult r = kalah(command + db);
+        std::string("gen --rules kalah --pits 3 --max-stones 11 --quiet"),
+        std::string("solve --rules kalah --pits 3 --stones 2 --quiet"),
+        std::string("serve --port 0")}) {
+    const test::CliResult r = test::run_cli("timeout 60 KALAH " + command + db);
     EXPECT_EQ(r.status, 1) << command << ": " << r.err;
     EXPECT_EQ(test::count_lines(r.err), 1) << command << ": " << r.err;
     EXPECT_TRUE(test::contains(r.err, upgrade)) << command << ": " << r.err;

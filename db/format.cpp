@@ -172,12 +172,15 @@ std::optional<LevelMeta> decode_level(TableId t, int n, std::string_view v) {
   m.complete = get_le(v, 40, 1) == 1;
   m.codec = int(get_le(v, 41, 1));
   m.zstd_level = int(std::int8_t(get_le(v, 42, 1)));
-  // A bound record is as long as its version says, and its checksum ties it to its key.
-  if (m.bound() != (v.size() == kLevelBytes)) return std::nullopt;
-  if (m.bound()) {
-    if (get_le(v, 43, 5) != 0 || get_le(v, 56, 8) != level_record_checksum(t, n, v))
-      return std::nullopt;
+  // A record is as long as its version says (48 bytes: 1 and 2; 64: from kFirstBoundFormat), and
+  // a bound one's checksum ties it to its key and names a build.
+  if (v.size() == kLevelBytesUnbound) {
+    if (m.format_version < 1 || m.bound()) return std::nullopt;
+  } else {
     m.build = get_le(v, 48, 8);
+    if (!m.bound() || m.format_version > kVersion || get_le(v, 43, 5) != 0 || m.build == 0 ||
+        get_le(v, 56, 8) != level_record_checksum(t, n, v))
+      return std::nullopt;
   }
   if (m.block_entries == 0 || m.blocks_per_group == 0 ||
       m.blocks != block_count(m.entries, m.block_entries))

@@ -361,11 +361,13 @@ void Store::read_level(TableId t, int n, std::span<std::int8_t> out, unsigned th
   });
 }
 
-bool Store::bind_level(TableId t, int n) {
+bool Store::bind_level(TableId t, int n, std::uint64_t checked) {
   const std::string where = writable_level(t, n);
   LmdbTxn txn(*env_, true);
   LevelMeta meta = complete_meta(txn, t, n, where);
   if (meta.bound()) return false;
+  if (meta.checksum != checked)
+    throw DbError(where + ": written again since it was checked (its level checksum changed)");
   Xxh64Stream level_hash;  // over the blocks' value checksums in block order (FORMAT.md)
   const auto groups = std::uint32_t(block_count(meta.blocks, meta.blocks_per_group));
   for (std::uint32_t g = 0; g < groups; ++g) {

@@ -131,9 +131,11 @@ class Store {
   // Rewrites level n, when it is of format 1 or 2, as this format, in one write transaction: checks
   // every block's checksum and the level checksum (the blocks in their order), then binds each
   // block to its place and build() and writes the level record; the values and their encoding
-  // stay as they are. Returns false, changing nothing, for a level already bound. Throws
-  // DbError, leaving the level as it was, when it is missing, incomplete or fails a check.
-  bool bind_level(TableId t, int n);
+  // stay as they are. checked: the level checksum (LevelMeta::checksum) of the level the caller
+  // checked; a level whose record holds another was written again since, and is refused. Returns
+  // false, changing nothing, for a level already bound. Throws DbError, leaving the level as it
+  // was, when it is missing, incomplete, not the level checked or fails a check.
+  bool bind_level(TableId t, int n, std::uint64_t checked);
 
   // Reads and verifies one block of level n (storage ranks block * block_entries, ...) into out,
   // resized to the block's entry count. The level must be complete. Throws DbError on a missing

@@ -212,10 +212,13 @@ TEST_P(Misplaced, IsAnErrorNamingItOnEveryReadPathAndOtherBlocksStillAnswer) {
                                  }),
                                  c));
   EXPECT_TRUE(names_the_damage(error_of([&] { Probe(store, t, 0, TableLoad::kMemory); }), c));
+  bool listed = false;
   for (const LevelStats& l : level_stats(store, t)) {
     if (l.n != c.n) continue;
+    listed = true;
     EXPECT_TRUE(names_the_damage(l.damage, c));
   }
+  EXPECT_TRUE(listed) << "level_stats lists level " << c.n;
 
   // Through the block cache: the right value or an error naming the block, never another value.
   if (c.blocks.empty()) {  // the level record is refused when the probe is opened

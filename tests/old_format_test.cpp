@@ -3,7 +3,9 @@
 // by `kalah verify --upgrade` only when every check passes.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <string>
@@ -86,9 +88,15 @@ TEST(OldFormat, ReadWithItsChecksItsValuesAreTheGeneratorsAndBindingKeepsThem) {
     EXPECT_TRUE(stats[10].damage.empty()) << stats[10].damage;
   }
   Store store(old_db.str(), true);
-  for (int n = 0; n <= 10; ++n) EXPECT_TRUE(store.bind_level(kK3, n)) << "level " << n;
+  const auto checksum = [&](int n) { return store.level_meta(kK3, n)->checksum; };
+  // A level whose checksum is not the one checked was written again since: refused.
+  EXPECT_NE(error_of([&] {
+              store.bind_level(kK3, 10, checksum(10) ^ 1);
+            }).find("level 10: written again since it was checked"),
+            std::string::npos);
+  for (int n = 0; n <= 10; ++n) EXPECT_TRUE(store.bind_level(kK3, n, checksum(n))) << n;
   for (int n = 0; n <= 10; ++n) {
-    EXPECT_FALSE(store.bind_level(kK3, n)) << "bound already: level " << n;
+    EXPECT_FALSE(store.bind_level(kK3, n, checksum(n))) << "bound already: level " << n;
     EXPECT_EQ(store.level_meta(kK3, n)->build, store.build());
     EXPECT_EQ(store.level_meta(kK3, n)->checksum, reference.level_meta(kK3, n)->checksum);
   }
@@ -126,12 +134,13 @@ TEST(OldFormat, BindingRefusesABlockOutOfPlaceOrDamagedAndChangesNothing) {
     const auto before = test::read_raw(dir.str());
     {
       Store store(dir.str(), true);
-      const std::string e = error_of([&] { store.bind_level(kW3, 9); });
+      const std::string e =
+          error_of([&] { store.bind_level(kW3, 9, store.level_meta(kW3, 9)->checksum); });
       EXPECT_NE(e.find(swap ? "level 9: level checksum mismatch" : "level 9 block 3: corrupt"),
                 std::string::npos)
           << e;
       EXPECT_FALSE(store.level_meta(kW3, 9)->bound());
-      EXPECT_TRUE(store.bind_level(kW3, 8));
+      EXPECT_TRUE(store.bind_level(kW3, 8, store.level_meta(kW3, 8)->checksum));
     }
     auto after = test::read_raw(dir.str());
     for (const auto& [key, value] : before) {
@@ -141,9 +150,9 @@ TEST(OldFormat, BindingRefusesABlockOutOfPlaceOrDamagedAndChangesNothing) {
   }
 }
 
-// The commands: query, gen, solve and serve refuse the old table in one line saying how to
-// upgrade; stats and verify read it and say so; verify --upgrade binds it, after which every
-// command reads it.
+// The commands: query, gen and solve refuse the old table in one line saying how to upgrade,
+// serve each query of it; stats and verify read it and say so; verify --upgrade binds it, after
+// which every command reads it.
 TEST(OldFormat, VerifyUpgradeBindsATableEveryCommandThenReads) {
   TempDir dir("old_format_cli"), fresh("old_format_cli_fresh");
   test::load_dump(dir.str(), kFixture);
@@ -153,13 +162,33 @@ TEST(OldFormat, VerifyUpgradeBindsATableEveryCommandThenReads) {
   for (const std::string& command :
        {"query --rules kalah" + position,
         std::string("gen --rules kalah --pits 3 --max-stones 11 --quiet"),
-        std::string("solve --rules kalah --pits 3 --stones 2 --quiet"),
-        std::string("serve --port 0")}) {
+        std::string("solve --rules kalah --pits 3 --stones 2 --quiet")}) {
     const test::CliResult r = test::run_cli("timeout 60 KALAH " + command + db);
     EXPECT_EQ(r.status, 1) << command << ": " << r.err;
     EXPECT_EQ(test::count_lines(r.err), 1) << command << ": " << r.err;
     EXPECT_TRUE(test::contains(r.err, upgrade)) << command << ": " << r.err;
   }
+  // kalah serve starts (its other tables, if any, are served) and answers the table's queries
+  // with 500 and the same line.
+  const std::string script = test::temp_path("old_format_serve");
+  std::ofstream(script) << R"(import http.client, subprocess, sys, urllib.parse
+server = subprocess.Popen([sys.argv[1], "serve", "--db", sys.argv[2], "--port", "0"],
+                          stdout=subprocess.PIPE, text=True)
+port = int(server.stdout.readline().split("127.0.0.1:")[1].split("/")[0])
+c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+c.request("GET", "/api/v1/query?" + urllib.parse.urlencode({"rules": "kalah",
+                                                            "position": sys.argv[3]}))
+r = c.getresponse()
+print(r.status, r.read().decode())
+server.terminate()
+server.wait()
+)";
+  const test::CliResult served = test::run_cli("timeout 60 python3 " + script + " KALAH " +
+                                               dir.str() + " '1,2,0,0/3,1,2,0 S'");
+  EXPECT_EQ(served.status, 0) << served.err;
+  EXPECT_TRUE(test::contains(served.out, "500 ")) << served.out;
+  EXPECT_TRUE(test::contains(served.out, "verify --upgrade --db " + dir.str())) << served.out;
+  std::remove(script.c_str());
   const test::CliResult stats = kalah("stats" + db);
   EXPECT_EQ(stats.status, 0) << stats.err;
   EXPECT_TRUE(test::contains(stats.out, "not bound to their place: levels 0..10 (format 2)"))
@@ -212,12 +241,23 @@ TEST(OldFormat, VerifyUpgradeBindsNothingOfATableWithWrongValues) {
   for (int n = 0; n <= 8; ++n) EXPECT_FALSE(store.level_meta(kK3, n)->bound());
 }
 
-TEST(OldFormat, VerifyUpgradeAppliesOnlyToTheTableCheck) {
-  for (const char* mode : {"--engine", "--resolve 10"}) {
+TEST(OldFormat, VerifyUpgradeAppliesOnlyToTheWholeTableCheck) {
+  for (const char* mode : {"--engine", "--resolve 10", "--sample 1000"}) {
     const test::CliResult r = kalah(std::string("verify --upgrade ") + mode);
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_EQ(test::count_lines(r.err), 1) << r.err;
     EXPECT_TRUE(test::contains(r.err, "--upgrade")) << r.err;
+  }
+}
+
+// verify --engine and --resolve answer values from the table: they refuse a format-2 one.
+TEST(OldFormat, VerifyEngineAndResolveRefuseIt) {
+  TempDir dir("old_format_engine");
+  test::load_dump(dir.str(), kFixture);
+  for (const char* mode : {"--engine --positions 10 --depth 2", "--resolve 5"}) {
+    const test::CliResult r = kalah(std::string("verify --quiet ") + mode + " --db " + dir.str());
+    EXPECT_EQ(r.status, 1) << mode << ": " << r.out << r.err;
+    EXPECT_TRUE(test::contains(r.err, "was written by format 2")) << mode << ": " << r.err;
   }
 }
 

@@ -148,7 +148,6 @@ Database::Database(const std::string& path, Options options) : Database() {
     for (const TableId& t : impl_->store->tables()) {
       int n = impl_->store->complete_through(t);
       if (impl_->options.max_stones >= 0) n = std::min(n, impl_->options.max_stones);
-      impl_->store->require_bound(t, n);  // refused at open rather than at every query
       impl_->tables.emplace_back(t, n);
     }
     impl_->make_table_now();

@@ -196,6 +196,10 @@ class RootSolver {
                              : 0;
     team_ =
         std::make_unique<SearchTeam<B>>(threads, tt_, opt_.oracle, memo_.get(), resident, untabled);
+    if (opt_.trace_expanded) {
+      if (threads != 1) throw std::invalid_argument("solve: trace_expanded needs one thread");
+      team_->main().set_expand_trace(&opt_.trace_expanded);
+    }
     std::function<void()> report;
     if (opt_.progress) report = [this] { report_progress(); };
     std::optional<Clock::time_point> deadline;

@@ -86,6 +86,11 @@ struct SolveOptions {
   // set), then (every_move) as the other moves' bounds close. Called from the solve's threads, one
   // call at a time; lower, upper and moves hold what is proven.
   std::function<void(const SolveResult& so_far)> on_proven;
+  // When set (threads must be 1), called with each position the solve's search expands (generates
+  // the moves of: SolveResult::expanded counts them), as the mover's pits (South's, to move) and
+  // the opponent's with empty kalahs, and the window (alpha, beta) it is searched in: the trace of
+  // `kalah solve --trace-expanded`, for comparing the positions two solvers expand.
+  std::function<void(const Position& p, int alpha, int beta)> trace_expanded;
 };
 
 // A move's margin for the side to move at the root: lower <= margin <= upper, proven.

@@ -117,6 +117,11 @@ class Search {
     rounds_budget_ = budget;
   }
 
+  // Calls *trace (when not null; it outlives the search) with each board expand() generates the
+  // moves of (expanded()): its position() and the window it is searched in.
+  using ExpandTrace = std::function<void(const Position&, int alpha, int beta)>;
+  void set_expand_trace(const ExpandTrace* trace) { trace_ = trace; }
+
   // Hook of ExactMemo::value: its solved positions count as nodes.
   void count_solved() {
     if ((++nodes_ & kPollMask) == 0) poll();
@@ -213,6 +218,8 @@ class Search {
         if (int v; probe_table(node, &v)) return v;
       }
       ++expanded_;
+      if (trace_ != nullptr) [[unlikely]]
+        (*trace_)(b.position(), alpha, beta);
       if (busy_ != nullptr && ply_ < kPathPlies) path_[ply_] = {node.key, alpha, beta};
       const std::uint64_t nodes_before = nodes_;
       if (const std::optional<int> v = search_moves(node)) return *v;
@@ -525,6 +532,7 @@ class Search {
   const StorageOrder* order_ = nullptr;
   ResidentLevel level_[256] = {};  // resident_'s levels
   const std::atomic<bool>* stop_ = nullptr;
+  const ExpandTrace* trace_ = nullptr;
   const std::atomic<bool>* cancel_ = nullptr;
   const std::atomic<bool>* failed_ = nullptr;
   std::uint64_t* busy_ = nullptr;

@@ -66,7 +66,10 @@ class TableVerifier {
       lc.n = n;
       lc.entries = level_entries(t_.m, n);
       try {
-        if (const auto meta = store_.level_meta(t_, n)) lc.format_version = meta->format_version;
+        if (const auto meta = store_.level_meta(t_, n)) {
+          lc.format_version = meta->format_version;
+          lc.level_checksum = meta->checksum;
+        }
         store_.scan_level_parallel(
             t_, n, threads(), [&](std::uint64_t, std::span<const std::int8_t> v) {
               const std::uint64_t done = scanned += v.size();

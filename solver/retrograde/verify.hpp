@@ -15,6 +15,7 @@ struct LevelCheck {
   std::uint64_t entries = 0;
   bool checksum_ok = false;
   std::uint32_t format_version = 0;  // of the level's writer (LevelMeta); 0: record unreadable
+  std::uint64_t level_checksum = 0;  // the record's (LevelMeta::checksum) when it was read
   std::string error;                 // why the checksum pass failed, if it did
   std::uint64_t checked = 0;         // entries compared with the best over their successors
   std::uint64_t mismatches = 0;
@@ -42,9 +43,9 @@ struct VerifyOptions {
 
 // Checks table t of store: each level's blocks and checksum (levels of formats 1 and 2 only when
 // store.reads_unbound_levels(), else they fail with the store's refusal), then that each checked
-// entry equals
-// the best over its moves of (stones won + or - the successor's stored value), with the moves
-// played by the engine's rules (engine/move.hpp), independently of the generator's kernel.
+// entry equals the best over its moves of (stones won + or - the successor's stored value), with
+// the moves played by the engine's rules (engine/move.hpp), independently of the generator's
+// kernel.
 VerifyReport verify_table(const Store& store, TableId t, const VerifyOptions& options);
 
 }  // namespace kalah

@@ -52,6 +52,24 @@ std::uint32_t le16(const std::uint8_t* p) {
   return std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8;
 }
 
+// `place` with one field changed: 0 the rule set, 1 the level, 2 the index, 3 the build.
+kalah::BlockPlace moved(kalah::BlockPlace place, int field) {
+  switch (field) {
+    case 0:
+      place.table.rules = kalah::Rules((int(place.table.rules) + 1) % 3);
+      break;
+    case 1:
+      place.n = (place.n + 1) % 128;
+      break;
+    case 2:
+      ++place.block;
+      break;
+    default:
+      place.build ^= 1;
+  }
+  return place;
+}
+
 // Mode (b), input: level n, count (2 bytes), zstd level, patch offset (2 bytes), patch length,
 // flags, then the patch, then the bytes the values are drawn from (cycled). The block encodes
 // count values of level n ([-n, n], n's parity); the patch overwrites its bytes from the offset
@@ -84,22 +102,7 @@ void framed_block(const std::uint8_t* data, std::size_t size) {
   const bool bound = data[7] & 4, elsewhere = bound && (data[7] & 8);
   const kalah::BlockPlace place{
       {kalah::Rules((data[7] >> 6) % 3), 6}, n, std::uint32_t(offset), count + 1};
-  kalah::BlockPlace read_at = place;
-  if (elsewhere) {
-    switch (data[7] >> 4 & 3) {
-      case 0:
-        read_at.table.rules = kalah::Rules((int(place.table.rules) + 1) % 3);
-        break;
-      case 1:
-        read_at.n = (n + 1) % 128;
-        break;
-      case 2:
-        ++read_at.block;
-        break;
-      default:
-        read_at.build ^= 1;
-    }
-  }
+  const kalah::BlockPlace read_at = elsewhere ? moved(place, data[7] >> 4 & 3) : place;
   if (bound) kalah::bind_block(block, place, "fuzz");
 
   std::string stored = block;

@@ -44,7 +44,8 @@ const char* kUsage =
     "solve [--rules R] [--pits m] [--stones k | POSITION] [--db PATH | --no-db] [--json] "
     "[--max-time SEC] [--threads N] [--guess-depth D] [--tt-mb MB] [--cache-mb MB] "
     "[--db-load auto|memory|cache] [--db-max-stones N] [--memo N] [--untabled N] "
-    "[--checkpoint FILE [--checkpoint-every SEC]] [--certificate FILE] [--at-least L] "
+    "[--checkpoint FILE [--checkpoint-every SEC]] [--certificate FILE] [--trace-expanded FILE] "
+    "[--at-least L] "
     "[--at-most U] [--progress | --quiet] [--store [--book-plies P]]";
 const char* kDescription =
     "Solves a position exhaustively (MTD(f) over exact margins with a transposition table) and\n"
@@ -227,6 +228,7 @@ struct SolveArgs {
   std::string checkpoint;  // empty: none
   double checkpoint_every = 600;
   std::string certificate;          // empty: none
+  std::string trace_expanded;       // empty: none
   std::vector<MarginClaim> claims;  // --at-least, --at-most: empty for a solve
 };
 
@@ -264,6 +266,10 @@ void add_solve_options(po::options_description& desc, SolveArgs& a,
        "at most this many seconds between writes of the checkpoint")
       ("certificate", po::value(&a.certificate),
        "after the answer, write FILE: a shell script proving each root move's bounds again")
+      ("trace-expanded", po::value(&a.trace_expanded),
+       "write each position the search expands to FILE, a line each: the mover's pits as "
+       "South's (S to move, kalahs empty), a tab, the window's alpha and beta (future margins); "
+       "needs --threads 1")
       ("at-least", po::value<int>()->notifier([&](int v) { at_least = v; }),
        "prove only that the margin is at least L")
       ("at-most", po::value<int>()->notifier([&](int v) { at_most = v; }),
@@ -343,6 +349,8 @@ bool parse_solve_args(int argc, char** argv, SolveArgs& a) {
   for (const char* o : {"certificate", "store"})
     refuse_unless(vm, o, a.claims.empty(), "does not apply to --at-least/--at-most");
   refuse_unless(vm, "certificate", !a.store_book, "applies to a solve, not to --store");
+  refuse_unless(vm, "trace-expanded", a.threads == 1 && !a.store_book && a.claims.empty(),
+                "applies to a solve on one thread (--threads 1)");
   return true;
 }
 
@@ -686,6 +694,14 @@ int solve_and_print(const SolveArgs& a, Progress& progress) {
   if (!a.certificate.empty()) check_file_writable("certificate", a.certificate);
   SolveSetup setup = open_solve(a, &progress);
   SolveOptions& opt = setup.opt;
+  std::ofstream trace;
+  if (!a.trace_expanded.empty()) {
+    trace.open(a.trace_expanded, std::ios::trunc);
+    if (!trace) throw std::runtime_error("cannot write the trace " + a.trace_expanded);
+    opt.trace_expanded = [&trace](const Position& p, int alpha, int beta) {
+      trace << to_string(p) << '\t' << alpha << '\t' << beta << '\n';
+    };
+  }
   opt.progress = progress.status_sink();
   opt.cancel = &stop_requested;
   Resumed resumed;
@@ -713,6 +729,8 @@ int solve_and_print(const SolveArgs& a, Progress& progress) {
                             ? search()
                             : allocate_table("tt-mb", SolveTable::bytes_for(opt.tt_bytes), search);
   progress.clear_line();
+  if (trace.is_open() && !trace.flush())
+    throw std::runtime_error("cannot write the trace " + a.trace_expanded);
   if (const int status = print_answer(a, r, setup.use(), writer.get(), resumed.from.has_value()))
     return status;
   if (!a.certificate.empty() &&
@@ -767,8 +785,9 @@ int solve_distributed(const SolveArgs& a) {
     if (mpi.size() < 2)
       throw InputError("a distributed solve needs 2 or more processes (process 0 coordinates)");
     if (a.store_book) throw InputError("--store does not run distributed");
-    if (!a.claims.empty() || !a.certificate.empty())
-      throw InputError("--at-least, --at-most and --certificate do not run distributed");
+    if (!a.claims.empty() || !a.certificate.empty() || !a.trace_expanded.empty())
+      throw InputError(
+          "--at-least, --at-most, --certificate and --trace-expanded do not run distributed");
     if (is_over(a.rules, a.position)) throw InputError("the game is over: nothing to solve");
     SolveSetup setup = open_solve(a, nullptr);
     SolveOptions& opt = setup.opt;

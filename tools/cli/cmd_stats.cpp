@@ -158,10 +158,11 @@ int run_stats(int argc, char** argv) {
           "the database, --rules and --pits choose one. --plot writes an SVG with two panels:\n"
           "the win/draw/loss fractions and the bits per position, per level. A level whose\n"
           "record or blocks are damaged, or which is missing inside the levels the table's record\n"
-          "claims complete, is listed as DAMAGED; the exit status is then 1. Then which run of\n"
-          "kalah gen wrote which levels (its build identity, which each block's checksum covers),\n"
-          "and the levels written by format 1 or 2 (checked here with their format's checks),\n"
-          "which queries refuse until kalah verify --upgrade binds them.",
+          "claims complete, is listed as DAMAGED; the exit status is then 1. Then which run\n"
+          "(kalah gen, kalah verify --upgrade) wrote which levels: its build identity, which\n"
+          "each block's checksum covers; and the levels written by format 1 or 2 (checked here\n"
+          "with their format's checks), which the commands that answer values refuse until\n"
+          "kalah verify --upgrade binds them.",
           desc, {}, vm))
     return 0;
   std::optional<Rules> rules;

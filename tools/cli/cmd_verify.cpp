@@ -44,9 +44,10 @@ const char* const kVerifyDescription =
     "Prints counts per level; exits 1 on any damaged block or wrong value.\n\n"
     "Levels written by format 1 or 2 (before each block's checksum named its table,\n"
     "level, index and build) are checked with their format's checks and listed as\n"
-    "such; queries refuse them. --upgrade then binds them: when every check above\n"
-    "passes, each such level's block checksums are rewritten to name their place, a\n"
-    "level a transaction (values and compressed bytes unchanged).\n\n"
+    "such; every command that answers values refuses them. --upgrade then binds\n"
+    "them: when every check above passes (every entry: not with --sample), each such\n"
+    "level's block checksums are rewritten to name their place, a level a transaction\n"
+    "(values and compressed bytes unchanged).\n\n"
     "With --engine: from random positions inside the database, the engine (no random\n"
     "choice) picks a move at each depth, and the move is scored with the exact values:\n"
     "moves that lose margin and moves that lose the outcome are counted, without and\n"
@@ -113,6 +114,7 @@ bool parse_verify_args(int argc, char** argv, VerifyArgs& a) {
                 "applies only to the table check (--engine and --resolve use one thread)");
   refuse_unless(vm, "upgrade", table_check,
                 "applies only to the table check, not to --engine/--resolve");
+  refuse_unless(vm, "upgrade", a.sample == 0, "checks every entry before it binds: drop --sample");
   refuse_unless(vm, "depth", a.engine, "applies only to --engine");
   refuse_unless(vm, "positions", a.engine, "applies only to --engine");
   refuse_unless(vm, "resolve-max-stones", a.resolve > 0, "applies only to --resolve");
@@ -193,8 +195,12 @@ std::string level_runs(const std::vector<int>& ns) {
 bool bind_unbound(Store& store, TableId t, const VerifyReport& r, bool checked,
                   const VerifyArgs& a) {
   std::vector<int> unbound;
-  for (const LevelCheck& l : r.levels)
-    if (l.format_version != 0 && l.format_version < kFirstBoundFormat) unbound.push_back(l.n);
+  std::vector<std::uint64_t> sums;  // each unbound level's checksum as the check read it
+  for (const LevelCheck& l : r.levels) {
+    if (l.format_version == 0 || l.format_version >= kFirstBoundFormat) continue;
+    unbound.push_back(l.n);
+    sums.push_back(l.level_checksum);
+  }
   if (unbound.empty()) {
     if (a.upgrade) std::cout << "  upgrade: every level is bound to its place already\n";
     return true;
@@ -212,9 +218,9 @@ bool bind_unbound(Store& store, TableId t, const VerifyReport& r, bool checked,
   }
   Progress progress(!a.quiet);
   std::uint64_t done = 0;
-  for (const int n : unbound) {
-    progress.update("binding level " + std::to_string(n), done++, unbound.size());
-    store.bind_level(t, n);
+  for (std::size_t i = 0; i < unbound.size(); ++i) {
+    progress.update("binding level " + std::to_string(unbound[i]), done++, unbound.size());
+    store.bind_level(t, unbound[i], sums[i]);
   }
   progress.step_done("");
   char build[32];
@@ -278,7 +284,9 @@ int run_verify(int argc, char** argv) {
   if (!parse_verify_args(argc, argv, a)) return 0;
   if (a.upgrade) Store(a.db, false);  // a database that is not there is an error, not created
   Store store(a.db, a.upgrade);
-  store.read_unbound_levels(true);  // checked with their format's checks, and listed
+  // The table check reads levels of format 1 and 2 with their format's checks and lists them;
+  // --engine and --resolve answer values from the table, which such levels cannot be trusted for.
+  store.read_unbound_levels(!a.engine && a.resolve == 0);
   bool all_ok = true;
   int tables = 0;
   for (const TableId t : store.tables()) {

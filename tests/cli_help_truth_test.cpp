@@ -178,4 +178,36 @@ TEST(CliHelpTruth, BenchGenPrintsTheTopFourLevels) {
   EXPECT_FALSE(contains(r.out, "level  2:")) << r.out;
 }
 
+// solve --trace-expanded: a line for each expanded node (the JSON's expanded_nodes), each a
+// position and a window; the answer and the nodes as without it; one thread only.
+TEST(SolveTraceExpanded, ALineForEachExpandedNodeOnOneThread) {
+  const std::string trace = temp_path("trace");
+  const std::string solve = "solve --rules kalah --pits 4 --stones 3 --no-db --json --threads 1";
+  const Result traced = kalah(solve + " --trace-expanded " + trace);
+  const Result plain = kalah(solve);
+  ASSERT_EQ(traced.status, 0) << traced.err;
+  const auto with = nlohmann::json::parse(traced.out), without = nlohmann::json::parse(plain.out);
+  EXPECT_EQ(with["margin"], without["margin"]);
+  EXPECT_EQ(with["nodes"], without["nodes"]);
+  std::ifstream in(trace);
+  std::string line;
+  std::uint64_t lines = 0;
+  while (std::getline(in, line)) {
+    if (lines++ == 0) {
+      EXPECT_EQ(line.substr(0, line.find('\t')), "3,3,3,3,0/3,3,3,3,0 S");
+    }
+    const auto tab = line.find('\t'), tab2 = line.find('\t', tab + 1);
+    ASSERT_NE(tab2, std::string::npos) << line;
+    EXPECT_LT(std::stoi(line.substr(tab + 1)), std::stoi(line.substr(tab2 + 1))) << line;
+  }
+  EXPECT_EQ(lines, with["expanded_nodes"].get<std::uint64_t>());
+  EXPECT_GT(lines, 100u);
+  std::remove(trace.c_str());
+  expect_usage_error(
+      "solve --rules kalah --pits 4 --stones 3 --no-db --threads 2 "
+      "--trace-expanded " +
+          trace,
+      "--trace-expanded");
+}
+
 }  // namespace

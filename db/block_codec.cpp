@@ -31,14 +31,13 @@ ZSTD_DCtx* thread_dctx() {
 // The first checksum of a block: XXH64 of the place's 16 bytes (a bound block) and the block's
 // bytes after the checksum.
 std::uint64_t stored_checksum(std::string_view stored, const BlockPlace* place) {
+  if (!place) return xxh64(stored.data() + 8, stored.size() - 8);
+  std::uint8_t bytes[16] = {format::rules_code(place->table.rules), std::uint8_t(place->table.m),
+                            std::uint8_t(place->n), 0};
+  for (int i = 0; i < 4; ++i) bytes[4 + i] = std::uint8_t(place->block >> (8 * i));
+  for (int i = 0; i < 8; ++i) bytes[8 + i] = std::uint8_t(place->build >> (8 * i));
   Xxh64Stream h;
-  if (place) {
-    std::uint8_t bytes[16] = {format::rules_code(place->table.rules), std::uint8_t(place->table.m),
-                              std::uint8_t(place->n), 0};
-    for (int i = 0; i < 4; ++i) bytes[4 + i] = std::uint8_t(place->block >> (8 * i));
-    for (int i = 0; i < 8; ++i) bytes[8 + i] = std::uint8_t(place->build >> (8 * i));
-    h.update(bytes, sizeof bytes);
-  }
+  h.update(bytes, sizeof bytes);
   h.update(stored.data() + 8, stored.size() - 8);
   return h.digest();
 }

@@ -3,6 +3,7 @@
 
 #include "xxhash64.hpp"
 
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
@@ -10,6 +11,12 @@ namespace kalah {
 
 std::string to_string(TableId t) {
   return std::string(rules_name(t.rules)) + " m=" + std::to_string(t.m);
+}
+
+std::string build_name(std::uint64_t build) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(build));
+  return text;
 }
 
 namespace format {

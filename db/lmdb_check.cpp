@@ -159,14 +159,14 @@ int compare_keys(std::string_view a, std::string_view b, bool integer) {
 class TreeWalk {
  public:
   TreeWalk(const DataFile& file, std::uint32_t psize, std::uint64_t last_page, const DbRecord& db,
-           const char* name, bool overflow_headers)
+           const char* name, bool overflow_headers, bool page_lists)
       : file_(file),
         psize_(psize),
         last_page_(last_page),
         db_(db),
         name_(name),
         overflow_headers_(overflow_headers),
-        page_lists_(overflow_headers && std::string(name) == "free-list"),
+        page_lists_(page_lists),
         integer_(db.flags & kIntegerKey),
         seen_(last_page + 1, false) {}
 
@@ -362,8 +362,11 @@ bool check_lmdb_tree(const std::string& dir, std::uint64_t txnid, bool overflow_
   if (meta->last_page < 1 || meta->last_page > file.size() / psize)
     file.damaged("its header names " + std::to_string(meta->last_page + 1) +
                  " pages; the file has " + std::to_string(file.size()) + " bytes (truncated?)");
-  TreeWalk(file, psize, meta->last_page, meta->free_db, "free-list", overflow_headers).run();
-  TreeWalk(file, psize, meta->last_page, meta->main_db, "main", overflow_headers).run();
+  // A write transaction merges the free-list database's values, lists of free pages.
+  TreeWalk(file, psize, meta->last_page, meta->free_db, "free-list", overflow_headers,
+           overflow_headers)
+      .run();
+  TreeWalk(file, psize, meta->last_page, meta->main_db, "main", overflow_headers, false).run();
   return true;
 }
 

@@ -28,8 +28,9 @@ LmdbFileState check_lmdb_meta(const std::string& dir);
 // the file, of the kind its depth requires, names itself, has its nodes inside it and its keys in
 // order within its parent's range; every value stored on overflow pages lies inside the file; the
 // counts match the meta page's. With `overflow_headers` the first page of every overflow value is
-// read and checked too (what a write transaction's delete trusts). Returns false when the meta page
-// of `txnid` was overwritten meanwhile (the caller retries with a newer transaction); throws
+// read and checked too (what a write transaction's delete trusts), and so is every list of free
+// pages in the free-list database (what a write transaction merges). Returns false when the meta
+// page of `txnid` was overwritten meanwhile (the caller retries with a newer transaction); throws
 // DbError "DIR: damaged LMDB file: ..." on damage.
 bool check_lmdb_tree(const std::string& dir, std::uint64_t txnid, bool overflow_headers);
 

@@ -39,12 +39,12 @@ Probe::Probe(const Store& store, TableId t, std::size_t cache_bytes, TableLoad l
   if (load == TableLoad::kAuto)
     throw std::invalid_argument("Probe: resolve TableLoad::kAuto first (resolve_table_load)");
   max_stones_ = covered_levels(store, t, levels);
-  store.require_bound(t, max_stones_);
   for (int n = 0; n <= max_stones_; ++n) {
     const auto meta = store.level_meta(t, n);
     if (!meta || !meta->complete)
       throw DbError(store.path() + ": " + to_string(t) + " level " + std::to_string(n) +
                     " vanished while opening the probe");
+    store.check_readable(*meta, t, n);
     block_entries_.push_back(meta->block_entries);
   }
   if (load == TableLoad::kMemory) load_resident(threads);

@@ -95,9 +95,11 @@ std::uint64_t draw_build() {
 std::string unbound_level_message(const std::string& path, TableId t, int n,
                                   std::uint32_t version) {
   return path + ": " + to_string(t) + " level " + std::to_string(n) + " was written by format " +
-         std::to_string(version) +
-         ", whose blocks do not name their place; `kalah verify --upgrade --db " + path +
-         "` checks every value and binds them";
+         std::to_string(version) + ", whose blocks do not name their place; " + upgrade_hint(path);
+}
+
+std::string upgrade_hint(const std::string& path) {
+  return "`kalah verify --upgrade --db " + path + "` checks every value and binds them";
 }
 
 std::string no_table_message(const std::string& path, TableId t, const std::vector<TableId>& held) {
@@ -189,12 +191,6 @@ std::optional<LevelMeta> Store::level_meta(TableId t, int n) const {
 void Store::check_readable(const LevelMeta& meta, TableId t, int n) const {
   if (!meta.bound() && !read_unbound_)
     throw DbError(unbound_level_message(path_, t, n, meta.format_version));
-}
-
-void Store::require_bound(TableId t, int through) const {
-  LmdbTxn txn(*env_, false);
-  for (int n = 0; n <= through; ++n)
-    if (const auto meta = read_meta(txn, t, n, level_where(t, n))) check_readable(*meta, t, n);
 }
 
 std::string Store::writable_level(TableId t, int n) const {

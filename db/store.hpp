@@ -49,8 +49,11 @@ struct BookSize {
 std::string no_table_message(const std::string& path, TableId t, const std::vector<TableId>& held);
 
 // What a reader says of level n of table t written by format `version` (1 or 2), whose blocks do
-// not name their place: how to upgrade it.
+// not name their place: how to upgrade it (upgrade_hint).
 std::string unbound_level_message(const std::string& path, TableId t, int n, std::uint32_t version);
+// "`kalah verify --upgrade --db PATH` checks every value and binds them": how the levels of
+// formats 1 and 2 of the database at path are upgraded.
+std::string upgrade_hint(const std::string& path);
 
 // A kalah database: one LMDB environment (directory) holding any number of tables. Const members
 // may be called from many threads at once; writes are serialised by LMDB. At most one Store per
@@ -79,10 +82,10 @@ class Store {
   // (kalah verify, kalah stats) and for bind_level.
   void read_unbound_levels(bool on) { read_unbound_ = on; }
   bool reads_unbound_levels() const { return read_unbound_; }
-  // Throws DbError(unbound_level_message(...)) naming the first level of 0..through of table t
-  // that is of format 1 or 2, unless reads_unbound_levels(): what a reader that answers values
-  // checks when it opens the table.
-  void require_bound(TableId t, int through) const;
+  // Throws DbError(unbound_level_message(...)) when level n of table t, recorded as `meta`, is of
+  // format 1 or 2 and !reads_unbound_levels(): what every read checks, and a reader that answers
+  // values checks of each level when it opens the table.
+  void check_readable(const LevelMeta& meta, TableId t, int n) const;
   // Block size, zstd level and threads for later writes (map_size is fixed at open).
   void set_options(const StoreOptions& options);
   const StoreOptions& options() const { return options_; }
@@ -169,9 +172,6 @@ class Store {
   // level_where(t, n) of a level that may be written: the store writable, n in 0..255; else
   // DbError naming which is not so.
   std::string writable_level(TableId t, int n) const;
-  // Throws DbError(unbound_level_message(...)) when level n, recorded as `meta`, is unbound and
-  // !reads_unbound_levels().
-  void check_readable(const LevelMeta& meta, TableId t, int n) const;
   std::string path_;
   StoreOptions options_;
   std::uint64_t build_ = 0;

@@ -17,6 +17,8 @@ struct TableId {
 
 // "wetherell m=6": how messages and listings name a table.
 std::string to_string(TableId t);
+// A level's build identity (LevelMeta::build) as messages and listings name it: 16 hex digits.
+std::string build_name(std::uint64_t build);
 
 // A level of `entries` values is stored in blocks of block_entries values, the last holding the
 // rest: block_count of them, block b holding block_size values from b * block_entries on.

@@ -26,6 +26,8 @@ import sys
 import time
 import urllib.parse
 
+from mdb_records import blocks_of, dump, group_of, load
+
 KALAH, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 RANDOM_COPIES = int(sys.argv[3]) if len(sys.argv) > 3 else 12
 PART = sys.argv[4] if len(sys.argv) > 4 else "pages"
@@ -328,47 +330,12 @@ CODE = {"wetherell": 0, "kalah": 1}
 BLOCK, PER_GROUP = 65536, 64  # the store's defaults: values a block, blocks a group record
 
 
-def dump(db):
-    """(header lines, {key: value}) of mdb_dump's output for db."""
-    lines = subprocess.run(["mdb_dump", db], capture_output=True, text=True,
-                           check=True).stdout.split("\n")
-    end = lines.index("HEADER=END")
-    data = [line for line in lines[end + 1:] if line.startswith(" ")]
-    header = [line for line in lines[:end + 1] if not line.startswith("db_pagesize=")]
-    return header, {bytes.fromhex(k[1:]): bytes.fromhex(v[1:])
-                             for k, v in zip(data[0::2], data[1::2])}
-
-
-def load(header, records, db):
-    """A new database db holding exactly `records` (mdb_load)."""
-    os.makedirs(db)
-    text = header + [" %s\n %s" % (k.hex(), v.hex()) for k, v in sorted(records.items())]
-    with open(db + ".dump", "w") as f:
-        f.write("\n".join(text + ["DATA=END", ""]))
-    subprocess.run(["mdb_load", "-f", db + ".dump", db], check=True)
-
-
 def level_key(rules, n):
     return bytes([2, CODE[rules], 6, n])
 
 
 def group_key(rules, n, g):
     return bytes([3, CODE[rules], 6, n]) + g.to_bytes(4, "big")
-
-
-def blocks_of(group):
-    count = struct.unpack_from("<I", group, 0)[0]
-    offsets = struct.unpack_from("<%dI" % (count + 1), group, 8)
-    return [group[offsets[j]:offsets[j + 1]] for j in range(count)]
-
-
-def group_of(blocks):
-    offsets, at = [], 8 + 4 * (len(blocks) + 1)
-    for b in blocks:
-        offsets.append(at)
-        at += len(b)
-    return struct.pack("<II%dI" % (len(blocks) + 1), len(blocks), 0, *offsets, at) + b"".join(
-        blocks)
 
 
 def block(records, rules, n, b):

@@ -19,6 +19,8 @@ struct LevelCheck {
   std::string error;                 // why the checksum pass failed, if it did
   std::uint64_t checked = 0;         // entries compared with the best over their successors
   std::uint64_t mismatches = 0;
+  // Written by format 1 or 2: its blocks do not name their place (LevelMeta::bound()).
+  bool unbound() const { return format_version != 0 && format_version < kFirstBoundFormat; }
 };
 
 struct VerifyReport {

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <optional>
 
 #include "command.hpp"
@@ -108,34 +109,34 @@ std::vector<LevelStats> print_levels(const std::vector<LevelStats>& levels) {
   return sound;
 }
 
-// Which run wrote which levels (runs of consecutive sound levels of one build), and the levels of
-// formats before 3, which probes refuse until they are upgraded.
+// Which run wrote which levels (each build's sound levels, by the first of them), and the levels of
+// formats 1 and 2, which the readers that answer values refuse until they are upgraded.
 void print_builds(const std::vector<LevelStats>& levels, const std::string& db) {
-  std::string builds, unbound;
-  for (std::size_t i = 0; i < levels.size();) {
-    std::size_t j = i;
-    while (j + 1 < levels.size() && levels[j + 1].n == levels[j].n + 1 &&
-           levels[j + 1].damage.empty() == levels[i].damage.empty() &&
-           levels[j + 1].build == levels[i].build &&
-           levels[j + 1].format_version == levels[i].format_version)
-      ++j;
-    const LevelStats& l = levels[i];
-    const std::string range = "levels " + std::to_string(l.n) + ".." + std::to_string(levels[j].n);
-    if (l.damage.empty() && l.build != 0) {
-      char id[32];
-      std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(l.build));
-      builds += (builds.empty() ? "" : ", ") + range + " by build " + id;
-    } else if (l.damage.empty()) {
-      unbound += (unbound.empty() ? "" : ", ") + range + " (format " +
-                 std::to_string(l.format_version) + ")";
+  std::vector<std::pair<std::uint64_t, std::vector<int>>> builds;  // build 0: the unbound levels
+  std::map<std::uint32_t, std::vector<int>> unbound;               // by format
+  for (const LevelStats& l : levels) {
+    if (!l.damage.empty()) continue;
+    if (l.build == 0) {
+      unbound[l.format_version].push_back(l.n);
+      continue;
     }
-    i = j + 1;
+    auto it = std::find_if(builds.begin(), builds.end(),
+                           [&](const auto& b) { return b.first == l.build; });
+    if (it == builds.end()) it = builds.insert(builds.end(), {l.build, {}});
+    it->second.push_back(l.n);
   }
-  if (!builds.empty()) std::cout << "written by: " << builds << "\n";
-  if (!unbound.empty())
-    std::cout << "not bound to their place: " << unbound
-              << "; queries refuse them until `kalah verify --upgrade --db " << db
-              << "` checks every value and binds them\n";
+  std::string text;
+  for (const auto& [build, ns] : builds)
+    text += (text.empty() ? "" : ", ") + ("levels " + level_runs(ns)) + " by build " +
+            build_name(build);
+  if (!text.empty()) std::cout << "written by: " << text << "\n";
+  text.clear();
+  for (const auto& [format, ns] : unbound)
+    text += (text.empty() ? "" : ", ") + ("levels " + level_runs(ns)) + " (format " +
+            std::to_string(format) + ")";
+  if (!text.empty())
+    std::cout << "not bound to their place: " << text << "; queries refuse them until "
+              << upgrade_hint(db) << "\n";
 }
 
 int run_stats(int argc, char** argv) {

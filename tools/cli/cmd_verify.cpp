@@ -177,19 +177,6 @@ bool check_play(const Store& store, TableId t, const VerifyArgs& a) {
   return ok;
 }
 
-// "0..4, 6, 8..10": the levels ns (increasing) as runs.
-std::string level_runs(const std::vector<int>& ns) {
-  std::string out;
-  for (std::size_t i = 0; i < ns.size();) {
-    std::size_t j = i;
-    while (j + 1 < ns.size() && ns[j + 1] == ns[j] + 1) ++j;
-    out += (out.empty() ? "" : ", ") + std::to_string(ns[i]) +
-           (j > i ? ".." + std::to_string(ns[j]) : std::string());
-    i = j + 1;
-  }
-  return out;
-}
-
 // The levels of formats 1 and 2 in r: listed, or with --upgrade bound to their place when the
 // checks passed (`checked`); true unless an upgrade was asked of a table that failed them.
 bool bind_unbound(Store& store, TableId t, const VerifyReport& r, bool checked,
@@ -197,7 +184,7 @@ bool bind_unbound(Store& store, TableId t, const VerifyReport& r, bool checked,
   std::vector<int> unbound;
   std::vector<std::uint64_t> sums;  // each unbound level's checksum as the check read it
   for (const LevelCheck& l : r.levels) {
-    if (l.format_version == 0 || l.format_version >= kFirstBoundFormat) continue;
+    if (!l.unbound()) continue;
     unbound.push_back(l.n);
     sums.push_back(l.level_checksum);
   }
@@ -208,8 +195,7 @@ bool bind_unbound(Store& store, TableId t, const VerifyReport& r, bool checked,
   const std::string levels = "levels " + level_runs(unbound);
   if (!a.upgrade) {
     std::cout << "  " << levels << ": not bound to their place (format 1 or 2), so queries refuse"
-              << " them; kalah verify --upgrade --db " << a.db
-              << " binds them after these checks\n";
+              << " them; " << upgrade_hint(a.db) << " after these checks\n";
     return true;
   }
   if (!checked) {
@@ -223,9 +209,8 @@ bool bind_unbound(Store& store, TableId t, const VerifyReport& r, bool checked,
     store.bind_level(t, unbound[i], sums[i]);
   }
   progress.step_done("");
-  char build[32];
-  std::snprintf(build, sizeof build, "%016llx", static_cast<unsigned long long>(store.build()));
-  std::cout << "  upgraded: " << levels << " bound to their place (build " << build << ")\n";
+  std::cout << "  upgraded: " << levels << " bound to their place (build "
+            << build_name(store.build()) << ")\n";
   return true;
 }
 
@@ -246,13 +231,12 @@ bool check_table(Store& store, TableId t, const VerifyArgs& a) {
   std::cout << to_string(t) << ": levels 0.." << r.complete_through << "\n";
   for (const auto& l : r.levels) {
     char buf[200];
-    std::snprintf(buf, sizeof buf,
-                  "  level %2d: %15s entries, checksum %s, %s checked, %s wrong%s\n", l.n,
-                  with_commas(l.entries).c_str(), l.checksum_ok ? "ok" : "FAILED",
-                  with_commas(l.checked).c_str(), with_commas(l.mismatches).c_str(),
-                  l.format_version != 0 && l.format_version < kFirstBoundFormat
-                      ? (", format " + std::to_string(l.format_version) + ": not bound").c_str()
-                      : "");
+    std::snprintf(
+        buf, sizeof buf, "  level %2d: %15s entries, checksum %s, %s checked, %s wrong%s\n", l.n,
+        with_commas(l.entries).c_str(), l.checksum_ok ? "ok" : "FAILED",
+        with_commas(l.checked).c_str(), with_commas(l.mismatches).c_str(),
+        l.unbound() ? (", format " + std::to_string(l.format_version) + ": not bound").c_str()
+                    : "");
     std::cout << buf;
     if (!l.checksum_ok) std::cout << "    " << l.error << "\n";
   }

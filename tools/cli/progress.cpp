@@ -28,6 +28,18 @@ std::string eta_text(double s) {
 }
 }  // namespace
 
+std::string level_runs(const std::vector<int>& levels) {
+  std::string out;
+  for (std::size_t i = 0; i < levels.size();) {
+    std::size_t j = i;
+    while (j + 1 < levels.size() && levels[j + 1] == levels[j] + 1) ++j;
+    out += (out.empty() ? "" : ", ") + std::to_string(levels[i]) +
+           (j > i ? ".." + std::to_string(levels[j]) : std::string());
+    i = j + 1;
+  }
+  return out;
+}
+
 std::string with_commas(std::uint64_t v) {
   const std::string digits = std::to_string(v);
   std::string s;

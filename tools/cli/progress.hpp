@@ -6,6 +6,7 @@
 #include <functional>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace kalah::cli {
 
@@ -53,5 +54,7 @@ class Progress {
 };
 
 std::string with_commas(std::uint64_t v);
+// "0..4, 6, 8..10": levels (increasing) as runs of consecutive ones.
+std::string level_runs(const std::vector<int>& levels);
 
 }  // namespace kalah::cli

@@ -25,6 +25,7 @@
 #include "move.hpp"
 #include "physical_memory.hpp"
 #include "probe.hpp"
+#include "random_positions.hpp"
 #include "reference.hpp"
 #include "root_solver.hpp"
 #include "solve.hpp"
@@ -640,6 +641,40 @@ TEST(Solve, UntabledLevelsAboveTheDatabaseChangeNodesNotValues) {
       nodes_differ += all.nodes != some.nodes;
     }
     EXPECT_GT(nodes_differ, 0u) << rules_name(rules);
+  }
+}
+
+// The perfect-order limit: a finished solve's table as the move source keeps every answer and
+// expands fewer nodes (its moves proved each node's bound), and a move source of no use (an empty
+// table) changes nothing.
+TEST(Solve, AFinishedSolvesMovesFirstKeepTheValuesAndExpandFewerNodes) {
+  std::mt19937_64 rng(5757);
+  for (Rules rules : kAllRules) {
+    std::uint64_t plain_expanded = 0, ordered_expanded = 0;
+    for (int trial = 0; trial < 6; ++trial) {
+      const Position p = test::random_position(rules, 4, 3, 2 + trial % 3, rng);
+      if (is_over(rules, p)) continue;
+      const std::string where = std::string(rules_name(rules)) + " " + to_string(p);
+      SolveOptions opt = small_options();
+      opt.tt_bytes = 1 << 20;
+      SolveTable source(opt.tt_bytes);
+      opt.table = &source;
+      const SolveResult plain = solve(rules, p, opt);
+      opt.table = nullptr;
+      opt.move_source = &source;
+      const SolveResult ordered = solve(rules, p, opt);
+      ASSERT_TRUE(plain.complete && ordered.complete) << where;
+      EXPECT_EQ(ordered.margin, plain.margin) << where;
+      EXPECT_EQ(ordered.best_moves, plain.best_moves) << where;
+      plain_expanded += plain.expanded;
+      ordered_expanded += ordered.expanded;
+      SolveTable empty(opt.tt_bytes);
+      opt.move_source = &empty;
+      const SolveResult unordered = solve(rules, p, opt);
+      opt.move_source = nullptr;
+      EXPECT_EQ(unordered.nodes, solve(rules, p, opt).nodes) << where;
+    }
+    EXPECT_LT(ordered_expanded, plain_expanded) << rules_name(rules);
   }
 }
 

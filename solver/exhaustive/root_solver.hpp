@@ -70,7 +70,12 @@ class RootSolver {
                     : std::make_unique<SolveTable>(opt.tt_bytes, SolveTable::Aging::kOff,
                                                    std::max(1, opt.threads))),
         tt_(opt.table != nullptr ? *opt.table : *own_tt_,
-            opt.table != nullptr ? table_salt(rules_id<typename B::Rules>, p.m) : 0) {}
+            opt.table != nullptr ? table_salt(rules_id<typename B::Rules>, p.m) : 0) {
+    // Only probed: TableView's store() is never called on it.
+    if (opt.move_source != nullptr)
+      move_source_.emplace(const_cast<SolveTable&>(*opt.move_source),
+                           table_salt(rules_id<typename B::Rules>, p.m));
+  }
 
   SolveResult run() {
     if (int over; game_over(root_, n_, &over)) {
@@ -196,6 +201,7 @@ class RootSolver {
                              : 0;
     team_ =
         std::make_unique<SearchTeam<B>>(threads, tt_, opt_.oracle, memo_.get(), resident, untabled);
+    if (move_source_) team_->for_each([this](Search<B>& s) { s.set_move_source(&*move_source_); });
     if (opt_.trace_expanded) {
       if (threads != 1) throw std::invalid_argument("solve: trace_expanded needs one thread");
       team_->main().set_expand_trace(&opt_.trace_expanded);
@@ -742,6 +748,7 @@ class RootSolver {
   std::optional<SolveResult> announced_;  // the last result passed to opt.on_proven
   bool resumed_success_ = false;          // resume_from(): a root test had succeeded
   std::unique_ptr<SolveTable> own_tt_;    // null when opt.table is given
+  std::optional<TableView> move_source_;  // opt.move_source, salted as its solve's `table` was
   TableView tt_;
   std::unique_ptr<ExactMemo<B>> memo_;
   std::unique_ptr<SearchTeam<B>> team_;  // from start_searches()

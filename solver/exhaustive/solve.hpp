@@ -91,6 +91,12 @@ struct SolveOptions {
   // the opponent's with empty kalahs, and the window (alpha, beta) it is searched in: the trace of
   // `kalah solve --trace-expanded`, for comparing the positions two solvers expand.
   std::function<void(const Position& p, int alpha, int beta)> trace_expanded;
+  // The perfect-order limit (kalah bench solve --perfect-order): a table that an earlier, finished
+  // solve of the same position with the same rules and options filled as its `table`. At every node
+  // the TT covers, the move that table stored (the move that proved the node's bound there) is
+  // searched first, before this solve's own TT move. Only read; the values are exact either way,
+  // only the order of the moves changes.
+  const SolveTable* move_source = nullptr;
 };
 
 // A move's margin for the side to move at the root: lower <= margin <= upper, proven.

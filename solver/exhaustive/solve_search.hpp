@@ -122,6 +122,10 @@ class Search {
   using ExpandTrace = std::function<void(const Position&, int alpha, int beta)>;
   void set_expand_trace(const ExpandTrace* trace) { trace_ = trace; }
 
+  // At every node the TT covers, *source's stored move (when it has one) is searched first
+  // instead of the TT's own: SolveOptions::move_source. Null: none.
+  void set_move_source(const TableView* source) { move_source_ = source; }
+
   // Hook of ExactMemo::value: its solved positions count as nodes.
   void count_solved() {
     if ((++nodes_ & kPollMask) == 0) poll();
@@ -216,6 +220,9 @@ class Search {
       if (n >= table_min_) {
         node.key = lookup != 0 ? lookup : b.key();
         if (int v; probe_table(node, &v)) return v;
+        if (move_source_ != nullptr) [[unlikely]] {
+          if (SolveEntry e; move_source_->probe(node.key, e) && e.move >= 0) node.tt_move = e.move;
+        }
       }
       ++expanded_;
       if (trace_ != nullptr) [[unlikely]]
@@ -533,6 +540,7 @@ class Search {
   ResidentLevel level_[256] = {};  // resident_'s levels
   const std::atomic<bool>* stop_ = nullptr;
   const ExpandTrace* trace_ = nullptr;
+  const TableView* move_source_ = nullptr;
   const std::atomic<bool>* cancel_ = nullptr;
   const std::atomic<bool>* failed_ = nullptr;
   std::uint64_t* busy_ = nullptr;

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "physical_memory.hpp"
 #include "probe.hpp"
 #include "solve.hpp"
+#include "solve_tt.hpp"
 #include "stopwatch.hpp"
 #include "store.hpp"
 
@@ -32,8 +34,12 @@ constexpr int kBenchSolveTtMb = 64;
 // guess: the engine's value at 16 plies when the start has 20 or more stones in pits beyond the
 // database, else 0) and prints a line each and the total; the total node count is the signature
 // when threads == 1.
+// With perfect_order, each case is then solved twice more: once into a table kept here, and once
+// with that table as the move source at every node (SolveOptions::move_source): the second's
+// nodes are the perfect-order limit, printed on a line of its own.
 void run_solve_cases(const std::vector<SolveCase>& cases,
-                     const std::vector<std::unique_ptr<Store>>& stores, int threads) {
+                     const std::vector<std::unique_ptr<Store>>& stores, int threads,
+                     bool perfect_order) {
   std::uint64_t total_nodes = 0;
   double total_s = 0;
   for (const SolveCase& c : cases) {
@@ -64,6 +70,23 @@ void run_solve_cases(const std::vector<SolveCase>& cases,
                 r.seconds > 0 ? r.nodes / r.seconds / 1e6 : 0.0);
     if (probe) std::printf("  (<= %d table loaded in %.2f s)", probe->max_stones(), load_s);
     std::printf("\n");
+    if (perfect_order) {
+      SolveTable source(opt.tt_bytes);
+      SolveOptions first = opt;
+      first.table = &source;
+      const SolveResult filled = solve(c.rules, start_position(c.m, c.k), first);
+      SolveOptions limit = opt;
+      limit.move_source = &source;
+      const SolveResult l = solve(c.rules, start_position(c.m, c.k), limit);
+      if (filled.margin != r.margin || l.margin != r.margin)
+        throw std::logic_error("bench solve: the perfect-order solves found another margin");
+      std::printf(
+          "  perfect order: %12llu nodes, %llu expanded (%llu without it): %.2fx fewer "
+          "expanded\n",
+          static_cast<unsigned long long>(l.nodes), static_cast<unsigned long long>(l.expanded),
+          static_cast<unsigned long long>(r.expanded),
+          l.expanded > 0 ? double(r.expanded) / double(l.expanded) : 0.0);
+    }
   }
   std::printf("total %llu nodes%s, %.3f s, %.2f M nodes/s\n",
               static_cast<unsigned long long>(total_nodes), threads == 1 ? " (signature)" : "",
@@ -74,13 +97,17 @@ int bench_solve(int argc, char** argv) {
   po::options_description desc("options");
   std::vector<std::string> dbs;
   int threads = 1;
+  bool perfect_order = false;
   desc.add_options()("db", po::value(&dbs)->multitoken(),
                      "database directories: solve the 6-pit starts, each with the first that "
                      "holds its table")("threads", po::value(&threads)->default_value(threads),
-                                        "search threads, 0..256 (0: all cores)");
+                                        "search threads, 0..256 (0: all cores)")(
+      "perfect-order", po::bool_switch(&perfect_order),
+      "also each start's perfect-order limit: solved again with a finished solve's table as "
+      "the move source at every node");
   po::variables_map vm;
   if (!parse_command(
-          argc, argv, "bench solve [--db PATH...] [--threads N]",
+          argc, argv, "bench solve [--db PATH...] [--threads N] [--perfect-order]",
           "Without --db: solves fixed start positions without a database: wetherell 4x6,\n"
           "kalah 5x3, kalah-empty-capture 5x4. With --db: the 6-pit starts wetherell 6x3,\n"
           "kalah-empty-capture 6x4 and kalah 6x4, each with its table from the first database\n"
@@ -91,7 +118,12 @@ int bench_solve(int argc, char** argv) {
               std::to_string(SolveOptions{}.guess_depth) +
               " plies when the start has 20 or more stones in pits beyond the database).\n"
               "Prints each margin, nodes, seconds (search only) and nodes/s; with one thread the\n"
-              "total node count is the signature.",
+              "total node count is the signature.\n"
+              "With --perfect-order, each start is then solved twice more: once into a table of\n"
+              "the same size, once with that table's stored move searched first at every node the\n"
+              "TT covers. The second's nodes and expanded nodes (those whose moves were searched)\n"
+              "are printed below the start's line, beside its own expanded nodes: how far the\n"
+              "move order is from its limit. The total counts the plain solves only.",
           desc, {}, vm))
     return 0;
   check_range("threads", threads, 0, 256);
@@ -104,12 +136,12 @@ int bench_solve(int argc, char** argv) {
   if (stores.empty()) {
     run_solve_cases(
         {{Rules::kWetherell, 4, 6}, {Rules::kKalah, 5, 3}, {Rules::kKalahEmptyCapture, 5, 4}},
-        stores, threads);
+        stores, threads, perfect_order);
     return 0;
   }
   run_solve_cases(
       {{Rules::kWetherell, 6, 3}, {Rules::kKalahEmptyCapture, 6, 4}, {Rules::kKalah, 6, 4}}, stores,
-      threads);
+      threads, perfect_order);
   return 0;
 }
 

@@ -169,6 +169,33 @@ TEST(CliHelpTruth, BenchSolveHelpStatesItsTranspositionTable) {
   EXPECT_TRUE(contains(gen.out, "top four levels")) << gen.out;
 }
 
+// bench solve --perfect-order prints each start's limit under its line, with fewer expanded nodes
+// than the start's own solve, as its help says; the signature is the plain solves'.
+TEST(CliHelpTruth, BenchSolvePerfectOrderPrintsEachStartsLimit) {
+  const Result help = kalah("bench solve --help");
+  EXPECT_TRUE(contains(help.out, "--perfect-order")) << help.out;
+  const Result plain = kalah("bench solve");
+  const Result r = kalah("bench solve --perfect-order");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::istringstream lines(r.out);
+  int limits = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (!contains(line, "perfect order:")) continue;
+    ++limits;
+    unsigned long long nodes = 0, expanded = 0, without = 0;
+    ASSERT_EQ(std::sscanf(line.c_str(), " perfect order: %llu nodes, %llu expanded (%llu without",
+                          &nodes, &expanded, &without),
+              3)
+        << line;
+    EXPECT_LT(expanded, without) << line;
+  }
+  EXPECT_EQ(limits, 3) << r.out;
+  const auto signature = [](const std::string& out) {
+    return out.substr(out.find("total "), out.find(" nodes (signature)") - out.find("total "));
+  };
+  EXPECT_EQ(signature(r.out), signature(plain.out)) << r.out;
+}
+
 // bench gen prints the top four levels, as its help says.
 TEST(CliHelpTruth, BenchGenPrintsTheTopFourLevels) {
   const Result r = kalah("bench gen --pits 2 --max-stones 6 --threads 1");

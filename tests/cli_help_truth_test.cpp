@@ -174,8 +174,9 @@ TEST(CliHelpTruth, BenchSolveHelpStatesItsTranspositionTable) {
 TEST(CliHelpTruth, BenchSolvePerfectOrderPrintsEachStartsLimit) {
   const Result help = kalah("bench solve --help");
   EXPECT_TRUE(contains(help.out, "--perfect-order")) << help.out;
-  const Result plain = kalah("bench solve");
-  const Result r = kalah("bench solve --perfect-order");
+  const std::string starts = " --start wetherell:4x3 kalah:4x3 kalah-empty-capture:4x3 --tt-mb 8";
+  const Result plain = kalah("bench solve" + starts);
+  const Result r = kalah("bench solve --perfect-order" + starts);
   ASSERT_EQ(r.status, 0) << r.err;
   std::istringstream lines(r.out);
   int limits = 0;
@@ -194,6 +195,18 @@ TEST(CliHelpTruth, BenchSolvePerfectOrderPrintsEachStartsLimit) {
     return out.substr(out.find("total "), out.find(" nodes (signature)") - out.find("total "));
   };
   EXPECT_EQ(signature(r.out), signature(plain.out)) << r.out;
+}
+
+// bench solve --start: the named starts are solved, a malformed one is a usage error.
+TEST(CliHelpTruth, BenchSolveStartNamesItsStarts) {
+  const Result r = kalah("bench solve --start kalah:3x2 wetherell:2x3 --tt-mb 4");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "TT 4 MiB")) << r.out;
+  EXPECT_TRUE(contains(r.out, "kalah                3x2")) << r.out;
+  EXPECT_TRUE(contains(r.out, "wetherell            2x3")) << r.out;
+  EXPECT_FALSE(contains(r.out, "4x6")) << r.out;
+  for (const char* bad : {"kalah:6", "kalah:0x3", "kalah:6x4z", "nope:6x4", "kalah:17x1"})
+    expect_usage_error(std::string("bench solve --start ") + bad, bad);
 }
 
 // bench gen prints the top four levels, as its help says.

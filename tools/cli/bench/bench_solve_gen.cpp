@@ -30,7 +30,7 @@ struct SolveCase {
 // SolveOptions' default, so that the signature changes only with the search.
 constexpr int kBenchSolveTtMb = 64;
 
-// Solves each case (one thread unless `threads`, a kBenchSolveTtMb TT, the solver's default first
+// Solves each case (one thread unless `threads`, a TT of tt_mb MiB, the solver's default first
 // guess: the engine's value at 16 plies when the start has 20 or more stones in pits beyond the
 // database, else 0) and prints a line each and the total; the total node count is the signature
 // when threads == 1.
@@ -38,14 +38,14 @@ constexpr int kBenchSolveTtMb = 64;
 // with that table as the move source at every node (SolveOptions::move_source): the second's
 // nodes are the perfect-order limit, printed on a line of its own.
 void run_solve_cases(const std::vector<SolveCase>& cases,
-                     const std::vector<std::unique_ptr<Store>>& stores, int threads,
+                     const std::vector<std::unique_ptr<Store>>& stores, int threads, int tt_mb,
                      bool perfect_order) {
   std::uint64_t total_nodes = 0;
   double total_s = 0;
   for (const SolveCase& c : cases) {
     SolveOptions opt;
     opt.threads = threads;
-    opt.tt_bytes = std::size_t(kBenchSolveTtMb) << 20;
+    opt.tt_bytes = std::size_t(tt_mb) << 20;
     std::unique_ptr<Probe> probe;
     double load_s = 0;
     if (!stores.empty()) {
@@ -93,28 +93,63 @@ void run_solve_cases(const std::vector<SolveCase>& cases,
               total_s, total_s > 0 ? total_nodes / total_s / 1e6 : 0.0);
 }
 
+// A --start value: RULES:MxK, m pits a side (1..kMaxPits) and k stones a pit (1 or more, within
+// the stones a board holds); InputError naming the value otherwise.
+SolveCase parse_start(const std::string& text) {
+  const std::size_t colon = text.find(':'),
+                    x = text.find('x', colon == std::string::npos ? 0 : colon);
+  int m = 0, k = 0;
+  std::size_t used_m = 0, used_k = 0;
+  try {
+    if (colon == std::string::npos || x == std::string::npos) throw std::invalid_argument("");
+    m = std::stoi(text.substr(colon + 1, x - colon - 1), &used_m);
+    k = std::stoi(text.substr(x + 1), &used_k);
+  } catch (const std::exception&) {
+    throw InputError("--start " + text + ": expected RULES:MxK, e.g. wetherell:6x4");
+  }
+  if (used_m != x - colon - 1 || used_k != text.size() - x - 1 || m < 1 || m > kMaxPits || k < 1 ||
+      k > kMaxTotalStones / (2 * m))
+    throw InputError("--start " + text + ": expected RULES:MxK with 1 <= M <= " +
+                     std::to_string(kMaxPits) + " and 1 <= K <= the stones a board holds");
+  try {
+    return {parse_rules_name(text.substr(0, colon)), m, k};
+  } catch (const std::exception& e) {
+    throw InputError("--start " + text + ": " + e.what());
+  }
+}
+
 int bench_solve(int argc, char** argv) {
   po::options_description desc("options");
   std::vector<std::string> dbs;
   int threads = 1;
+  int tt_mb = kBenchSolveTtMb;
+  std::vector<std::string> starts;
   bool perfect_order = false;
   desc.add_options()("db", po::value(&dbs)->multitoken(),
                      "database directories: solve the 6-pit starts, each with the first that "
                      "holds its table")("threads", po::value(&threads)->default_value(threads),
                                         "search threads, 0..256 (0: all cores)")(
+      "start", po::value(&starts)->multitoken(),
+      "solve these starts instead, each RULES:MxK (e.g. wetherell:6x4: m pits a side, k "
+      "stones a pit)")("tt-mb", po::value(&tt_mb)->default_value(tt_mb),
+                       "transposition table of every solve in MiB, 1..65536 and at most the "
+                       "memory available")(
       "perfect-order", po::bool_switch(&perfect_order),
       "also each start's perfect-order limit: solved again with a finished solve's table as "
       "the move source at every node");
   po::variables_map vm;
   if (!parse_command(
-          argc, argv, "bench solve [--db PATH...] [--threads N] [--perfect-order]",
+          argc, argv,
+          "bench solve [--db PATH...] [--start RULES:MxK...] [--threads N] [--tt-mb MB] "
+          "[--perfect-order]",
           "Without --db: solves fixed start positions without a database: wetherell 4x6,\n"
           "kalah 5x3, kalah-empty-capture 5x4. With --db: the 6-pit starts wetherell 6x3,\n"
           "kalah-empty-capture 6x4 and kalah 6x4, each with its table from the first database\n"
           "that holds it, decoded into memory first (a table no database holds is an error).\n"
-          "Every solve: a " +
+          "--start names the starts instead (with --db, each from the first database that\n"
+          "holds its table). Every solve: a " +
               std::to_string(kBenchSolveTtMb) +
-              " MiB TT, the solver's default first guess (the engine's value at\n" +
+              " MiB TT (--tt-mb), the solver's default first guess (the engine's value at\n" +
               std::to_string(SolveOptions{}.guess_depth) +
               " plies when the start has 20 or more stones in pits beyond the database).\n"
               "Prints each margin, nodes, seconds (search only) and nodes/s; with one thread the\n"
@@ -128,20 +163,29 @@ int bench_solve(int argc, char** argv) {
     return 0;
   check_range("threads", threads, 0, 256);
   threads = threads_or_all_cores(threads);
+  check_memory_mb("tt-mb", tt_mb, 1, 65536);
+  std::vector<SolveCase> named;
+  for (const std::string& start : starts) named.push_back(parse_start(start));
   std::vector<std::unique_ptr<Store>> stores;
   for (const std::string& path : dbs) stores.push_back(std::make_unique<Store>(path, false));
   std::printf("bench solve: %s, TT %d MiB, %d thread%s\n",
-              stores.empty() ? "no database" : "6-pit tables in memory", kBenchSolveTtMb, threads,
-              threads == 1 ? "" : "s");
+              stores.empty()  ? "no database"
+              : named.empty() ? "6-pit tables in memory"
+                              : "tables in memory",
+              tt_mb, threads, threads == 1 ? "" : "s");
+  if (!named.empty()) {
+    run_solve_cases(named, stores, threads, tt_mb, perfect_order);
+    return 0;
+  }
   if (stores.empty()) {
     run_solve_cases(
         {{Rules::kWetherell, 4, 6}, {Rules::kKalah, 5, 3}, {Rules::kKalahEmptyCapture, 5, 4}},
-        stores, threads, perfect_order);
+        stores, threads, tt_mb, perfect_order);
     return 0;
   }
   run_solve_cases(
       {{Rules::kWetherell, 6, 3}, {Rules::kKalahEmptyCapture, 6, 4}, {Rules::kKalah, 6, 4}}, stores,
-      threads, perfect_order);
+      threads, tt_mb, perfect_order);
   return 0;
 }
 

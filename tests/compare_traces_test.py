@@ -9,15 +9,9 @@ import subprocess
 import sys
 import tempfile
 
+from checks import check, finish
+
 KALAH, SCRIPT = sys.argv[1], sys.argv[2]
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    print(("ok: " if ok else "FAILED: ") + what, flush=True)
-    if not ok:
-        failures += 1
 
 
 def compare(a, b):
@@ -79,4 +73,4 @@ with tempfile.TemporaryDirectory() as d:
     check(b.returncode != 0 and b.stderr.strip().count("\n") == 0 and "bad.tsv:2" in b.stderr,
           "a malformed line is one error naming its file and line")
 
-sys.exit(1 if failures else 0)
+finish()

@@ -12,18 +12,12 @@ import sys
 import tempfile
 import time
 
+from checks import check, finish
+
 KALAH = sys.argv[1]
 # About 3 s in a release build; the memo is off so that the table holds what the work proved.
 SOLVE = ["solve", "--rules", "wetherell", "--pits", "6", "--stones", "2", "--no-db", "--memo", "0",
          "--threads", "1", "--tt-mb", "16", "--json"]
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    print(("ok: " if ok else "FAILED: ") + what, flush=True)
-    if not ok:
-        failures += 1
 
 
 def run(args, expect=0):
@@ -144,4 +138,4 @@ with tempfile.TemporaryDirectory() as work:
     check("margin:" in text.stdout and "checkpoint:" not in text.stdout,
           "the text answer is printed, without a checkpoint line")
 
-sys.exit(1 if failures else 0)
+finish()

@@ -94,8 +94,8 @@ struct SolveOptions {
   // The perfect-order limit (kalah bench solve --perfect-order): a table that an earlier, finished
   // solve of the same position with the same rules and options filled as its `table`. At every node
   // the TT covers, the move that table stored (the move that proved the node's bound there) is
-  // searched first, before this solve's own TT move. Only read; the values are exact either way,
-  // only the order of the moves changes.
+  // searched first, in place of this solve's own TT move. Only read; the values are exact either
+  // way, only the order of the moves changes.
   const SolveTable* move_source = nullptr;
 };
 

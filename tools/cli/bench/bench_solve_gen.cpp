@@ -96,21 +96,14 @@ void run_solve_cases(const std::vector<SolveCase>& cases,
 // A --start value: RULES:MxK, m pits a side (1..kMaxPits) and k stones a pit (1 or more, within
 // the stones a board holds); InputError naming the value otherwise.
 SolveCase parse_start(const std::string& text) {
-  const std::size_t colon = text.find(':'),
-                    x = text.find('x', colon == std::string::npos ? 0 : colon);
-  int m = 0, k = 0;
-  std::size_t used_m = 0, used_k = 0;
-  try {
-    if (colon == std::string::npos || x == std::string::npos) throw std::invalid_argument("");
-    m = std::stoi(text.substr(colon + 1, x - colon - 1), &used_m);
-    k = std::stoi(text.substr(x + 1), &used_k);
-  } catch (const std::exception&) {
-    throw InputError("--start " + text + ": expected RULES:MxK, e.g. wetherell:6x4");
-  }
-  if (used_m != x - colon - 1 || used_k != text.size() - x - 1 || m < 1 || m > kMaxPits || k < 1 ||
+  const std::size_t colon = text.find(':');
+  int m = 0, k = 0, used = -1;
+  if (colon != std::string::npos) std::sscanf(text.c_str() + colon + 1, "%dx%d%n", &m, &k, &used);
+  if (used != int(text.size() - colon - 1) || m < 1 || m > kMaxPits || k < 1 ||
       k > kMaxTotalStones / (2 * m))
-    throw InputError("--start " + text + ": expected RULES:MxK with 1 <= M <= " +
-                     std::to_string(kMaxPits) + " and 1 <= K <= the stones a board holds");
+    throw InputError("--start " + text +
+                     ": expected RULES:MxK with 1 <= M <= " + std::to_string(kMaxPits) +
+                     " and 1 <= K <= the stones a board holds, e.g. wetherell:6x4");
   try {
     return {parse_rules_name(text.substr(0, colon)), m, k};
   } catch (const std::exception& e) {
@@ -173,19 +166,15 @@ int bench_solve(int argc, char** argv) {
               : named.empty() ? "6-pit tables in memory"
                               : "tables in memory",
               tt_mb, threads, threads == 1 ? "" : "s");
-  if (!named.empty()) {
-    run_solve_cases(named, stores, threads, tt_mb, perfect_order);
-    return 0;
-  }
-  if (stores.empty()) {
-    run_solve_cases(
-        {{Rules::kWetherell, 4, 6}, {Rules::kKalah, 5, 3}, {Rules::kKalahEmptyCapture, 5, 4}},
-        stores, threads, tt_mb, perfect_order);
-    return 0;
-  }
-  run_solve_cases(
-      {{Rules::kWetherell, 6, 3}, {Rules::kKalahEmptyCapture, 6, 4}, {Rules::kKalah, 6, 4}}, stores,
-      threads, tt_mb, perfect_order);
+  const std::vector<SolveCase> cases =
+      !named.empty()   ? named
+      : stores.empty() ? std::vector<SolveCase>{{Rules::kWetherell, 4, 6},
+                                                {Rules::kKalah, 5, 3},
+                                                {Rules::kKalahEmptyCapture, 5, 4}}
+                       : std::vector<SolveCase>{{Rules::kWetherell, 6, 3},
+                                                {Rules::kKalahEmptyCapture, 6, 4},
+                                                {Rules::kKalah, 6, 4}};
+  run_solve_cases(cases, stores, threads, tt_mb, perfect_order);
   return 0;
 }
 

@@ -347,6 +347,11 @@ LmdbFileState check_lmdb_meta(const std::string& dir) {
   if (newest.main_db.flags & ~kIntegerKey)
     file.damaged("main database flags " + hex(newest.main_db.flags) +
                  " (a kalah database uses none)");
+  // LMDB takes the free-list database's flags from the meta page too, and a write's page
+  // allocation asserts (aborts) on one of sorted duplicates.
+  if (newest.free_db.flags & ~kIntegerKey)
+    file.damaged("free-list database flags " + hex(newest.free_db.flags) +
+                 " (LMDB's are integer keys)");
   state.txnid = newest.txnid;
   state.pages = newest.last_page + 1;
   state.page_size = psize;

@@ -181,6 +181,27 @@ TEST(LmdbCheck, ADamagedFreePageListIsAnErrorForWritersOnly) {
   EXPECT_TRUE(reads_are_true_or_errors(dir.str(), levels));
 }
 
+// Database flags LMDB would act on (sorted duplicates: a write's page allocation aborts on the
+// free-list database's) make every open an error naming them.
+TEST(LmdbCheck, DatabaseFlagsOtherThanLmdbsAreAnErrorForReadersAndWriters) {
+  TempDir dir("check_db_flags");
+  make_table(dir.str());
+  const std::string data = read_file(dir.path() / "data.mdb");
+  std::uint32_t psize;
+  std::memcpy(&psize, data.data() + 16 + 24, 4);  // the free-list database record's pad
+  for (const auto& [db, name] : {std::pair{0, "free-list"}, std::pair{1, "main"}}) {
+    std::string damaged = data;
+    for (const std::size_t meta : {std::size_t(0), std::size_t(psize)})
+      damaged[meta + 16 + 24 + 48 * db + 4] |= 0x04;  // MDB_DUPSORT in the record's flags
+    write_file(dir.path() / "data.mdb", damaged);
+    for (const bool writable : {false, true}) {
+      const std::string e = error_of([&] { Store s(dir.str(), writable); });
+      EXPECT_NE(e.find(std::string(name) + " database flags 0x"), std::string::npos)
+          << name << (writable ? " writable: " : ": ") << e;
+    }
+  }
+}
+
 TEST(LmdbCheck, AnEmptyDataFileIsNoDatabaseToReadAndANewOneToWrite) {
   TempDir dir("check_empty");
   fs::create_directories(dir.path());

@@ -1,0 +1,111 @@
+// `kalah grade`: every move of games already played, graded against exact values.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "command.hpp"
+#include "db_error.hpp"
+#include "game_record.hpp"
+#include "options.hpp"
+#include "report.hpp"
+
+namespace kalah::cli {
+namespace {
+
+const char* const kGradeUsage =
+    "grade [FILE|-] --db PATH [--rules R] [--search-time SEC] [--tt-mb MB] [--json]";
+
+const char* const kGradeDescription =
+    "Grades every move of games already played, as `kalah referee` grades a bot's:\n"
+    "the exact margin of the move against the position's, the margin it gives away\n"
+    "and whether it changes the outcome, summed up for each side (South and North),\n"
+    "by stones in pits, with every outcome-changing move and the `kalah query` that\n"
+    "shows it. Games are read from FILE or stdin (-, the default): a game a line as a\n"
+    "start and its moves (`POSITION PIT PIT ...`, or `MxK PIT PIT ...` for the start\n"
+    "of M pits of K stones, South first), or a position a line (our notation), each\n"
+    "reached from the one before by one move, a blank line between games. Positions\n"
+    "inside the database's table are graded exactly; beyond it by a search of at most\n"
+    "--search-time a position, whose unfinished moves count as unproven.";
+
+struct GradeArgs {
+  std::string input = "-";
+  std::string db;
+  std::string rules = "kalah";
+  double search_time = 1;
+  int tt_mb = 64;
+  bool json = false;
+};
+
+}  // namespace
+
+int run_grade(int argc, char** argv) {
+  GradeArgs a;
+  po::options_description desc("options");
+  add_db_option(desc, a.db);
+  desc.add_options()("input", po::value(&a.input)->default_value(a.input),
+                     "FILE of games, - for stdin")(
+      "rules", po::value(&a.rules)->default_value(a.rules), rules_option_help().c_str())(
+      "search-time", po::value(&a.search_time)->default_value(a.search_time),
+      "seconds of search to grade a position beyond the table, 0.01..3600")(
+      "tt-mb", po::value(&a.tt_mb)->default_value(a.tt_mb),
+      "the solver's table in MiB, allocated at the first search")(
+      "json", po::bool_switch(&a.json), "one JSON object: every game's moves and each side's");
+  po::positional_options_description pos;
+  pos.add("input", 1);
+  po::variables_map vm;
+  if (!parse_command(argc, argv, kGradeUsage, kGradeDescription, desc, pos, vm)) return 0;
+  const Rules rules = parse_rules_name(a.rules);
+  if (!(a.search_time >= 0.01 && a.search_time <= 3600))
+    throw InputError("--search-time must be 0.01..3600 seconds");
+  check_memory_mb("tt-mb", a.tt_mb, 1, 65536);
+  std::vector<referee::GameRecord> games;
+  if (a.input == "-") {
+    games = referee::read_games(std::cin, rules);
+  } else {
+    std::ifstream in(a.input);
+    if (!in) throw InputError("cannot read " + a.input);
+    games = referee::read_games(in, rules);
+  }
+  if (!std::filesystem::exists(a.db)) throw DbError("database " + a.db + " does not exist");
+  referee::Tables tables(a.db, rules);
+  referee::Grader grader(tables, a.search_time, std::size_t(a.tt_mb) << 20);
+
+  std::vector<referee::MoveGrade> by_side[2];  // South's, North's
+  nlohmann::json games_json = nlohmann::json::array();
+  for (std::size_t i = 0; i < games.size(); ++i) {
+    const referee::GameRecord& g = games[i];
+    std::vector<referee::MoveGrade> moves;
+    for (std::size_t k = 0; k < g.pits.size(); ++k) {
+      moves.push_back(grader.grade(g.positions[k], g.pits[k]));
+      by_side[g.positions[k].mover == Side::kSouth ? 0 : 1].push_back(moves.back());
+    }
+    if (a.json) {
+      nlohmann::json j = referee::moves_json(moves);
+      j["line"] = g.line;
+      games_json.push_back(j);
+    } else {
+      const referee::MoveSummary s = referee::summarize(moves);
+      std::printf("game %zu (line %d): %d moves, %d proven, %d best, %d change the outcome\n",
+                  i + 1, g.line, s.states, s.proven, s.best, s.blunders);
+    }
+  }
+  if (a.json) {
+    std::cout << nlohmann::json{{"games", games_json},
+                                {"south", referee::moves_json(by_side[0])},
+                                {"north", referee::moves_json(by_side[1])}}
+                     .dump()
+              << "\n";
+    return 0;
+  }
+  for (int side = 0; side < 2; ++side) {
+    std::printf("%s:\n", side == 0 ? "South" : "North");
+    std::fputs(referee::moves_text(by_side[side], a.db, rules, "  ").c_str(), stdout);
+  }
+  return 0;
+}
+
+namespace {
+const RegisterCommand reg{"grade", "grade every move of games already played against exact values",
+                          &run_grade};
+}  // namespace
+}  // namespace kalah::cli

@@ -1,0 +1,89 @@
+// Grading one move against exact values: the database's table, or a bounded search beyond it.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "position.hpp"
+#include "probe.hpp"
+#include "query.hpp"
+#include "rules.hpp"
+#include "solve_tt.hpp"
+#include "store.hpp"
+
+namespace kalah::referee {
+
+// A database's tables of one rule set, a Probe per board size made on first use and shared by
+// every session (Probe is thread-safe). Throws DbError when the database cannot be opened.
+class Tables {
+ public:
+  Tables(const std::string& db, Rules rules);
+  Rules rules() const { return rules_; }
+  const std::string& path() const { return store_.path(); }
+  // The board sizes the database has a table of under rules(), ascending.
+  std::vector<int> sizes() const;
+  // The table of m-pit boards, or null when the database has none.
+  ExactOracle* oracle(int m);
+  // The most stones in pits the table of m-pit boards answers; -1 when there is none.
+  int max_stones(int m);
+
+ private:
+  Rules rules_;
+  Store store_;
+  std::mutex mutex_;
+  std::map<int, std::unique_ptr<Probe>> probes_;  // null entries: no table of that size
+};
+
+// What a move was graded as.
+enum class Verdict {
+  kGraded,   // a legal move, valued
+  kNoMove,   // no move before the state was stopped
+  kIllegal,  // a pit out of 1..m or an empty one
+};
+const char* verdict_name(Verdict v);  // "graded", "no move", "illegal"
+
+struct MoveGrade {
+  Position position;  // before the move, the grader's mover to move
+  int pit = 0;        // the move, 1-based; 0 with kNoMove, as sent with kIllegal
+  Verdict verdict = Verdict::kGraded;
+  MarginBound chosen;          // the move's margin for the mover (kGraded only)
+  MarginBound best;            // the position's margin for the mover
+  std::vector<int> best_pits;  // the moves proven best, ascending
+  // Both margins exact: only then is the move counted as best or not and given_away() known.
+  bool proven = false;
+  bool is_best() const { return proven && chosen.lower == best.lower; }
+  int given_away() const { return best.lower - chosen.lower; }  // proven only
+  // Proven, and the move turns a win into a draw or a loss, or a draw into a loss.
+  bool changes_outcome() const {
+    return proven && outcome_of(chosen.lower) != outcome_of(best.lower);
+  }
+  int stones_in_pits() const { return position.pit_stones(); }
+};
+
+// Grades one session's moves: exact values from the table where it answers every move, else an
+// every-move analysis of at most `search_seconds` (its unproven margins kept as bounds) through a
+// solver table of tt_bytes allocated on the first search.
+class Grader {
+ public:
+  Grader(Tables& tables, double search_seconds, std::size_t tt_bytes);
+  ~Grader();
+
+  // The margins of p (not over) and of each of its moves for the side to move.
+  QueryAnswer values(const Position& p);
+  // Grades `pit` (1-based; 0: no move) played in p (not over).
+  MoveGrade grade(const Position& p, int pit);
+  // Grades pit against answer a, the values(p) already found.
+  static MoveGrade grade(const Position& p, int pit, const QueryAnswer& a);
+
+ private:
+  Tables& tables_;
+  double search_seconds_;
+  std::size_t tt_bytes_;
+  std::unique_ptr<SolveTable> table_;
+};
+
+}  // namespace kalah::referee

@@ -1,0 +1,177 @@
+// The positions a referee sends a bot: drawn inside a table, read from a file, or from games
+// played against the bot.
+#include "position_source.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "kgp_protocol.hpp"
+#include "move.hpp"
+#include "search.hpp"
+
+namespace kalah::referee {
+namespace {
+
+std::uint64_t uniform(std::mt19937_64& rng, std::uint64_t lo, std::uint64_t hi) {
+  return std::uniform_int_distribution<std::uint64_t>(lo, hi)(rng);
+}
+
+// n stones over the 2m pits, every arrangement equally likely (stars and bars), South to move.
+Position spread(int m, int n, std::mt19937_64& rng) {
+  std::vector<int> slots(std::size_t(n + 2 * m - 1));
+  std::iota(slots.begin(), slots.end(), 0);
+  std::vector<int> bars;
+  std::sample(slots.begin(), slots.end(), std::back_inserter(bars), 2 * m - 1, rng);
+  bars.push_back(n + 2 * m - 1);
+  Position p;
+  p.m = m;
+  int before = -1;
+  for (int pit = 0; pit < 2 * m; ++pit) {
+    const int stones = bars[std::size_t(pit)] - before - 1;
+    before = bars[std::size_t(pit)];
+    (pit < m ? p.own_pit(pit) : p.opp_pit(pit - m)) = Stones(stones);
+  }
+  return p;
+}
+
+class ListSource : public PositionSource {
+ public:
+  explicit ListSource(std::vector<Position> positions) : positions_(std::move(positions)) {}
+  std::optional<Position> next() override {
+    if (next_ == positions_.size()) return std::nullopt;
+    return positions_[next_++];
+  }
+
+ private:
+  std::vector<Position> positions_;
+  std::size_t next_ = 0;
+};
+
+// Games from the start, the bot South in even games and North in odd ones, the referee playing
+// the other side.
+class GameSource : public PositionSource {
+ public:
+  GameSource(const SourceOptions& o, Tables& tables, double search_seconds)
+      : o_(o), tables_(tables), search_seconds_(search_seconds), rng_(o.seed) {
+    SearchOptions so;
+    so.oracle = tables.oracle(o.m);
+    so.randomize = false;
+    engine_ = std::make_unique<Searcher>(Rules::kKalah, so);
+  }
+
+  std::optional<Position> next() override {
+    while (true) {
+      if (!in_game_) {
+        if (played_games_ == o_.games) return std::nullopt;
+        game_ = start_position(o_.m, o_.stones);
+        bot_ = played_games_ % 2 == 0 ? Side::kSouth : Side::kNorth;
+        in_game_ = true;
+      }
+      while (!is_over(Rules::kKalah, game_) && game_.mover != bot_) play(referee_move());
+      if (!is_over(Rules::kKalah, game_)) {
+        Position seen = game_;
+        seen.mover = Side::kSouth;  // a KGP state is always played as South
+        return seen;
+      }
+      margins_.push_back(game_.mover == bot_ ? final_margin(game_) : -final_margin(game_));
+      in_game_ = false;
+      ++played_games_;
+    }
+  }
+
+  void played(int pit) override {
+    if (pit == 0) {
+      std::vector<int> legal;
+      for (int i = 0; i < game_.m; ++i)
+        if (game_.own_pit(i) > 0) legal.push_back(i + 1);
+      pit = legal[std::size_t(uniform(rng_, 0, legal.size() - 1))];
+    }
+    play(pit);
+  }
+
+  std::vector<int> game_margins() const override { return margins_; }
+
+ private:
+  void play(int pit) { play_move(Rules::kKalah, game_, pit); }
+
+  // The best move where the table answers every move, else the engine's.
+  int referee_move() {
+    ExactOracle* oracle = tables_.oracle(game_.m);
+    if (std::optional<QueryAnswer> a = answer_without_search(Rules::kKalah, game_, oracle))
+      for (const MoveAnswer& m : a->moves)
+        if (m.best) return m.pit;
+    SearchLimits limits{64, 0, search_seconds_};
+    return engine_->search(game_, limits).pit;
+  }
+
+  SourceOptions o_;
+  Tables& tables_;
+  double search_seconds_;
+  std::mt19937_64 rng_;
+  std::unique_ptr<Searcher> engine_;
+  Position game_;
+  Side bot_ = Side::kSouth;
+  bool in_game_ = false;
+  int played_games_ = 0;
+  std::vector<int> margins_;
+};
+
+}  // namespace
+
+std::vector<Position> table_positions(const SourceOptions& o) {
+  std::mt19937_64 rng(o.seed);
+  std::vector<Position> out;
+  while (int(out.size()) < o.count) {
+    const int n = int(uniform(rng, std::uint64_t(o.lo), std::uint64_t(o.hi)));
+    Position p = spread(o.m, n, rng);
+    if (p.own_pit_stones() == 0 || p.opp_pit_stones() == 0) continue;
+    const int total = std::max(2 * o.m * o.stones, n), rest = total - n;
+    const int south = int(uniform(rng, std::uint64_t(std::max(0, rest - total / 2)),
+                                  std::uint64_t(std::min(rest, total / 2))));
+    p.own_kalah() = Stones(south);
+    p.opp_kalah() = Stones(rest - south);
+    out.push_back(p);
+  }
+  return out;
+}
+
+std::vector<Position> read_positions(std::istream& in) {
+  std::vector<Position> out;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;
+    const auto last = line.find_last_not_of(" \t\r");
+    const std::string text = line.substr(first, last - first + 1);
+    Position p;
+    try {
+      if (text.front() == '<') {
+        p = kgp::parse_board(text);
+      } else {
+        p = parse_position(text);
+        p.mover = Side::kSouth;  // the mover's pits are the bot's: sent from its side
+      }
+    } catch (const std::exception& e) {
+      throw InputError("line " + std::to_string(number) + ": " + e.what());
+    }
+    if (is_over(Rules::kKalah, p))
+      throw InputError("line " + std::to_string(number) + ": the game is over in '" + text + "'");
+    out.push_back(p);
+  }
+  return out;
+}
+
+std::unique_ptr<PositionSource> make_source(const SourceOptions& o, Tables& tables,
+                                            double search_seconds) {
+  switch (o.kind) {
+    case SourceOptions::Kind::kTable:
+      return std::make_unique<ListSource>(table_positions(o));
+    case SourceOptions::Kind::kFile:
+      return std::make_unique<ListSource>(o.positions);
+    case SourceOptions::Kind::kGames:
+      return std::make_unique<GameSource>(o, tables, search_seconds);
+  }
+  return nullptr;
+}
+
+}  // namespace kalah::referee

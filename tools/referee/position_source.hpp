@@ -1,0 +1,60 @@
+// The positions a referee sends a bot: drawn inside a table, read from a file, or from games
+// played against the bot.
+#pragma once
+
+#include <cstdint>
+#include <istream>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "grading.hpp"
+#include "position.hpp"
+
+namespace kalah::referee {
+
+struct SourceOptions {
+  enum class Kind { kTable, kFile, kGames };
+  Kind kind = Kind::kTable;
+  int m = 6;                        // pits a side (kTable, kGames)
+  int count = 100;                  // positions (kTable)
+  int lo = 1, hi = 20;              // stones in pits (kTable), lo <= hi
+  int stones = 4;                   // stones a pit at the start: kGames' start, kTable's total
+  std::uint64_t seed = 1;           // the same seed, the same positions and games
+  std::vector<Position> positions;  // kFile: each with South to move and not over
+  int games = 0;                    // kGames
+};
+
+// Draws `count` positions of an m-pit board under the kalah rules: n stones in pits uniform in
+// lo..hi, spread uniformly over the 2m pits (every arrangement equally likely) with both sides'
+// pits non-empty, South to move; the kalahs split the rest of 2m * stones stones (or none when n
+// is more), neither holding more than half of all stones. Deterministic in seed.
+std::vector<Position> table_positions(const SourceOptions& o);
+
+// Positions one a line: our notation (docs/RULES.md; a position with North to move is sent from
+// North's side) or a KGP board; blank lines and lines starting with '#' skipped. Throws InputError
+// naming the line of a malformed position or one whose game is over (kalah rules).
+std::vector<Position> read_positions(std::istream& in);
+
+// One session's positions, each with its mover (the bot) as South.
+class PositionSource {
+ public:
+  virtual ~PositionSource() = default;
+  // The next position for the bot, or nullopt when there are no more.
+  virtual std::optional<Position> next() = 0;
+  // The bot's move in the position next() gave last: a legal pit (1-based), or 0 when it made
+  // none (the source then plays a random legal move for it, as KGP's servers do).
+  virtual void played(int /*pit*/) {}
+  // The games played to the end so far, each the bot's final margin (kGames).
+  virtual std::vector<int> game_margins() const { return {}; }
+};
+
+// A session's source of options o. kGames plays the referee's side with the grader's tables
+// (the best move where a table answers every move) and, beyond them, the engine searching
+// search_seconds a move.
+std::unique_ptr<PositionSource> make_source(const SourceOptions& o, Tables& tables,
+                                            double search_seconds);
+
+}  // namespace kalah::referee

@@ -1,0 +1,480 @@
+// `kalah referee`: the server side of the Kalah Game Protocol, grading each bot that connects.
+#include "referee_server.hpp"
+
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <charconv>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "kgp_protocol.hpp"
+#include "report.hpp"
+#include "rule_check.hpp"
+
+namespace kalah::referee {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::atomic<bool> g_signalled{false};  // SIGINT or SIGTERM arrived
+
+void on_signal(int) {
+  g_signalled = true;
+}
+
+Clock::time_point after(double seconds) {
+  return Clock::now() +
+         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+// One bot's socket: lines in, lines out.
+class Connection {
+ public:
+  enum class Got { kLine, kTimeout, kClosed, kOverlong, kStopped };
+
+  Connection(int fd, const std::atomic<bool>& stop) : fd_(fd), stop_(stop) {
+    timeval send_limit{5, 0};  // a bot that does not read cannot hold its session's thread
+    setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &send_limit, sizeof send_limit);
+    const int one = 1;
+    setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  }
+  ~Connection() { close(fd_); }
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // The next line (CR and LF removed) by the deadline. A line over KGP's limit is read to its
+  // end and answered kOverlong.
+  Got read_line(Clock::time_point deadline, std::string& line) {
+    while (true) {
+      if (const auto eol = buffer_.find('\n'); eol != std::string::npos) {
+        line = buffer_.substr(0, eol);
+        buffer_.erase(0, eol + 1);
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (std::exchange(discarding_, false) || line.size() > kgp::kMaxLineLength)
+          return Got::kOverlong;
+        return Got::kLine;
+      }
+      if (buffer_.size() > kgp::kMaxLineLength) {
+        buffer_.clear();
+        discarding_ = true;
+      }
+      if (closed_) return Got::kClosed;
+      if (stop_) return Got::kStopped;
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0) return Got::kTimeout;
+      pollfd p{fd_, POLLIN, 0};
+      const int rc = poll(&p, 1, int(std::min<long long>(left, 200)));
+      if (rc < 0 && errno != EINTR) closed_ = true;
+      if (rc <= 0) continue;
+      char chunk[65536];
+      const ssize_t n = recv(fd_, chunk, sizeof chunk, 0);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        closed_ = true;
+        continue;
+      }
+      buffer_.append(chunk, std::size_t(n));
+    }
+  }
+
+  void send(const std::string& line) {
+    if (closed_) return;
+    const std::string out = line + "\r\n";
+    for (std::size_t sent = 0; sent < out.size();) {
+      const ssize_t n = ::send(fd_, out.data() + sent, out.size() - sent, MSG_NOSIGNAL);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        closed_ = true;
+        return;
+      }
+      sent += std::size_t(n);
+    }
+  }
+
+ private:
+  int fd_;
+  const std::atomic<bool>& stop_;
+  std::string buffer_;
+  bool discarding_ = false;
+  bool closed_ = false;
+};
+
+// What a mode makes of a line that answers its request.
+enum class Answer { kSettled, kTaken, kUnexpected };
+
+std::optional<int> integer_arg(const kgp::Command& c) {
+  if (c.args.size() != 1) return std::nullopt;
+  int v = 0;
+  const std::string& a = c.args[0];
+  const char* begin = a.data() + (!a.empty() && a[0] == '+');
+  const auto [end, ec] = std::from_chars(begin, a.data() + a.size(), v);
+  if (ec == std::errc::result_out_of_range) return -1;  // far out of any board: illegal
+  if (ec != std::errc() || end != a.data() + a.size()) return std::nullopt;
+  return v;
+}
+
+class Session {
+ public:
+  Session(int fd, int number, std::string peer, Tables& tables, const RefereeOptions& o,
+          const std::atomic<bool>& stop)
+      : conn_(fd, stop), o_(o), tables_(tables), grader_(tables, o.search_seconds, o.tt_bytes) {
+    report_.session = number;
+    report_.peer = std::move(peer);
+  }
+
+  SessionReport run() {
+    try {
+      if (handshake()) {
+        std::unique_ptr<PositionSource> source = make_source(o_.source, tables_, o_.search_seconds);
+        if (report_.mode == "freeplay") freeplay(*source);
+        if (report_.mode == "eval") eval(*source);
+        if (report_.mode == "verify") verify(*source);
+        report_.game_margins = source->game_margins();
+      }
+    } catch (const std::exception& e) {  // a damaged table: the session ends, the referee goes on
+      report_.ended = std::string("referee error: ") + e.what();
+      over_ = true;
+    }
+    conn_.send("goodbye");
+    return std::move(report_);
+  }
+
+ private:
+  std::uint64_t send_request(const std::string& name, const std::vector<std::string>& args) {
+    const std::uint64_t id = next_id_;
+    next_id_ += 2;
+    conn_.send(kgp::format_line(id, std::nullopt, name, args));
+    return id;
+  }
+
+  void end(const std::string& why) {
+    if (over_) return;
+    report_.ended = why;
+    over_ = true;
+  }
+
+  void malformed() {
+    if (++report_.malformed > o_.max_malformed)
+      end("more than " + std::to_string(o_.max_malformed) + " malformed lines");
+  }
+
+  // set, ok, error, pong and goodbye, in any state; true when c was one of them.
+  bool common(const kgp::Command& c) {
+    if (c.name == "set") {
+      if (c.args.size() == 2 && c.args[0] == "info:name") report_.name = c.args[1].substr(0, 100);
+    } else if (c.name == "goodbye") {
+      end("goodbye");
+    } else if (c.name != "ok" && c.name != "error" && c.name != "pong") {
+      return false;
+    }
+    return true;
+  }
+
+  // Reads lines until `answer` settles request id, the deadline passes or the session ends; false
+  // when it ended. Lines that reference another request are stale and ignored.
+  bool await(std::uint64_t id, Clock::time_point deadline,
+             const std::function<Answer(const kgp::Command&)>& answer) {
+    std::string line;
+    while (!over_) {
+      switch (conn_.read_line(deadline, line)) {
+        case Connection::Got::kTimeout:
+          return true;
+        case Connection::Got::kClosed:
+          end("disconnected");
+          return false;
+        case Connection::Got::kStopped:
+          end("the referee stopped");
+          return false;
+        case Connection::Got::kOverlong:
+          malformed();
+          continue;
+        case Connection::Got::kLine:
+          break;
+      }
+      if (line.find_first_not_of(" \t") == std::string::npos) continue;
+      kgp::Command c;
+      try {
+        c = kgp::parse_line(line);
+      } catch (const kgp::ProtocolError&) {
+        malformed();
+        continue;
+      }
+      if (common(c)) continue;
+      if (c.ref && *c.ref != id) continue;
+      switch (answer(c)) {
+        case Answer::kSettled:
+          return true;
+        case Answer::kTaken:
+          break;
+        case Answer::kUnexpected:
+          malformed();
+          break;
+      }
+    }
+    return false;
+  }
+
+  // `kgp 1 0 0`, then the bot's `mode`; false when the session ends instead.
+  bool handshake() {
+    conn_.send("kgp 1 0 0");
+    bool chosen = false;
+    await(0, after(o_.handshake_time), [&](const kgp::Command& c) {
+      if (c.name != "mode") return Answer::kUnexpected;
+      const std::string mode = c.args.empty() ? "" : c.args[0];
+      if (mode != "freeplay" && mode != "eval" && mode != "verify") {
+        conn_.send(kgp::format_line(std::nullopt, c.id, "error", {"Unsupported activity"}));
+        end("unsupported mode '" + mode + "'");
+      } else {
+        report_.mode = mode;
+        chosen = true;
+      }
+      return Answer::kSettled;
+    });
+    if (!chosen)
+      end("no mode within " + std::to_string(int(o_.handshake_time)) + " s of the connection");
+    return chosen;
+  }
+
+  void stop(std::uint64_t id) { conn_.send(kgp::format_line(next_id(), id, "stop")); }
+  std::uint64_t next_id() { return std::exchange(next_id_, next_id_ + 2); }
+
+  void freeplay(PositionSource& source) {
+    while (!over_) {
+      const std::optional<Position> p = source.next();
+      if (!p)
+        return end(o_.source.kind == SourceOptions::Kind::kGames ? "all games played"
+                                                                 : "all positions sent");
+      const std::uint64_t id = send_request("state", {kgp::format_board(*p)});
+      int pit = 0;  // the last move, 0: none
+      const bool going = await(id, after(o_.move_time), [&](const kgp::Command& c) {
+        if (c.name == "yield") return Answer::kSettled;
+        if (c.name != "move") return Answer::kUnexpected;
+        const std::optional<int> v = integer_arg(c);
+        if (!v) return Answer::kUnexpected;
+        pit = *v == 0 ? -1 : *v;  // pit 0 is a move, an illegal one
+        return Answer::kTaken;
+      });
+      if (!going) return;  // a state the bot left unanswered is not graded
+      stop(id);
+      MoveGrade g = grader_.grade(*p, pit);
+      report_.moves.push_back(g);
+      source.played(g.verdict == Verdict::kGraded ? pit : 0);
+    }
+  }
+
+  void eval(PositionSource& source) {
+    while (!over_) {
+      const std::optional<Position> p = source.next();
+      if (!p) return end("all positions sent");
+      const std::uint64_t id = send_request("state", {kgp::format_board(*p)});
+      std::optional<double> value;
+      const bool going = await(id, after(o_.move_time), [&](const kgp::Command& c) {
+        if (c.name == "yield" || c.name == "stop") return Answer::kSettled;
+        if (c.name != "eval" || c.args.size() != 1) return Answer::kUnexpected;
+        char* end = nullptr;
+        const double v = std::strtod(c.args[0].c_str(), &end);
+        if (*end != '\0' || !std::isfinite(v)) return Answer::kUnexpected;
+        value = v;
+        return Answer::kTaken;
+      });
+      if (!going) return;
+      stop(id);
+      report_.evals.push_back({*p, grader_.values(*p).value, value});
+    }
+  }
+
+  void verify(PositionSource& source) {
+    std::mt19937_64 rng(o_.source.seed);
+    while (!over_) {
+      const std::optional<Position> p = source.next();
+      if (!p) return end("all problems sent");
+      std::vector<int> legal;
+      for (int i = 0; i < p->m; ++i)
+        if (p->own_pit(i) > 0) legal.push_back(i + 1);
+      const int pit = legal[std::uniform_int_distribution<std::size_t>(0, legal.size() - 1)(rng)];
+      const std::uint64_t id =
+          send_request("problem", {kgp::format_board(*p), std::to_string(pit)});
+      ++report_.problems;
+      std::string why = "no solution within the move time";
+      const bool going = await(id, after(o_.move_time), [&](const kgp::Command& c) {
+        if (c.name != "solution") return Answer::kUnexpected;
+        const std::optional<std::uint64_t> reply_to = c.id ? c.id : std::optional(id);
+        try {
+          if (c.args.size() != 2) throw kgp::ProtocolError("solution takes a board and an integer");
+          const Position board = kgp::parse_board(c.args[0]);
+          const std::optional<int> repeat = integer_arg({{}, {}, "", {c.args[1]}});
+          if (!repeat) throw kgp::ProtocolError("repeat flag '" + c.args[1] + "' is no integer");
+          why = check_solution(*p, pit, board, *repeat != 0).why;
+        } catch (const kgp::ProtocolError& e) {
+          why = std::string("malformed solution: ") + e.what();
+        }
+        conn_.send(why.empty() ? kgp::format_line(std::nullopt, reply_to, "ok")
+                               : kgp::format_line(std::nullopt, reply_to, "error", {why}));
+        return Answer::kSettled;
+      });
+      if (!going) return;
+      if (why.empty()) {
+        ++report_.solved;
+      } else {
+        report_.rule_errors.push_back({*p, pit, why});
+      }
+    }
+  }
+
+  Connection conn_;
+  const RefereeOptions& o_;
+  Tables& tables_;
+  Grader grader_;
+  SessionReport report_;
+  std::uint64_t next_id_ = 1;
+  bool over_ = false;
+};
+
+std::string peer_name(const sockaddr_storage& a, socklen_t len) {
+  char host[NI_MAXHOST], port[NI_MAXSERV];
+  if (getnameinfo(reinterpret_cast<const sockaddr*>(&a), len, host, sizeof host, port, sizeof port,
+                  NI_NUMERICHOST | NI_NUMERICSERV) != 0)
+    return "?";
+  return std::string(host) + ":" + port;
+}
+
+// A listening socket on host:port, or -1 with the reason in why.
+int listen_on(const std::string& host, const std::string& port, std::string& why) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE;
+  addrinfo* found = nullptr;
+  if (const int rc = getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0) {
+    why = gai_strerror(rc);
+    return -1;
+  }
+  int fd = -1;
+  for (addrinfo* a = found; a && fd < 0; a = a->ai_next) {
+    fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+    if (fd < 0) continue;
+    const int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (bind(fd, a->ai_addr, a->ai_addrlen) != 0 || listen(fd, 64) != 0) {
+      why = std::strerror(errno);
+      close(fd);
+      fd = -1;
+    }
+  }
+  freeaddrinfo(found);
+  return fd;
+}
+
+struct Running {
+  std::thread thread;
+  std::shared_ptr<std::atomic<bool>> done;
+};
+
+}  // namespace
+
+int run_referee(Tables& tables, const RefereeOptions& o) {
+  std::ofstream report_file;
+  if (!o.report_file.empty()) {
+    report_file.open(o.report_file, std::ios::app);
+    if (!report_file) {
+      std::cerr << "kalah referee: cannot write the report file " << o.report_file << ": "
+                << std::strerror(errno) << "\n";
+      return 1;
+    }
+  }
+  std::string why;
+  const int listener = listen_on(o.host, o.port, why);
+  if (listener < 0) {
+    std::cerr << "kalah referee: cannot listen on " << o.host << ":" << o.port << ": " << why
+              << "\n";
+    return 1;
+  }
+  sockaddr_storage bound{};
+  socklen_t bound_len = sizeof bound;
+  getsockname(listener, reinterpret_cast<sockaddr*>(&bound), &bound_len);
+  const std::string address = peer_name(bound, bound_len);
+  std::cout << "kalah referee: listening on " << address << std::endl;
+
+  g_signalled = false;
+  struct sigaction action {};
+  action.sa_handler = on_signal;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+
+  std::mutex out_mutex;
+  bool report_failed = false;
+  const auto publish = [&](const SessionReport& r) {
+    const std::string text = o.json ? report_json(r).dump() + "\n" : report_text(r, tables.path());
+    std::lock_guard lock(out_mutex);
+    std::cout << text << std::flush;
+    if (report_file.is_open() && !(report_file << text << std::flush) && !report_failed) {
+      report_failed = true;
+      std::cerr << "kalah referee: cannot write the report file " << o.report_file << "\n";
+    }
+  };
+
+  std::list<Running> running;
+  std::atomic<int> finished{0};
+  int started = 0;
+  while (!g_signalled && !(o.sessions > 0 && finished >= o.sessions)) {
+    for (auto it = running.begin(); it != running.end();) {
+      if (*it->done) {
+        it->thread.join();
+        it = running.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    pollfd p{listener, POLLIN, 0};
+    if (poll(&p, 1, 200) <= 0) continue;
+    sockaddr_storage peer{};
+    socklen_t peer_len = sizeof peer;
+    const int fd = accept(listener, reinterpret_cast<sockaddr*>(&peer), &peer_len);
+    if (fd < 0) continue;
+    const bool full = int(running.size()) >= o.max_sessions;
+    if (full || (o.sessions > 0 && started >= o.sessions)) {
+      Connection refused(fd, g_signalled);
+      refused.send(kgp::format_line(std::nullopt, std::nullopt, "error",
+                                    {full ? "too many sessions at once" : "no more sessions"}));
+      refused.send("goodbye");
+      continue;
+    }
+    const int number = ++started;
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    running.push_back({std::thread([&, fd, number, done, name = peer_name(peer, peer_len)] {
+                         try {
+                           publish(Session(fd, number, name, tables, o, g_signalled).run());
+                         } catch (const std::exception& e) {
+                           std::cerr << "kalah referee: session " << number << ": " << e.what()
+                                     << "\n";
+                         }
+                         ++finished;
+                         *done = true;
+                       }),
+                       done});
+  }
+  for (Running& r : running) r.thread.join();  // a signal ends each session at its next read
+  close(listener);
+  return report_failed ? 1 : 0;
+}
+
+}  // namespace kalah::referee

@@ -146,9 +146,11 @@ std::string moves_text(const std::vector<MoveGrade>& moves, const std::string& d
 
 nlohmann::json moves_json(const std::vector<MoveGrade>& moves) {
   nlohmann::json j = summary_json(summarize(moves));
-  nlohmann::json groups = nlohmann::json::object();
-  for (const auto& [n, group] : by_stones(moves))
-    groups[std::to_string(n)] = summary_json(summarize(group));
+  nlohmann::json groups = nlohmann::json::array();
+  for (const auto& [n, group] : by_stones(moves)) {
+    groups.push_back(summary_json(summarize(group)));
+    groups.back()["stones_in_pits"] = n;
+  }
   j["by_stones_in_pits"] = groups;
   nlohmann::json list = nlohmann::json::array();
   for (const MoveGrade& g : moves) {
@@ -173,9 +175,11 @@ nlohmann::json moves_json(const std::vector<MoveGrade>& moves) {
 
 nlohmann::json evals_json(const std::vector<EvalSample>& samples) {
   nlohmann::json j = eval_summary_json(summarize(samples));
-  nlohmann::json groups = nlohmann::json::object();
-  for (const auto& [n, group] : by_stones(samples))
-    groups[std::to_string(n)] = eval_summary_json(summarize(group));
+  nlohmann::json groups = nlohmann::json::array();
+  for (const auto& [n, group] : by_stones(samples)) {
+    groups.push_back(eval_summary_json(summarize(group)));
+    groups.back()["stones_in_pits"] = n;
+  }
   j["by_stones_in_pits"] = groups;
   nlohmann::json list = nlohmann::json::array();
   for (const EvalSample& e : samples)

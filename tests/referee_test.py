@@ -22,8 +22,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, finish  # noqa: E402
 
 KALAH, DB = sys.argv[1], sys.argv[2]
-POSITIONS = 12
-MOVE_TIME = 0.5
+POSITIONS = 10
+MOVE_TIME = 2  # seconds: room for the bots' own kalah query calls under a sanitizer build
 _query_cache = {}
 _query_lock = threading.Lock()
 
@@ -304,7 +304,26 @@ def main():
 
     games_and_files()
     grade()
+    bad_options()
     finish()
+
+
+def bad_options():
+    """Bad options and databases: one line on stderr, exit 2 for input, 1 for the database."""
+    for args, status, words in (
+            (["--move-time", "0"], 2, "--move-time"),
+            (["--stones-in-pits", "3-30"], 2, "--stones-in-pits"),
+            (["--pits", "13"], 2, "--pits"),
+            (["--games", "2", "--positions-file", "x"], 2, "two sources"),
+            (["--games", "2", "--positions", "5"], 2, "--positions"),
+            (["--pits", "5"], 1, "no kalah table of 5-pit boards"),
+            (["--db", "/nonexistent/db"], 1, "does not exist")):
+        db = [] if "--db" in args else ["--db", DB]
+        out = subprocess.run([KALAH, "referee", *db, *args], capture_output=True, text=True,
+                             timeout=30)
+        check(out.returncode == status and words in out.stderr and out.stderr.count("\n") == 1,
+              "referee %s: exit %d, one line naming it (%d: %s)"
+              % (" ".join(args), status, out.returncode, out.stderr.strip()))
 
 
 def games_and_files():
@@ -318,6 +337,16 @@ def games_and_files():
     check(r["ended"] == "all games played" and len(r.get("game_margins", [])) == 2,
           "games: 2 games played to the end (%s)" % r["ended"])
     check(all(m["proven"] for m in r["moves"]["moves"]), "games of 12 stones: every move proven")
+    proc, port = start_referee("--games", "2", "--stones", "2", "--move-time", str(MOVE_TIME),
+                               "--sessions", "1")
+    bot = Bot(port, "games-verify", "verify", verify_swept_bot)
+    bot.start()
+    bot.join(120)
+    v = reports_of(proc, 120)["games-verify"]
+    check(v["ended"] == "all problems sent" and v["verify"]["problems"] >= 4
+          and v["verify"]["solved"] == v["verify"]["problems"],
+          "games in verify: the games go on with the problems' moves (%s, %d problems)"
+          % (v["ended"], v["verify"]["problems"]))
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
         f.write("# two positions\n0,0,0,0,1,1,20/1,0,0,0,0,1,21 S\n<6,20,21,1,0,0,0,0,1,0,0,0,0,1,1>\n")
     proc, port = start_referee("--positions-file", f.name, "--sessions", "1")

@@ -14,7 +14,8 @@ namespace {
 const char* const kRefereeUsage =
     "referee --db PATH [--port N] [--host ADDR] [--pits M] [--positions N] "
     "[--stones-in-pits A-B] [--positions-file FILE] [--games N] [--stones K] [--seed S] "
-    "[--move-time SEC] [--search-time SEC] [--sessions N] [--json] [--report FILE]";
+    "[--move-time SEC] [--search-time SEC] [--tt-mb MB] [--sessions N] [--max-sessions N] [--json] "
+    "[--report FILE]";
 
 const char* const kRefereeDescription =
     "Serves the Kalah Game Protocol (KGP 1) as go-kgp does, and grades every bot that\n"

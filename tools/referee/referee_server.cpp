@@ -298,6 +298,7 @@ class Session {
       if (!going) return;
       stop(id);
       report_.evals.push_back({*p, grader_.values(*p).value, value});
+      source.played(0);  // games go on with a random move
     }
   }
 
@@ -331,6 +332,7 @@ class Session {
         return Answer::kSettled;
       });
       if (!going) return;
+      source.played(pit);
       if (why.empty()) {
         ++report_.solved;
       } else {

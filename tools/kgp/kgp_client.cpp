@@ -1,9 +1,6 @@
 // `kalah kgp`'s connection to a KGP server: the handshake, the command loop, reconnection.
 #include "kgp_client.hpp"
 
-#include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -19,6 +16,7 @@
 #include <thread>
 
 #include "kgp_protocol.hpp"
+#include "kgp_socket.hpp"
 
 namespace kalah::kgp {
 namespace {
@@ -42,34 +40,6 @@ std::string printable(const std::string& line) {
     }
   }
   return line.size() > 200 ? out + "..." : out;
-}
-
-// A connected TCP socket to host:port, or -1 with the reason in `why`.
-int connect_to(const std::string& host, const std::string& port, std::string& why) {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
-  if (const int rc = getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0) {
-    why = gai_strerror(rc);
-    return -1;
-  }
-  int fd = -1;
-  for (addrinfo* a = found; a && fd < 0; a = a->ai_next) {
-    fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
-    if (fd < 0) continue;
-    if (connect(fd, a->ai_addr, a->ai_addrlen) != 0) {
-      why = std::strerror(errno);
-      close(fd);
-      fd = -1;
-    }
-  }
-  freeaddrinfo(found);
-  if (fd >= 0) {
-    const int one = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  }
-  return fd;
 }
 
 // The state being thought about: its ID, and whether the server stopped it.

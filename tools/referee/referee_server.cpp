@@ -1,7 +1,6 @@
 // `kalah referee`: the server side of the Kalah Game Protocol, grading each bot that connects.
 #include "referee_server.hpp"
 
-#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -25,6 +24,7 @@
 #include <thread>
 
 #include "kgp_protocol.hpp"
+#include "kgp_socket.hpp"
 #include "report.hpp"
 #include "rule_check.hpp"
 
@@ -350,41 +350,6 @@ class Session {
   bool over_ = false;
 };
 
-std::string peer_name(const sockaddr_storage& a, socklen_t len) {
-  char host[NI_MAXHOST], port[NI_MAXSERV];
-  if (getnameinfo(reinterpret_cast<const sockaddr*>(&a), len, host, sizeof host, port, sizeof port,
-                  NI_NUMERICHOST | NI_NUMERICSERV) != 0)
-    return "?";
-  return std::string(host) + ":" + port;
-}
-
-// A listening socket on host:port, or -1 with the reason in why.
-int listen_on(const std::string& host, const std::string& port, std::string& why) {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE;
-  addrinfo* found = nullptr;
-  if (const int rc = getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0) {
-    why = gai_strerror(rc);
-    return -1;
-  }
-  int fd = -1;
-  for (addrinfo* a = found; a && fd < 0; a = a->ai_next) {
-    fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
-    if (fd < 0) continue;
-    const int one = 1;
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (bind(fd, a->ai_addr, a->ai_addrlen) != 0 || listen(fd, 64) != 0) {
-      why = std::strerror(errno);
-      close(fd);
-      fd = -1;
-    }
-  }
-  freeaddrinfo(found);
-  return fd;
-}
-
 struct Running {
   std::thread thread;
   std::shared_ptr<std::atomic<bool>> done;
@@ -403,7 +368,7 @@ int run_referee(Tables& tables, const RefereeOptions& o) {
     }
   }
   std::string why;
-  const int listener = listen_on(o.host, o.port, why);
+  const int listener = kgp::listen_on(o.host, o.port, why);
   if (listener < 0) {
     std::cerr << "kalah referee: cannot listen on " << o.host << ":" << o.port << ": " << why
               << "\n";
@@ -412,7 +377,7 @@ int run_referee(Tables& tables, const RefereeOptions& o) {
   sockaddr_storage bound{};
   socklen_t bound_len = sizeof bound;
   getsockname(listener, reinterpret_cast<sockaddr*>(&bound), &bound_len);
-  const std::string address = peer_name(bound, bound_len);
+  const std::string address = kgp::numeric_address(bound, bound_len);
   std::cout << "kalah referee: listening on " << address << std::endl;
 
   g_signalled = false;
@@ -462,17 +427,17 @@ int run_referee(Tables& tables, const RefereeOptions& o) {
     }
     const int number = ++started;
     auto done = std::make_shared<std::atomic<bool>>(false);
-    running.push_back({std::thread([&, fd, number, done, name = peer_name(peer, peer_len)] {
-                         try {
-                           publish(Session(fd, number, name, tables, o, g_signalled).run());
-                         } catch (const std::exception& e) {
-                           std::cerr << "kalah referee: session " << number << ": " << e.what()
-                                     << "\n";
-                         }
-                         ++finished;
-                         *done = true;
-                       }),
-                       done});
+    running.push_back(
+        {std::thread([&, fd, number, done, name = kgp::numeric_address(peer, peer_len)] {
+           try {
+             publish(Session(fd, number, name, tables, o, g_signalled).run());
+           } catch (const std::exception& e) {
+             std::cerr << "kalah referee: session " << number << ": " << e.what() << "\n";
+           }
+           ++finished;
+           *done = true;
+         }),
+         done});
   }
   for (Running& r : running) r.thread.join();  // a signal ends each session at its next read
   close(listener);

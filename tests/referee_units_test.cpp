@@ -36,6 +36,8 @@ TEST(RankCorrelation, KnownSampleGivesTheTextbookValues) {
   const std::vector<double> x{1, 2, 3, 4, 5}, y{2, 1, 4, 3, 5};
   EXPECT_NEAR(*spearman_rho(x, y), 0.8, 1e-12);   // 1 - 6 * 4 / (5 * 24)
   EXPECT_NEAR(*kendall_tau_b(x, y), 0.6, 1e-12);  // (8 - 2) / 10
+  // Ties share their mean rank: x's ranks 1, 2.5, 2.5, 4 against 1..4.
+  EXPECT_NEAR(*spearman_rho({1, 2, 2, 3}, {1, 2, 3, 4}), 4.5 / std::sqrt(22.5), 1e-12);
   const std::vector<double> reversed{5, 4, 3, 2, 1};
   EXPECT_NEAR(*spearman_rho(x, reversed), -1, 1e-12);
   EXPECT_NEAR(*kendall_tau_b(x, reversed), -1, 1e-12);

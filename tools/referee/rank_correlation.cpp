@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include <boost/math/statistics/bivariate_statistics.hpp>
+
 namespace kalah::referee {
 namespace {
 
@@ -73,16 +75,11 @@ std::uint64_t merge_count(std::vector<double>& v, std::vector<double>& scratch, 
 std::optional<double> spearman_rho(const std::vector<double>& x, const std::vector<double>& y) {
   check_sizes(x, y);
   if (x.size() < 2) return std::nullopt;
-  const std::vector<double> rx = mean_ranks(x), ry = mean_ranks(y);
-  const double mean = (double(x.size()) + 1) / 2;  // of either side's ranks
-  double sxy = 0, sxx = 0, syy = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    sxy += (rx[i] - mean) * (ry[i] - mean);
-    sxx += (rx[i] - mean) * (rx[i] - mean);
-    syy += (ry[i] - mean) * (ry[i] - mean);
-  }
-  if (sxx == 0 || syy == 0) return std::nullopt;
-  return sxy / std::sqrt(sxx * syy);
+  const auto constant = [](const std::vector<double>& v) {
+    return std::all_of(v.begin(), v.end(), [&](double e) { return e == v[0]; });
+  };
+  if (constant(x) || constant(y)) return std::nullopt;
+  return boost::math::statistics::correlation_coefficient(mean_ranks(x), mean_ranks(y));
 }
 
 std::optional<double> kendall_tau_b(const std::vector<double>& x, const std::vector<double>& y) {

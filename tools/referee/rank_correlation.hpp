@@ -6,8 +6,8 @@
 
 namespace kalah::referee {
 
-// Spearman's rho of the pairs (x[i], y[i]): Pearson's correlation of their ranks, tied values
-// given the mean of the ranks they span. nullopt when there are fewer than two pairs or either
+// Spearman's rho of the pairs (x[i], y[i]): Pearson's correlation (Boost.Math's) of their ranks,
+// tied values given the mean of the ranks they span. nullopt when there are fewer than two pairs or either
 // side has a single value (the correlation is undefined). Throws std::invalid_argument when the
 // sizes differ.
 std::optional<double> spearman_rho(const std::vector<double>& x, const std::vector<double>& y);

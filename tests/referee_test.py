@@ -305,7 +305,20 @@ def main():
     games_and_files()
     grade()
     bad_options()
+    terminated()
     finish()
+
+
+def terminated():
+    """SIGTERM with a session under way: its report, then exit 0."""
+    proc, port = start_referee("--move-time", "30")
+    bot = Bot(port, "waiting", "freeplay", slow_bot)
+    bot.start()
+    time.sleep(1)
+    proc.terminate()
+    r = reports_of(proc, 30)
+    check(r.get("waiting", {}).get("ended") == "the referee stopped",
+          "SIGTERM: the session under way reported as stopped (%s)" % r)
 
 
 def bad_options():

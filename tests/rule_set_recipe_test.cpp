@@ -7,9 +7,9 @@
 #include "level_kernel.hpp"
 #include "move.hpp"
 #include "reference.hpp"
+#include "root_solver.hpp"
 #include "rules/wetherell_twos.hpp"
 #include "search_impl.hpp"
-#include "root_solver.hpp"
 
 namespace kalah {
 namespace {

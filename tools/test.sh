@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs the whole test suite: a release build, then the same
+# Installs what is missing, builds, and runs the whole test suite: a release build and the format
+# gate (clang-format --dry-run -Werror on every tracked C++ file), then the same
 # tests under AddressSanitizer + UndefinedBehaviorSanitizer, except those labelled `slow` (solves
 # that take a minute in release and many under the sanitizers; tests/CMakeLists.txt), then the
 # libFuzzer targets (tests/fuzz/: position parser, HTTP query, block decoder, whole database
@@ -10,6 +11,10 @@ cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
 tools/setup.sh build
+# The format gate: every tracked C++ file as the committed .clang-format writes it.
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  git ls-files -z '*.cpp' '*.hpp' | xargs -0 clang-format --dry-run -Werror
+fi
 (cd build && ctest --output-on-failure --parallel "$jobs")
 
 tools/setup.sh build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKALAH_SANITIZE=ON \

@@ -33,7 +33,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check(params.count("max_time") ? std::isfinite(q.max_time) && q.max_time > 0 : q.max_time == 0,
         "q.max_time is the max_time parameter, a finite number > 0, or 0 without one");
   for (const auto& [key, value] : params)
-    check(value.size() <= kalah::serve::kMaxParameterBytes, "accepted value '" + key + "' too long");
+    check(value.size() <= kalah::serve::kMaxParameterBytes,
+          "accepted value '" + key + "' too long");
   const auto rules = params.find("rules");
   const auto named =
       rules == params.end() ? kalah::Rules::kWetherell : kalah::parse_rules(rules->second);

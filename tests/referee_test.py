@@ -77,6 +77,7 @@ class Bot(threading.Thread):
         self.port, self.name, self.mode = port, name, mode
         self.on_request, self.before_mode, self.stop_after = on_request, before_mode, stop_after
         self.requests = 0
+        self.received = []  # the names of the commands the referee sent
         self.error = None
 
     def run(self):
@@ -93,6 +94,7 @@ class Bot(threading.Thread):
 
             for raw in f:
                 ident, ref, name, args = parse(raw.decode().strip())
+                self.received.append(name)
                 if name == "kgp":
                     send('set info:name "%s"' % self.name)
                     if self.before_mode:
@@ -193,6 +195,10 @@ def verify_wrong_bot(_, args):
     return [line[:-1] + ("0" if line.endswith("1") else "1")]
 
 
+def verify_huge_bot(_, args):
+    return ["solution <%s> 0" % ",".join(["1"] * 8000)]
+
+
 def silent(f):
     time.sleep(12)
 
@@ -253,7 +259,10 @@ def main():
                 ("eval-exact", "eval", eval_exact_bot, {}), ("eval-const", "eval", eval_const_bot, {}),
                 ("verify-swept", "verify", verify_swept_bot, {}),
                 ("verify-query", "verify", verify_query_bot, {}),
-                ("verify-wrong", "verify", verify_wrong_bot, {})]
+                ("verify-wrong", "verify", verify_wrong_bot, {}),
+                ("verify-huge", "verify", verify_huge_bot, {}),
+                ("a" * 99 + "\u00e9", "freeplay", first_bot, {}),
+                ("two\\nlines", "freeplay", first_bot, {})]
     bots = [Bot(port, name, mode, fn, **kw) for name, mode, fn, kw in specials]
     bots += [Bot(port, "first-%d" % i, "freeplay", first_bot) for i in range(50 - len(specials))]
     for b in bots:
@@ -284,6 +293,13 @@ def main():
           "leaver: ended disconnected after 2 graded states (%s, %d)"
           % (leaver["ended"], leaver["moves"]["states"]))
     check(reports["silent"]["ended"].startswith("no mode within"), "silent: ended without a mode")
+    silent_bot = next(b for b in bots if b.name == "silent")
+    check(silent_bot.received[-2:] == ["error", "goodbye"], "silent: told so with error, then goodbye")
+    check("a" * 99 in reports, "a name cut inside a UTF-8 character: reported under its first 99 bytes")
+    check("two?lines" in reports, "a newline in a name: reported as '?'")
+    huge = reports["verify-huge"]["verify"]["errors"]
+    check(len(huge) == POSITIONS and all(len(e["why"]) <= 300 for e in huge),
+          "verify-huge: each 16 kB answer's error cut to 300 bytes")
 
     e = reports["eval-exact"]["evaluations"]
     check(e["ranked"] == POSITIONS and abs(e["kendall_tau_b"] - 1) < 1e-9
@@ -319,6 +335,19 @@ def terminated():
     r = reports_of(proc, 30)
     check(r.get("waiting", {}).get("ended") == "the referee stopped",
           "SIGTERM: the session under way reported as stopped (%s)" % r)
+    # A search grading a position far beyond the table stops at the signal too.
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        f.write("6,6,6,6,6,6,0/6,6,6,6,6,6,0 S\n")
+    proc, port = start_referee("--positions-file", f.name, "--search-time", "600")
+    bot = Bot(port, "searching", "freeplay", first_bot)
+    bot.start()
+    time.sleep(2)
+    at = time.time()
+    proc.terminate()
+    r = reports_of(proc, 60)
+    moves = r.get("searching", {}).get("moves", {})
+    check(time.time() - at < 10 and moves.get("states") == 1 and moves.get("proven") == 0,
+          "SIGTERM during a grading search: stopped in %.1f s, the move unproven" % (time.time() - at))
 
 
 def bad_options():
@@ -326,6 +355,7 @@ def bad_options():
     for args, status, words in (
             (["--move-time", "0"], 2, "--move-time"),
             (["--stones-in-pits", "3-30"], 2, "--stones-in-pits"),
+            (["--stones-in-pits", "1"], 2, "--stones-in-pits"),
             (["--pits", "13"], 2, "--pits"),
             (["--games", "2", "--positions-file", "x"], 2, "two sources"),
             (["--games", "2", "--positions", "5"], 2, "--positions"),

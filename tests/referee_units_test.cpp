@@ -131,7 +131,7 @@ TEST(TablePositions, InsideTheRangeNotOverAndTheSameForTheSameSeed) {
   SourceOptions o;
   o.m = 6;
   o.count = 300;
-  o.lo = 3;
+  o.lo = 3;  // 2 is the least: one stone leaves a side empty
   o.hi = 9;
   o.stones = 4;
   o.seed = 11;
@@ -167,7 +167,8 @@ TEST(MoveGrade, VerdictsMarginsAndOutcomesFromTheAnswer) {
   EXPECT_FALSE(bounded.proven);
   EXPECT_FALSE(bounded.changes_outcome());
   EXPECT_EQ(Grader::grade(p, 2, a).verdict, Verdict::kIllegal);
-  EXPECT_EQ(Grader::grade(p, 0, a).verdict, Verdict::kNoMove);
+  EXPECT_EQ(Grader::grade(p, 0, a).verdict, Verdict::kIllegal);  // pit 0 is sent, and illegal
+  EXPECT_EQ(Grader::grade(p, std::nullopt, a).verdict, Verdict::kNoMove);
 }
 
 }  // namespace

@@ -19,13 +19,14 @@ const char* const kGradeDescription =
     "Grades every move of games already played, as `kalah referee` grades a bot's:\n"
     "the exact margin of the move against the position's, the margin it gives away\n"
     "and whether it changes the outcome, summed up for each side (South and North),\n"
-    "by stones in pits, with every outcome-changing move and the `kalah query` that\n"
-    "shows it. Games are read from FILE or stdin (-, the default): a game a line as a\n"
-    "start and its moves (`POSITION PIT PIT ...`, or `MxK PIT PIT ...` for the start\n"
-    "of M pits of K stones, South first), or a position a line (our notation), each\n"
-    "reached from the one before by one move, a blank line between games. Positions\n"
-    "inside the database's table are graded exactly; beyond it by a search of at most\n"
-    "--search-time a position, whose unfinished moves count as unproven.";
+    "by stones in pits, with each outcome-changing move and the `kalah query` that\n"
+    "shows it (the first 20 in the text, all with --json). Games are read from FILE\n"
+    "or stdin (-, the default): a game a line as a start and its moves (`POSITION PIT\n"
+    "PIT ...`, or `MxK PIT PIT ...` for the start of M pits of K stones, South first),\n"
+    "or a position a line (our notation), each reached from the one before by one\n"
+    "move, a blank line between games. Positions inside the database's table are\n"
+    "graded exactly; beyond it by a search of at most --search-time a position, whose\n"
+    "unfinished moves count as unproven.";
 
 struct GradeArgs {
   std::string input = "-";

@@ -61,11 +61,11 @@ void add_referee_options(po::options_description& desc, RefereeArgs& a) {
       "positions", po::value(&a.positions)->default_value(a.positions),
       "positions drawn inside the table for each session, 1..1000000")(
       "stones-in-pits", po::value(&a.stones_in_pits),
-      "A-B or N: stones in pits of the positions drawn (default 1 to the table's levels)")(
-      "positions-file", po::value(&a.positions_file),
-      "send these positions instead, one a line (our notation or KGP boards)")(
+      "A-B or N: stones in pits of the positions drawn, 2 or more (default 2 to the table's "
+      "levels)")("positions-file", po::value(&a.positions_file),
+                 "send these positions instead, one a line (our notation or KGP boards)")(
       "games", po::value(&a.games)->default_value(a.games),
-      "freeplay: send the positions of this many games the referee plays against the bot")(
+      "send the positions of this many games the referee plays against the bot")(
       "stones", po::value(&a.stones)->default_value(a.stones),
       "stones a pit at the games' start; the positions drawn share out 2 x pits x stones")(
       "seed", po::value(&a.seed)->default_value(a.seed), "the positions' and problems' seed")(
@@ -136,17 +136,17 @@ int run_referee(int argc, char** argv) {
     s.kind = referee::SourceOptions::Kind::kGames;
     s.games = a.games;
   } else {
-    if (covered < 1)
+    if (covered < 2)
       throw DbError("database " + a.db + " has no kalah table of " + std::to_string(a.pits) +
-                    "-pit boards with a stone in pits (kalah gen --rules kalah --pits " +
+                    "-pit boards with 2 stones in pits (kalah gen --rules kalah --pits " +
                     std::to_string(a.pits) + " builds one)");
     s.kind = referee::SourceOptions::Kind::kTable;
-    s.lo = 1;
+    s.lo = 2;
     s.hi = covered;
     if (given(vm, "stones-in-pits")) {
       std::tie(s.lo, s.hi) = parse_beyond("stones-in-pits", a.stones_in_pits);
-      if (s.lo < 1 || s.hi > covered)
-        throw InputError("--stones-in-pits must lie within 1.." + std::to_string(covered) +
+      if (s.lo < 2 || s.hi > covered)
+        throw InputError("--stones-in-pits must lie within 2.." + std::to_string(covered) +
                          ", the levels of the table of " + std::to_string(a.pits) + "-pit boards");
     }
   }

@@ -43,14 +43,16 @@ const char* verdict_name(Verdict v) {
   return "?";
 }
 
-Grader::Grader(Tables& tables, double search_seconds, std::size_t tt_bytes)
-    : tables_(tables), search_seconds_(search_seconds), tt_bytes_(tt_bytes) {}
+Grader::Grader(Tables& tables, double search_seconds, std::size_t tt_bytes,
+               const std::atomic<bool>* cancel)
+    : tables_(tables), search_seconds_(search_seconds), tt_bytes_(tt_bytes), cancel_(cancel) {}
 Grader::~Grader() = default;
 
 QueryAnswer Grader::values(const Position& p) {
   ExactOracle* oracle = tables_.oracle(p.m);
   QuerySearchOptions o;
   o.max_seconds = search_seconds_;
+  o.cancel = cancel_;
   o.table = [this] {
     if (!table_) table_ = std::make_unique<SolveTable>(tt_bytes_);
     return table_.get();
@@ -58,23 +60,23 @@ QueryAnswer Grader::values(const Position& p) {
   return query_position(tables_.rules(), p, oracle, o);
 }
 
-MoveGrade Grader::grade(const Position& p, int pit) {
+MoveGrade Grader::grade(const Position& p, std::optional<int> pit) {
   return grade(p, pit, values(p));
 }
 
-MoveGrade Grader::grade(const Position& p, int pit, const QueryAnswer& a) {
+MoveGrade Grader::grade(const Position& p, std::optional<int> pit, const QueryAnswer& a) {
   MoveGrade g;
   g.position = p;
-  g.pit = pit;
+  g.pit = pit.value_or(0);
   g.best = a.value;
   for (const MoveAnswer& m : a.moves)
     if (m.best) g.best_pits.push_back(m.pit);
-  if (pit == 0) {
+  if (!pit) {
     g.verdict = Verdict::kNoMove;
     return g;
   }
   const auto chosen = std::find_if(a.moves.begin(), a.moves.end(),
-                                   [pit](const MoveAnswer& m) { return m.pit == pit; });
+                                   [&](const MoveAnswer& m) { return m.pit == *pit; });
   if (chosen == a.moves.end()) {
     g.verdict = Verdict::kIllegal;
     return g;

@@ -1,10 +1,12 @@
 // Grading one move against exact values: the database's table, or a bounded search beyond it.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,7 +50,7 @@ const char* verdict_name(Verdict v);  // "graded", "no move", "illegal"
 
 struct MoveGrade {
   Position position;  // before the move, the grader's mover to move
-  int pit = 0;        // the move, 1-based; 0 with kNoMove, as sent with kIllegal
+  int pit = 0;  // the move as sent, 1-based (a number beyond int's range as -1); 0 with kNoMove
   Verdict verdict = Verdict::kGraded;
   MarginBound chosen;          // the move's margin for the mover (kGraded only)
   MarginBound best;            // the position's margin for the mover
@@ -66,23 +68,26 @@ struct MoveGrade {
 
 // Grades one session's moves: exact values from the table where it answers every move, else an
 // every-move analysis of at most `search_seconds` (its unproven margins kept as bounds) through a
-// solver table of tt_bytes allocated on the first search.
+// solver table of tt_bytes allocated on the first search. The analysis stops early, its margins
+// kept as bounds, once *cancel is true (when cancel is not null).
 class Grader {
  public:
-  Grader(Tables& tables, double search_seconds, std::size_t tt_bytes);
+  Grader(Tables& tables, double search_seconds, std::size_t tt_bytes,
+         const std::atomic<bool>* cancel = nullptr);
   ~Grader();
 
   // The margins of p (not over) and of each of its moves for the side to move.
   QueryAnswer values(const Position& p);
-  // Grades `pit` (1-based; 0: no move) played in p (not over).
-  MoveGrade grade(const Position& p, int pit);
+  // Grades `pit` (1-based, as sent: any number; nullopt: no move) played in p (not over).
+  MoveGrade grade(const Position& p, std::optional<int> pit);
   // Grades pit against answer a, the values(p) already found.
-  static MoveGrade grade(const Position& p, int pit, const QueryAnswer& a);
+  static MoveGrade grade(const Position& p, std::optional<int> pit, const QueryAnswer& a);
 
  private:
   Tables& tables_;
   double search_seconds_;
   std::size_t tt_bytes_;
+  const std::atomic<bool>* cancel_;
   std::unique_ptr<SolveTable> table_;
 };
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
 
 #include "kgp_protocol.hpp"
 #include "move.hpp"
@@ -51,8 +52,9 @@ class ListSource : public PositionSource {
 // the other side.
 class GameSource : public PositionSource {
  public:
-  GameSource(const SourceOptions& o, Tables& tables, double search_seconds)
-      : o_(o), tables_(tables), search_seconds_(search_seconds), rng_(o.seed) {
+  GameSource(const SourceOptions& o, Tables& tables, double search_seconds,
+             const std::atomic<bool>* cancel)
+      : o_(o), tables_(tables), search_seconds_(search_seconds), cancel_(cancel), rng_(o.seed) {
     SearchOptions so;
     so.oracle = tables.oracle(o.m);
     so.randomize = false;
@@ -101,12 +103,14 @@ class GameSource : public PositionSource {
       for (const MoveAnswer& m : a->moves)
         if (m.best) return m.pit;
     SearchLimits limits{64, 0, search_seconds_};
+    limits.cancel = cancel_;
     return engine_->search(game_, limits).pit;
   }
 
   SourceOptions o_;
   Tables& tables_;
   double search_seconds_;
+  const std::atomic<bool>* cancel_;
   std::mt19937_64 rng_;
   std::unique_ptr<Searcher> engine_;
   Position game_;
@@ -119,12 +123,16 @@ class GameSource : public PositionSource {
 }  // namespace
 
 std::vector<Position> table_positions(const SourceOptions& o) {
+  if (!(2 <= o.lo && o.lo <= o.hi))
+    throw std::invalid_argument("positions need 2 <= lo <= hi stones in pits");
   std::mt19937_64 rng(o.seed);
   std::vector<Position> out;
   while (int(out.size()) < o.count) {
     const int n = int(uniform(rng, std::uint64_t(o.lo), std::uint64_t(o.hi)));
-    Position p = spread(o.m, n, rng);
-    if (p.own_pit_stones() == 0 || p.opp_pit_stones() == 0) continue;
+    Position p;
+    do {  // with n >= 2 stones, some arrangements leave both sides stones
+      p = spread(o.m, n, rng);
+    } while (p.own_pit_stones() == 0 || p.opp_pit_stones() == 0);
     const int total = std::max(2 * o.m * o.stones, n), rest = total - n;
     const int south = int(uniform(rng, std::uint64_t(std::max(0, rest - total / 2)),
                                   std::uint64_t(std::min(rest, total / 2))));
@@ -162,14 +170,15 @@ std::vector<Position> read_positions(std::istream& in) {
 }
 
 std::unique_ptr<PositionSource> make_source(const SourceOptions& o, Tables& tables,
-                                            double search_seconds) {
+                                            double search_seconds,
+                                            const std::atomic<bool>* cancel) {
   switch (o.kind) {
     case SourceOptions::Kind::kTable:
       return std::make_unique<ListSource>(table_positions(o));
     case SourceOptions::Kind::kFile:
       return std::make_unique<ListSource>(o.positions);
     case SourceOptions::Kind::kGames:
-      return std::make_unique<GameSource>(o, tables, search_seconds);
+      return std::make_unique<GameSource>(o, tables, search_seconds, cancel);
   }
   return nullptr;
 }

@@ -2,6 +2,7 @@
 // played against the bot.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <istream>
 #include <memory>
@@ -20,7 +21,7 @@ struct SourceOptions {
   Kind kind = Kind::kTable;
   int m = 6;                        // pits a side (kTable, kGames)
   int count = 100;                  // positions (kTable)
-  int lo = 1, hi = 20;              // stones in pits (kTable), lo <= hi
+  int lo = 2, hi = 20;              // stones in pits (kTable), 2 <= lo <= hi
   int stones = 4;                   // stones a pit at the start: kGames' start, kTable's total
   std::uint64_t seed = 1;           // the same seed, the same positions and games
   std::vector<Position> positions;  // kFile: each with South to move and not over
@@ -28,9 +29,10 @@ struct SourceOptions {
 };
 
 // Draws `count` positions of an m-pit board under the kalah rules: n stones in pits uniform in
-// lo..hi, spread uniformly over the 2m pits (every arrangement equally likely) with both sides'
-// pits non-empty, South to move; the kalahs split the rest of 2m * stones stones (or none when n
-// is more), neither holding more than half of all stones. Deterministic in seed.
+// lo..hi, spread uniformly over the 2m pits among the arrangements with both sides' pits
+// non-empty, South to move; the kalahs split the rest of 2m * stones stones (or none when n is
+// more), neither holding more than half of all stones. Deterministic in seed. Throws
+// std::invalid_argument unless 2 <= lo <= hi (a side with no stones ends the game).
 std::vector<Position> table_positions(const SourceOptions& o);
 
 // Positions one a line: our notation (docs/RULES.md; a position with North to move is sent from
@@ -53,8 +55,9 @@ class PositionSource {
 
 // A session's source of options o. kGames plays the referee's side with the grader's tables
 // (the best move where a table answers every move) and, beyond them, the engine searching
-// search_seconds a move.
+// search_seconds a move, or until *cancel is true (when cancel is not null).
 std::unique_ptr<PositionSource> make_source(const SourceOptions& o, Tables& tables,
-                                            double search_seconds);
+                                            double search_seconds,
+                                            const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace kalah::referee

@@ -21,6 +21,8 @@
 #include <memory>
 #include <mutex>
 #include <random>
+#include <string_view>
+#include <system_error>
 #include <thread>
 
 #include "kgp_protocol.hpp"
@@ -117,6 +119,20 @@ class Connection {
   bool closed_ = false;
 };
 
+// text for a report: control characters as '?', at most max bytes, not cut inside a UTF-8
+// character (other invalid UTF-8 is replaced when the JSON is written).
+std::string clean(std::string_view text, std::size_t max) {
+  std::size_t end = text.size();
+  if (end > max) {
+    end = max;
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  }
+  std::string out(text.substr(0, end));
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return out;
+}
+
 // What a mode makes of a line that answers its request.
 enum class Answer { kSettled, kTaken, kUnexpected };
 
@@ -135,7 +151,11 @@ class Session {
  public:
   Session(int fd, int number, std::string peer, Tables& tables, const RefereeOptions& o,
           const std::atomic<bool>& stop)
-      : conn_(fd, stop), o_(o), tables_(tables), grader_(tables, o.search_seconds, o.tt_bytes) {
+      : conn_(fd, stop),
+        o_(o),
+        tables_(tables),
+        stop_(stop),
+        grader_(tables, o.search_seconds, o.tt_bytes, &stop) {
     report_.session = number;
     report_.peer = std::move(peer);
   }
@@ -143,7 +163,8 @@ class Session {
   SessionReport run() {
     try {
       if (handshake()) {
-        std::unique_ptr<PositionSource> source = make_source(o_.source, tables_, o_.search_seconds);
+        std::unique_ptr<PositionSource> source =
+            make_source(o_.source, tables_, o_.search_seconds, &stop_);
         if (report_.mode == "freeplay") freeplay(*source);
         if (report_.mode == "eval") eval(*source);
         if (report_.mode == "verify") verify(*source);
@@ -179,7 +200,7 @@ class Session {
   // set, ok, error, pong and goodbye, in any state; true when c was one of them.
   bool common(const kgp::Command& c) {
     if (c.name == "set") {
-      if (c.args.size() == 2 && c.args[0] == "info:name") report_.name = c.args[1].substr(0, 100);
+      if (c.args.size() == 2 && c.args[0] == "info:name") report_.name = clean(c.args[1], 100);
     } else if (c.name == "goodbye") {
       end("goodbye");
     } else if (c.name != "ok" && c.name != "error" && c.name != "pong") {
@@ -241,15 +262,18 @@ class Session {
       const std::string mode = c.args.empty() ? "" : c.args[0];
       if (mode != "freeplay" && mode != "eval" && mode != "verify") {
         conn_.send(kgp::format_line(std::nullopt, c.id, "error", {"Unsupported activity"}));
-        end("unsupported mode '" + mode + "'");
+        end("unsupported mode '" + clean(mode, 40) + "'");
       } else {
         report_.mode = mode;
         chosen = true;
       }
       return Answer::kSettled;
     });
-    if (!chosen)
-      end("no mode within " + std::to_string(int(o_.handshake_time)) + " s of the connection");
+    if (!chosen && !over_) {
+      const std::string why = "no mode within " + std::to_string(int(o_.handshake_time)) + " s";
+      conn_.send(kgp::format_line(std::nullopt, std::nullopt, "error", {why}));
+      end(why + " of the connection");
+    }
     return chosen;
   }
 
@@ -263,20 +287,20 @@ class Session {
         return end(o_.source.kind == SourceOptions::Kind::kGames ? "all games played"
                                                                  : "all positions sent");
       const std::uint64_t id = send_request("state", {kgp::format_board(*p)});
-      int pit = 0;  // the last move, 0: none
+      std::optional<int> pit;  // the last move
       const bool going = await(id, after(o_.move_time), [&](const kgp::Command& c) {
         if (c.name == "yield") return Answer::kSettled;
         if (c.name != "move") return Answer::kUnexpected;
         const std::optional<int> v = integer_arg(c);
         if (!v) return Answer::kUnexpected;
-        pit = *v == 0 ? -1 : *v;  // pit 0 is a move, an illegal one
+        pit = *v;
         return Answer::kTaken;
       });
       if (!going) return;  // a state the bot left unanswered is not graded
       stop(id);
       MoveGrade g = grader_.grade(*p, pit);
       report_.moves.push_back(g);
-      source.played(g.verdict == Verdict::kGraded ? pit : 0);
+      source.played(g.verdict == Verdict::kGraded ? *pit : 0);
     }
   }
 
@@ -327,6 +351,7 @@ class Session {
         } catch (const kgp::ProtocolError& e) {
           why = std::string("malformed solution: ") + e.what();
         }
+        why = clean(why, 300);  // the bot's text quoted in it is its own, of any length
         conn_.send(why.empty() ? kgp::format_line(std::nullopt, reply_to, "ok")
                                : kgp::format_line(std::nullopt, reply_to, "error", {why}));
         return Answer::kSettled;
@@ -344,9 +369,10 @@ class Session {
   Connection conn_;
   const RefereeOptions& o_;
   Tables& tables_;
+  const std::atomic<bool>& stop_;
   Grader grader_;
   SessionReport report_;
-  std::uint64_t next_id_ = 1;
+  std::uint64_t next_id_ = 2;  // even: the clients' own IDs are odd (pykgp, kgpc)
   bool over_ = false;
 };
 
@@ -390,7 +416,10 @@ int run_referee(Tables& tables, const RefereeOptions& o) {
   std::mutex out_mutex;
   bool report_failed = false;
   const auto publish = [&](const SessionReport& r) {
-    const std::string text = o.json ? report_json(r).dump() + "\n" : report_text(r, tables.path());
+    const std::string text =
+        o.json
+            ? report_json(r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
+            : report_text(r, tables.path());
     std::lock_guard lock(out_mutex);
     std::cout << text << std::flush;
     if (report_file.is_open() && !(report_file << text << std::flush) && !report_failed) {
@@ -427,17 +456,27 @@ int run_referee(Tables& tables, const RefereeOptions& o) {
     }
     const int number = ++started;
     auto done = std::make_shared<std::atomic<bool>>(false);
-    running.push_back(
-        {std::thread([&, fd, number, done, name = kgp::numeric_address(peer, peer_len)] {
-           try {
-             publish(Session(fd, number, name, tables, o, g_signalled).run());
-           } catch (const std::exception& e) {
-             std::cerr << "kalah referee: session " << number << ": " << e.what() << "\n";
-           }
-           ++finished;
-           *done = true;
-         }),
-         done});
+    std::thread session;
+    try {
+      session = std::thread([&, fd, number, done, name = kgp::numeric_address(peer, peer_len)] {
+        try {
+          publish(Session(fd, number, name, tables, o, g_signalled).run());
+        } catch (const std::exception& e) {
+          std::cerr << "kalah referee: session " << number << ": " << e.what() << "\n";
+        }
+        ++finished;
+        *done = true;
+      });
+    } catch (const std::system_error& e) {  // no thread for it: the bot is told, the rest go on
+      --started;
+      Connection refused(fd, g_signalled);
+      refused.send(
+          kgp::format_line(std::nullopt, std::nullopt, "error",
+                           {std::string("the referee cannot start a session: ") + e.what()}));
+      refused.send("goodbye");
+      continue;
+    }
+    running.push_back({std::move(session), done});
   }
   for (Running& r : running) r.thread.join();  // a signal ends each session at its next read
   close(listener);

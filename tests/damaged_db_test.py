@@ -26,6 +26,7 @@ import sys
 import time
 import urllib.parse
 
+import servers
 from mdb_records import blocks_of, dump, group_of, load
 
 KALAH, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
@@ -229,13 +230,10 @@ def check_python(name, db, good, asks, names=None):
 
 
 def start_server(db):
-    proc = subprocess.Popen([KALAH, "serve", "--db", db, "--port", "0"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    line = proc.stdout.readline()
-    if "listening on http://127.0.0.1:" not in line:
+    proc, port, _ = servers.start(KALAH, "serve", "--db", db, stderr=subprocess.PIPE)
+    if port is None:
         proc.wait(timeout=30)
-        return proc, None
-    return proc, int(line.split("127.0.0.1:")[1].split("/")[0])
+    return proc, port
 
 
 def get(port, rules, position):

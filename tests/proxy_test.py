@@ -18,13 +18,14 @@ import os
 import resource
 import select
 import shutil
-import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
 import urllib.parse
+
+import servers
 
 KALAH, WORK = (os.path.abspath(a) for a in sys.argv[1:3])
 SITE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "serve",
@@ -98,13 +99,11 @@ def wait_for_searches(port, running, timeout=10):
 def start_server(db, *args):
     """kalah serve on a free loopback port; returns (process, port)."""
     err = open(os.path.join(WORK, "serve.stderr"), "w")
-    proc = subprocess.Popen([KALAH, "serve", "--db", db, "--port", "0", *args],
-                            stdout=subprocess.PIPE, stderr=err, text=True)
+    proc, port, line = servers.start(KALAH, "serve", "--db", db, *args, stderr=err)
     processes.append(proc)
-    line = proc.stdout.readline()
-    if "listening on http://127.0.0.1:" not in line:
+    if port is None:
         sys.exit("proxy test: kalah serve did not start: " + repr(line))
-    return proc, int(line.split("127.0.0.1:")[1].split("/")[0])
+    return proc, port
 
 
 def write_nginx_conf(nginx_port, serve_port):
@@ -256,13 +255,11 @@ def analyze_through(port):
 
 
 def stop(proc, name):
-    proc.send_signal(signal.SIGTERM)
-    try:
-        code = proc.wait(timeout=20)
-        if code != 0:
-            fail("%s exited with status %d on SIGTERM" % (name, code))
-    except subprocess.TimeoutExpired:
+    code = servers.stop(proc, timeout=20)
+    if code is None:
         fail("%s did not stop within 20 s of SIGTERM" % name)
+    elif code != 0:
+        fail("%s exited with status %d on SIGTERM" % (name, code))
 
 
 def main():

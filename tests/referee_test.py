@@ -20,6 +20,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, finish  # noqa: E402
+import servers  # noqa: E402
 
 KALAH, DB = sys.argv[1], sys.argv[2]
 POSITIONS = 10
@@ -204,13 +205,12 @@ def silent(f):
 
 
 def start_referee(*args):
-    proc = subprocess.Popen([KALAH, "referee", "--db", DB, "--port", "0", "--json", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = proc.stdout.readline()
-    if "listening on 127.0.0.1:" not in line:
+    proc, port, line = servers.start(KALAH, "referee", "--db", DB, "--json", *args,
+                                     stderr=subprocess.PIPE)
+    if port is None:
         proc.kill()
         sys.exit("referee test: kalah referee did not start: " + repr(line) + proc.stderr.read())
-    return proc, int(line.rsplit(":", 1)[1])
+    return proc, port
 
 
 def reports_of(proc, timeout):

@@ -19,6 +19,8 @@ import threading
 import time
 import urllib.parse
 
+import servers
+
 KALAH, VECTORS, WORK = (os.path.abspath(a) for a in sys.argv[1:4])
 TABLES = [("kalah", 4, 10), ("wetherell", 4, 10)]  # rules, pits, max stones
 BURST_REQUESTS, BURST_CONNECTIONS = 2000, 32
@@ -32,23 +34,19 @@ def fail(message):
 
 def start_server(db, *args):
     """Starts kalah serve on a free loopback port; returns (process, port)."""
-    proc = subprocess.Popen([KALAH, "serve", "--db", db, "--port", "0", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    line = proc.stdout.readline()
-    if "listening on http://127.0.0.1:" not in line:
+    proc, port, line = servers.start(KALAH, "serve", "--db", db, *args)
+    if port is None:
         proc.kill()
         sys.exit("serve test: kalah serve did not start: " + repr(line))
-    return proc, int(line.split("127.0.0.1:")[1].split("/")[0])
+    return proc, port
 
 
 def stop_server(proc):
-    proc.terminate()
-    try:
-        if proc.wait(timeout=30) != 0:
-            fail("kalah serve exited with status %d on SIGTERM" % proc.returncode)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    status = servers.stop(proc)
+    if status is None:
         fail("kalah serve did not stop on SIGTERM")
+    elif status != 0:
+        fail("kalah serve exited with status %d on SIGTERM" % status)
 
 
 def get(conn, target):

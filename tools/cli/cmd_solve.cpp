@@ -16,8 +16,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include <signal.h>
 
 #include "book.hpp"
@@ -30,7 +28,9 @@
 #include "progress.hpp"
 #include "query.hpp"
 #include "solve.hpp"
+#include "solve_args.hpp"
 #include "solve_claims.hpp"
+#include "solve_report.hpp"
 #ifdef KALAH_MPI
 #include "distributed_solve.hpp"
 #include "mpi_session.hpp"
@@ -103,134 +103,6 @@ const char* kDescription =
     "tests keep their table and the bounds they prove in FILE as a solve does: a claim that\n"
     "FILE's bounds decide is answered from them, and a test stopped by --max-time or a signal\n"
     "goes on from FILE's table when run again (a solve of the position resumes from FILE too).";
-
-std::string join(const std::vector<int>& v, const char* sep) {
-  std::string s;
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (i > 0) s += sep;
-    s += std::to_string(v[i]);
-  }
-  return s;
-}
-
-// "win" / "draw" / "loss" when the proven bounds decide the outcome, else "".
-std::string outcome(const SolveResult& r) {
-  const auto o = decided_outcome(r.lower, r.upper);
-  return o ? outcome_name(*o) : "";
-}
-
-// The database as the solve used it.
-struct DbUse {
-  int stones;      // coverage: positions with up to that many stones in pits; -1 none
-  bool in_memory;  // decoded into memory before the search
-  double open_s;   // seconds to open (and load) it, outside the search time
-};
-
-DbUse db_use(const Probe& probe, double open_s) {
-  return {probe.max_stones(), probe.resident(), open_s};
-}
-
-// The database's JSON fields: db_stones, db_in_memory, db_open_seconds.
-void add_db_fields(nlohmann::ordered_json& j, const DbUse& db) {
-  j["db_stones"] = db.stones;
-  j["db_in_memory"] = db.in_memory;
-  j["db_open_seconds"] = db.open_s;
-}
-
-// "exact up to N stones in pits, loaded into memory in S s" (or "opened (block cache)").
-std::string db_text(const DbUse& db) {
-  char line[160];
-  std::snprintf(line, sizeof line, "exact up to %d stones in pits, %s in %.2f s", db.stones,
-                db.in_memory ? "loaded into memory" : "opened (block cache)", db.open_s);
-  return line;
-}
-
-void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUse& db,
-                const SolveCheckpoint* checkpoint = nullptr) {
-  const std::string out = outcome(r);
-  nlohmann::ordered_json j;
-  j["position"] = to_string(p);
-  j["rules"] = rules_name(rules);
-  j["complete"] = r.complete;
-  j["outcome"] = out.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(out);
-  j["margin"] =
-      r.lower == r.upper ? nlohmann::ordered_json(r.lower) : nlohmann::ordered_json(nullptr);
-  j["lower"] = r.lower;
-  j["upper"] = r.upper;
-  j["best_moves"] =
-      r.complete ? nlohmann::ordered_json(r.best_moves) : nlohmann::ordered_json(nullptr);
-  j["pv"] =
-      r.complete && !r.pv.empty() ? nlohmann::ordered_json(r.pv) : nlohmann::ordered_json(nullptr);
-  nlohmann::ordered_json moves = nlohmann::ordered_json::array();
-  for (const MoveBound& m : r.moves)
-    moves.push_back({{"pit", m.pit}, {"lower", m.lower}, {"upper", m.upper}});
-  j["moves"] = moves;
-  j["nodes"] = r.nodes;
-  add_db_fields(j, db);
-  j["db_hits"] = r.oracle_hits;
-  j["expanded_nodes"] = r.expanded;
-  j["seconds"] = r.seconds;
-  j["nodes_per_second"] = std::llround(r.seconds > 0 ? r.nodes / r.seconds : 0.0);
-  j["idle_thread_seconds"] = r.idle_seconds;
-  if (checkpoint != nullptr)
-    j["checkpoint"] = {
-        {"runs", checkpoint->runs}, {"nodes", checkpoint->nodes}, {"seconds", checkpoint->seconds}};
-  std::cout << j.dump() << "\n";
-}
-
-void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUse& db) {
-  const std::string out = outcome(r);
-  const char mover = side_letter(p.mover);
-  std::cout << "position:   " << to_string(p) << " (" << rules_name(rules) << ", " << mover
-            << " to move)\n";
-  std::cout << "outcome:    " << (out.empty() ? "unknown" : out + " for " + mover)
-            << (r.complete ? "" : " (incomplete: time limit)") << "\n";
-  if (r.lower == r.upper)
-    std::cout << "margin:     " << (r.lower > 0 ? "+" : "") << r.lower << "\n";
-  else
-    std::cout << "margin:     unknown, proven " << r.lower << " <= margin <= " << r.upper << "\n";
-  if (r.complete) {
-    std::cout << "best moves: "
-              << (r.best_moves.empty() ? "none (game over)" : join(r.best_moves, " ")) << "\n";
-    if (!r.best_moves.empty())
-      std::cout << "pv:         " << (r.pv.empty() ? "not computed" : join(r.pv, " ")) << "\n";
-  }
-  if (!r.moves.empty()) std::cout << "moves:      " << moves_text(r) << "\n";
-  if (db.stones >= 0) std::cout << "database:   " << db_text(db) << "\n";
-  char line[160];
-  std::snprintf(
-      line, sizeof line, "nodes:      %llu, db hits %llu, expanded %llu, %.3f s, %.2f M nodes/s\n",
-      static_cast<unsigned long long>(r.nodes), static_cast<unsigned long long>(r.oracle_hits),
-      static_cast<unsigned long long>(r.expanded), r.seconds,
-      r.seconds > 0 ? r.nodes / r.seconds / 1e6 : 0.0);
-  std::cout << line;
-}
-
-// What the command line asked for, checked.
-struct SolveArgs {
-  Rules rules = Rules::kWetherell;
-  Position position;
-  std::string db_path = kDefaultDbPath;
-  bool explicit_db = false;  // --db given
-  bool no_db = false;
-  bool json = false;
-  bool store_book = false;
-  int book_plies = 2;
-  double max_time = 0;
-  long long tt_mb = 0;
-  DbLoadOptions db_load;
-  TableLoad load = TableLoad::kAuto;
-  int memo = -1;
-  int threads = 0;
-  int guess_depth = SolveOptions{}.guess_depth;
-  int untabled = -1;
-  bool progress = false;
-  std::string checkpoint;  // empty: none
-  double checkpoint_every = 600;
-  std::string certificate;          // empty: none
-  std::string trace_expanded;       // empty: none
-  std::vector<MarginClaim> claims;  // --at-least, --at-most: empty for a solve
-};
 
 void add_solve_options(po::options_description& desc, SolveArgs& a,
                        std::vector<std::string>& position_words, std::optional<int>& at_least,
@@ -411,52 +283,6 @@ SolveCheckpoint checkpoint_base(const SolveArgs& a, const std::optional<SolveChe
   return base;
 }
 
-// The TT sizes the book's solves took, as "TT 16 MiB" or "TT 16-64 MiB".
-struct TtRange {
-  std::size_t min = 0, max = 0;
-  void add(std::size_t bytes) {
-    min = min == 0 ? bytes : std::min(min, bytes);
-    max = std::max(max, bytes);
-  }
-  std::string text() const {
-    if (max == 0) return "no solve needed";  // every position was over or in the levels
-    std::string t = "TT " + std::to_string(min >> 20);
-    if (min != max) t.append("-").append(std::to_string(max >> 20));
-    return t + " MiB";
-  }
-};
-
-void print_book_report(const SolveArgs& a, const BookReport& b, const TtRange& tt,
-                       const Probe& probe, double open_s) {
-  if (a.json) {
-    nlohmann::ordered_json j;
-    j["position"] = to_string(a.position);
-    j["rules"] = rules_name(a.rules);
-    j["db"] = a.db_path;
-    j["book_plies"] = a.book_plies;
-    j["positions"] = b.positions;
-    j["stored"] = b.stored;
-    j["unsolved"] = b.unsolved;
-    j["threads"] = a.threads;
-    j["tt_mb_min"] = tt.min >> 20;
-    j["tt_mb_max"] = tt.max >> 20;
-    add_db_fields(j, db_use(probe, open_s));
-    j["nodes"] = b.nodes;
-    j["seconds"] = b.seconds;
-    std::cout << j.dump() << "\n";
-    return;
-  }
-  char buf[256];
-  std::snprintf(buf, sizeof buf,
-                "book: %d positions within %d plies, %d stored (%d unsolved in time, not "
-                "stored); %.2f s, %llu nodes, %d thread%s, %s\n",
-                b.positions, a.book_plies, b.stored, b.unsolved, b.seconds,
-                static_cast<unsigned long long>(b.nodes), a.threads, a.threads == 1 ? "" : "s",
-                tt.text().c_str());
-  std::cout << buf;
-  std::cout << "database:   " << a.db_path << ", " << db_text(db_use(probe, open_s)) << "\n";
-}
-
 // --store: the position and its first plies solved into the database's book. The book is written
 // into the database, so it must exist already (opening it for writing would create an empty one)
 // and hold the table.
@@ -540,23 +366,6 @@ Resumed resume_checkpoint(const SolveArgs& a, std::size_t tt_bytes) {
   return r;
 }
 
-void print_checkpoint(const SolveArgs& a, const SolveCheckpoint& c, bool resumed) {
-  if (a.json) return;
-  char line[256];
-  std::snprintf(line, sizeof line, "checkpoint: %s (%s), %d run%s: %llu nodes, %.1f s in all\n",
-                a.checkpoint.c_str(), resumed ? "resumed" : "new", c.runs, c.runs == 1 ? "" : "s",
-                static_cast<unsigned long long>(c.nodes), c.seconds);
-  std::cout << line;
-}
-
-// The proven bounds of a solve so far: the margin's, each move's, the best moves once proven.
-std::string proven_text(const SolveResult& r) {
-  std::string text = "margin in [" + std::to_string(r.lower) + ", " + std::to_string(r.upper) +
-                     "]; " + moves_text(r);
-  if (!r.best_moves.empty()) text += "; best moves " + join(r.best_moves, " ");
-  return text;
-}
-
 // The exit status of a solve whose answer was printed but whose final checkpoint or certificate
 // could not be written.
 constexpr int kOutputNotWritten = 3;
@@ -599,41 +408,6 @@ bool write_certificate(const std::string& path, const std::string& text) {
   std::filesystem::remove(tmp, ec);
   std::cerr << "kalah solve: warning: cannot write the certificate " << path << ": " << why << "\n";
   return false;
-}
-
-// The claims' checks; `run`: their nodes and seconds; `all`: every claim asked holds.
-void print_claims(const SolveArgs& a, const std::vector<ClaimCheck>& checks, const SolveResult& run,
-                  bool all, const DbUse& db) {
-  if (a.json) {
-    nlohmann::ordered_json j;
-    j["position"] = to_string(a.position);
-    j["rules"] = rules_name(a.rules);
-    nlohmann::ordered_json claims = nlohmann::ordered_json::array();
-    for (const ClaimCheck& c : checks)
-      claims.push_back({{"claim", c.claim.text()},
-                        {"holds", c.holds ? nlohmann::ordered_json(*c.holds) : nullptr},
-                        {"proven", c.holds ? nlohmann::ordered_json(c.proven.text()) : nullptr}});
-    j["claims"] = claims;
-    j["holds"] = all;
-    add_db_fields(j, db);
-    j["nodes"] = run.nodes;
-    j["seconds"] = run.seconds;
-    std::cout << j.dump() << "\n";
-    return;
-  }
-  std::cout << "position:   " << to_string(a.position) << " (" << rules_name(a.rules) << ", "
-            << side_letter(a.position.mover) << " to move)\n";
-  for (const ClaimCheck& c : checks)
-    std::cout << "claim:      " << c.claim.text() << ": "
-              << (!c.holds   ? std::string("unknown (time limit)")
-                  : *c.holds ? "holds (proven " + c.proven.text() + ")"
-                             : "does not hold (proven " + c.proven.text() + ")")
-              << "\n";
-  if (db.stones >= 0) std::cout << "database:   " << db_text(db) << "\n";
-  char line[160];
-  std::snprintf(line, sizeof line, "nodes:      %llu, %.3f s\n",
-                static_cast<unsigned long long>(run.nodes), run.seconds);
-  std::cout << line;
 }
 
 // --at-least/--at-most: each claim decided by the bounds already proven (a resumed --checkpoint's)

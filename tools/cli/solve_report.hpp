@@ -1,0 +1,54 @@
+// `kalah solve`'s printed answers, text and JSON: a solve's, the claims', the book's, the
+// checkpoint's line.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "book.hpp"
+#include "checkpoint.hpp"
+#include "probe.hpp"
+#include "solve.hpp"
+#include "solve_args.hpp"
+#include "solve_claims.hpp"
+
+namespace kalah::cli {
+
+// The database as the solve used it.
+struct DbUse {
+  int stones;      // coverage: positions with up to that many stones in pits; -1 none
+  bool in_memory;  // decoded into memory before the search
+  double open_s;   // seconds to open (and load) it, outside the search time
+};
+DbUse db_use(const Probe& probe, double open_s);
+
+// The TT sizes the book's solves took, as "TT 16 MiB" or "TT 16-64 MiB".
+struct TtRange {
+  std::size_t min = 0, max = 0;
+  void add(std::size_t bytes) {
+    min = min == 0 ? bytes : std::min(min, bytes);
+    max = std::max(max, bytes);
+  }
+  std::string text() const;
+};
+
+// A solve's answer: one JSON object (with the checkpoint's totals when given) or the text lines.
+void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUse& db,
+                const SolveCheckpoint* checkpoint = nullptr);
+void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUse& db);
+// --store's report of the book written.
+void print_book_report(const SolveArgs& a, const BookReport& b, const TtRange& tt,
+                       const Probe& probe, double open_s);
+// The checkpoint's line (text output only).
+void print_checkpoint(const SolveArgs& a, const SolveCheckpoint& c, bool resumed);
+// The proven bounds of a solve so far: the margin's, each move's, the best moves once proven.
+std::string proven_text(const SolveResult& r);
+// The claims' checks; `run`: their nodes and seconds; `all`: every claim asked holds.
+void print_claims(const SolveArgs& a, const std::vector<ClaimCheck>& checks, const SolveResult& run,
+                  bool all, const DbUse& db);
+
+}  // namespace kalah::cli

@@ -1,0 +1,55 @@
+// `kalah solve --store`: the position and its first plies solved into the database's book.
+#include "solve_book.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include "book.hpp"
+#include "db_error.hpp"
+#include "solve_report.hpp"
+#include "solve_session.hpp"
+#include "stopwatch.hpp"
+#include "store.hpp"
+#include "table_load.hpp"
+
+namespace kalah::cli {
+
+int store_book(const SolveArgs& a, Progress& progress) {
+  if (!std::filesystem::exists(a.db_path))
+    throw DbError("database " + a.db_path + " does not exist (kalah gen builds it)");
+  const Position& p = a.position;
+  const TableId table{a.rules, p.m};
+  const auto open_start = std::chrono::steady_clock::now();
+  progress.status("opening the database at " + a.db_path);
+  Store store(a.db_path, true);
+  const TableLoadChoice how = resolve_table_load(a.load, store, table, a.db_load.levels,
+                                                 a.db_load.cache_bytes(), p.pit_stones());
+  if (const std::string note = table_load_note(how, a.db_load.cache_bytes()); !note.empty()) {
+    progress.clear_line();
+    std::cerr << "note: " << note << "\n";
+  }
+  Probe probe(store, table, a.db_load.cache_bytes(), how.load, 0, a.db_load.levels);
+  const double open_s = seconds_since(open_start);
+  SolveOptions base = shared_solve_options(a);
+  std::string at;  // "book 3/43"
+  if (auto sink = progress.status_sink())
+    base.progress = [&at, sink](const std::string& line) { sink(at + ": " + line); };
+  TtRange tt;
+  const BookReport b = build_book(
+      a.rules, store, probe, p, a.book_plies, base,
+      [&](int done, int total) {
+        at = "book " + std::to_string(done) + "/" + std::to_string(total);
+        progress.status(at + " positions");
+      },
+      [&](const Position& q) {
+        const std::size_t bytes = tt_bytes_for(a, q, &probe);
+        tt.add(bytes);
+        return bytes;
+      });
+  progress.clear_line();
+  print_book_report(a, b, tt, probe, open_s);
+  return b.unsolved ? 1 : 0;
+}
+
+}  // namespace kalah::cli

@@ -11,6 +11,7 @@
 #include "progress.hpp"
 #ifdef KALAH_MPI
 #include "distributed_build.hpp"
+#include "run_distributed.hpp"
 #endif
 
 namespace kalah::cli {
@@ -35,9 +36,8 @@ void print_report(const BuildReport& r, TableId t, const std::string& db) {
 // `mpirun -np P kalah gen ...`: every process runs this with the same options; process 0 holds
 // the database and reports. A failure anywhere ends every process (no process waits forever).
 int run_gen_distributed(const BuildOptions& o, const std::string& db, int zstd_level, bool quiet) {
-  MpiSession mpi(nullptr, nullptr);
-  const bool root = mpi.rank() == 0;
-  try {
+  return run_distributed("gen", [&](MpiSession& mpi) {
+    const bool root = mpi.rank() == 0;
     std::unique_ptr<Store> store;
     if (root) {
       store = std::make_unique<Store>(db, true);
@@ -74,15 +74,7 @@ int run_gen_distributed(const BuildOptions& o, const std::string& db, int zstd_l
     const BuildReport r = build_database_distributed(store.get(), o, events);
     if (root) print_report(r, o.table, db);
     return 0;
-  } catch (const InputError& e) {
-    // Every process meets the same input error: one of them says it.
-    if (root) std::cerr << "kalah gen: error: " << e.what() << std::endl;
-    MpiSession::abort(2);
-  } catch (const std::exception& e) {
-    std::cerr << "kalah gen: error (process " << mpi.rank() << " of " << mpi.size()
-              << "): " << e.what() << std::endl;
-    MpiSession::abort(1);
-  }
+  });
 }
 #endif
 

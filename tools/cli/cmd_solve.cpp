@@ -35,7 +35,7 @@
 #include "solve_session.hpp"
 #ifdef KALAH_MPI
 #include "distributed_solve.hpp"
-#include "mpi_session.hpp"
+#include "run_distributed.hpp"
 #endif
 #include "stopwatch.hpp"
 
@@ -371,9 +371,8 @@ int coordinate_and_print(const SolveArgs& a, const SolveOptions& opt, int proces
 // (coordinate_split_solve), the others test with their own transposition tables. A failure
 // anywhere ends every process.
 int solve_distributed(const SolveArgs& a) {
-  MpiSession mpi(nullptr, nullptr);
-  const bool root = mpi.rank() == 0;
-  try {
+  return run_distributed("solve", [&](MpiSession& mpi) {
+    const bool root = mpi.rank() == 0;
     if (mpi.size() < 2)
       throw InputError("a distributed solve needs 2 or more processes (process 0 coordinates)");
     if (a.store_book) throw InputError("--store does not run distributed");
@@ -392,14 +391,7 @@ int solve_distributed(const SolveArgs& a) {
     }
     Progress progress(a.progress);  // process 0's alone
     return coordinate_and_print(a, opt, mpi.size(), progress, setup.use());
-  } catch (const InputError& e) {
-    if (root) std::cerr << "kalah solve: error: " << e.what() << std::endl;
-    MpiSession::abort(2);
-  } catch (const std::exception& e) {
-    std::cerr << "kalah solve: error (process " << mpi.rank() << " of " << mpi.size()
-              << "): " << e.what() << std::endl;
-    MpiSession::abort(1);
-  }
+  });
 }
 #endif
 

@@ -462,7 +462,7 @@ class Search {
     c.upper = kNoBound;
     const int nc = n - c.gain;
     // Neither a child's database value nor its TT line is prefetched: neither paid for itself
-    // (docs/PERFORMANCE.md, "Not kept").
+    // (docs/NOT-KEPT.md).
     if (nc >= table_min_) {
       c.lookup = c.b.key();
     } else if (nc <= oracle_max_ && resident_ != nullptr) {

@@ -56,8 +56,7 @@ int run_grade(int argc, char** argv) {
   po::variables_map vm;
   if (!parse_command(argc, argv, kGradeUsage, kGradeDescription, desc, pos, vm)) return 0;
   const Rules rules = parse_rules_name(a.rules);
-  if (!(a.search_time >= 0.01 && a.search_time <= 3600))
-    throw InputError("--search-time must be 0.01..3600 seconds");
+  check_seconds("search-time", a.search_time);
   check_memory_mb("tt-mb", a.tt_mb, 1, 65536);
   std::vector<referee::GameRecord> games;
   if (a.input == "-") {

@@ -99,8 +99,7 @@ bool parse_kgp_args(int argc, char** argv, KgpArgs& a) {
   if (c.name.empty()) throw InputError("--name must not be empty");
   if (!vm.count("token"))
     if (const char* env = std::getenv("KGP_TOKEN")) c.token = env;
-  if (!(c.player.move_time >= 0.01 && c.player.move_time <= 3600))
-    throw InputError("--move-time must be 0.01..3600 seconds");
+  check_seconds("move-time", c.player.move_time);
   check_range("retries", c.retries, 0, 1000000);
   check_range("sessions", c.sessions, 0, 1000000);
   check_memory_mb("tt-mb", a.tt_mb, 1, 65536);

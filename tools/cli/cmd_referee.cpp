@@ -98,10 +98,8 @@ bool parse_referee_args(int argc, char** argv, RefereeArgs& a, po::variables_map
   check_range("sessions", o.sessions, 0, 1000000);
   check_range("max-sessions", o.max_sessions, 1, 10000);
   check_memory_mb("tt-mb", a.tt_mb, 1, 65536);
-  if (!(o.move_time >= 0.01 && o.move_time <= 3600))
-    throw InputError("--move-time must be 0.01..3600 seconds");
-  if (!(o.search_seconds >= 0.01 && o.search_seconds <= 3600))
-    throw InputError("--search-time must be 0.01..3600 seconds");
+  check_seconds("move-time", o.move_time);
+  check_seconds("search-time", o.search_seconds);
   if (!a.positions_file.empty() && a.games > 0)
     throw InputError("--positions-file and --games are two sources: give one");
   refuse_unless(vm, "stones-in-pits", a.positions_file.empty() && a.games == 0,

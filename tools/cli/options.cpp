@@ -108,6 +108,11 @@ void check_range(const char* name, long long v, long long lo, long long hi) {
                      std::to_string(hi) + ", got " + std::to_string(v));
 }
 
+void check_seconds(const char* name, double seconds) {
+  if (!(seconds >= 0.01 && seconds <= 3600))
+    throw InputError(std::string("--") + name + " must be 0.01..3600 seconds");
+}
+
 long long memory_mb() {
   return (long long)(physical_memory_bytes() >> 20);
 }

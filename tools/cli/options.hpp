@@ -43,6 +43,9 @@ bool parse_command(int argc, char** argv, const std::string& usage, const std::s
 
 // Throws InputError "--NAME must be LO..HI" unless lo <= v <= hi.
 void check_range(const char* name, long long v, long long lo, long long hi);
+// Throws InputError "--NAME must be 0.01..3600 seconds" unless seconds lies there (NaN does not):
+// the range of the per-move and per-position time options.
+void check_seconds(const char* name, double seconds);
 
 // This machine's physical memory in MiB: the most a table size option may ask for.
 long long memory_mb();

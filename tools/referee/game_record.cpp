@@ -10,10 +10,6 @@
 namespace kalah::referee {
 namespace {
 
-[[noreturn]] void fail(int line, const std::string& why) {
-  throw InputError("line " + std::to_string(line) + ": " + why);
-}
-
 // `MxK` as the start of m pits of k stones, or nullopt when token is not of that form.
 std::optional<Position> start_of(const std::string& token) {
   int m = 0, k = 0;
@@ -48,31 +44,30 @@ std::vector<GameRecord> read_games(std::istream& in, Rules rules) {
     std::vector<std::string> words;
     for (std::string w; tokens >> w;) words.push_back(w);
     if (words.empty() || words[0][0] == '#') {
-      in_positions = in_positions && !words.empty();
+      in_positions = in_positions && !words.empty();  // a blank line ends the game
       continue;
     }
     try {
       std::optional<Position> start = start_of(words[0]);
-      std::size_t first_pit = 1;
+      const std::size_t first_pit = start ? 1 : 2;
       if (!start) {
-        if (words.size() < 2) fail(number, "expected a position and its side letter, or MxK");
+        if (words.size() < 2) throw InputError("expected a position and its side letter, or MxK");
         start = parse_position(words[0] + " " + words[1]);
-        first_pit = 2;
       }
-      if (first_pit == words.size() && !start_of(words[0])) {  // a position line
-        if (in_positions) {
-          GameRecord& g = games.back();
-          const Position& last = g.positions.back();
-          if (is_over(rules, last)) fail(number, "the game ended before " + to_string(*start));
-          const int pit = move_between(rules, last, *start);
-          if (pit == 0)
-            fail(number, "no move leads from " + to_string(last) + " to " + to_string(*start));
-          g.pits.push_back(pit);
-          g.positions.push_back(*start);
+      if (first_pit == 2 && words.size() == 2) {  // a position line
+        if (!in_positions) {
+          games.push_back({number, {*start}, {}});
+          in_positions = true;
           continue;
         }
-        games.push_back({number, {*start}, {}});
-        in_positions = true;
+        GameRecord& g = games.back();
+        const Position& last = g.positions.back();
+        if (is_over(rules, last)) throw InputError("the game ended before " + to_string(*start));
+        const int pit = move_between(rules, last, *start);
+        if (pit == 0)
+          throw InputError("no move leads from " + to_string(last) + " to " + to_string(*start));
+        g.pits.push_back(pit);
+        g.positions.push_back(*start);
         continue;
       }
       in_positions = false;
@@ -82,17 +77,15 @@ std::vector<GameRecord> read_games(std::istream& in, Rules rules) {
         int pit = 0;
         char extra = 0;
         if (std::sscanf(words[i].c_str(), "%d%c", &pit, &extra) != 1)
-          fail(number, "'" + words[i] + "' is no pit number");
-        if (is_over(rules, p)) fail(number, "pit " + words[i] + " comes after the game's end");
+          throw InputError("'" + words[i] + "' is no pit number");
+        if (is_over(rules, p)) throw InputError("pit " + words[i] + " comes after the game's end");
         g.positions.push_back(p);
         g.pits.push_back(pit);
         play_move(rules, p, pit);  // InputError for an illegal pit
       }
       games.push_back(std::move(g));
     } catch (const InputError& e) {
-      const std::string what = e.what();
-      if (what.rfind("line ", 0) == 0) throw;
-      fail(number, what);
+      throw InputError("line " + std::to_string(number) + ": " + e.what());
     }
   }
   // A game of position lines ends with its last position, which no move follows.

@@ -63,7 +63,6 @@ struct MoveGrade {
   bool changes_outcome() const {
     return proven && outcome_of(chosen.lower) != outcome_of(best.lower);
   }
-  int stones_in_pits() const { return position.pit_stones(); }
 };
 
 // Grades one session's moves: exact values from the table where it answers every move, else an

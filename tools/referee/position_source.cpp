@@ -35,6 +35,17 @@ Position spread(int m, int n, std::mt19937_64& rng) {
   return p;
 }
 
+}  // namespace
+
+int random_legal_pit(const Position& p, std::mt19937_64& rng) {
+  std::vector<int> legal;
+  for (int i = 0; i < p.m; ++i)
+    if (p.own_pit(i) > 0) legal.push_back(i + 1);
+  return legal[std::size_t(uniform(rng, 0, legal.size() - 1))];
+}
+
+namespace {
+
 class ListSource : public PositionSource {
  public:
   explicit ListSource(std::vector<Position> positions) : positions_(std::move(positions)) {}
@@ -81,15 +92,7 @@ class GameSource : public PositionSource {
     }
   }
 
-  void played(int pit) override {
-    if (pit == 0) {
-      std::vector<int> legal;
-      for (int i = 0; i < game_.m; ++i)
-        if (game_.own_pit(i) > 0) legal.push_back(i + 1);
-      pit = legal[std::size_t(uniform(rng_, 0, legal.size() - 1))];
-    }
-    play(pit);
-  }
+  void played(int pit) override { play(pit != 0 ? pit : random_legal_pit(game_, rng_)); }
 
   std::vector<int> game_margins() const override { return margins_; }
 

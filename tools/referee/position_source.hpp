@@ -40,6 +40,9 @@ std::vector<Position> table_positions(const SourceOptions& o);
 // naming the line of a malformed position or one whose game is over (kalah rules).
 std::vector<Position> read_positions(std::istream& in);
 
+// A legal pit (1-based) of p's mover, each equally likely; p is not over.
+int random_legal_pit(const Position& p, std::mt19937_64& rng);
+
 // One session's positions, each with its mover (the bot) as South.
 class PositionSource {
  public:

@@ -136,13 +136,13 @@ std::string clean(std::string_view text, std::size_t max) {
 // What a mode makes of a line that answers its request.
 enum class Answer { kSettled, kTaken, kUnexpected };
 
-std::optional<int> integer_arg(const kgp::Command& c) {
-  if (c.args.size() != 1) return std::nullopt;
+// A KGP integer argument as an int, one beyond int's range as -1 (no board has such a pit);
+// nullopt when a is no integer.
+std::optional<int> parse_int(const std::string& a) {
   int v = 0;
-  const std::string& a = c.args[0];
   const char* begin = a.data() + (!a.empty() && a[0] == '+');
   const auto [end, ec] = std::from_chars(begin, a.data() + a.size(), v);
-  if (ec == std::errc::result_out_of_range) return -1;  // far out of any board: illegal
+  if (ec == std::errc::result_out_of_range) return -1;
   if (ec != std::errc() || end != a.data() + a.size()) return std::nullopt;
   return v;
 }
@@ -180,8 +180,7 @@ class Session {
 
  private:
   std::uint64_t send_request(const std::string& name, const std::vector<std::string>& args) {
-    const std::uint64_t id = next_id_;
-    next_id_ += 2;
+    const std::uint64_t id = next_id();
     conn_.send(kgp::format_line(id, std::nullopt, name, args));
     return id;
   }
@@ -291,7 +290,7 @@ class Session {
       const bool going = await(id, after(o_.move_time), [&](const kgp::Command& c) {
         if (c.name == "yield") return Answer::kSettled;
         if (c.name != "move") return Answer::kUnexpected;
-        const std::optional<int> v = integer_arg(c);
+        const std::optional<int> v = c.args.size() == 1 ? parse_int(c.args[0]) : std::nullopt;
         if (!v) return Answer::kUnexpected;
         pit = *v;
         return Answer::kTaken;
@@ -331,10 +330,7 @@ class Session {
     while (!over_) {
       const std::optional<Position> p = source.next();
       if (!p) return end("all problems sent");
-      std::vector<int> legal;
-      for (int i = 0; i < p->m; ++i)
-        if (p->own_pit(i) > 0) legal.push_back(i + 1);
-      const int pit = legal[std::uniform_int_distribution<std::size_t>(0, legal.size() - 1)(rng)];
+      const int pit = random_legal_pit(*p, rng);
       const std::uint64_t id =
           send_request("problem", {kgp::format_board(*p), std::to_string(pit)});
       ++report_.problems;
@@ -345,7 +341,7 @@ class Session {
         try {
           if (c.args.size() != 2) throw kgp::ProtocolError("solution takes a board and an integer");
           const Position board = kgp::parse_board(c.args[0]);
-          const std::optional<int> repeat = integer_arg({{}, {}, "", {c.args[1]}});
+          const std::optional<int> repeat = parse_int(c.args[1]);
           if (!repeat) throw kgp::ProtocolError("repeat flag '" + c.args[1] + "' is no integer");
           why = check_solution(*p, pit, board, *repeat != 0).why;
         } catch (const kgp::ProtocolError& e) {
@@ -376,111 +372,157 @@ class Session {
   bool over_ = false;
 };
 
-struct Running {
-  std::thread thread;
-  std::shared_ptr<std::atomic<bool>> done;
-};
+// Tells a bot the referee will not serve it, and closes its connection.
+void refuse(int fd, const std::string& why) {
+  Connection refused(fd, g_signalled);
+  refused.send(kgp::format_line(std::nullopt, std::nullopt, "error", {why}));
+  refused.send("goodbye");
+}
 
-}  // namespace
-
-int run_referee(Tables& tables, const RefereeOptions& o) {
-  std::ofstream report_file;
-  if (!o.report_file.empty()) {
-    report_file.open(o.report_file, std::ios::app);
-    if (!report_file) {
-      std::cerr << "kalah referee: cannot write the report file " << o.report_file << ": "
-                << std::strerror(errno) << "\n";
-      return 1;
-    }
-  }
+// A socket listening on host:port, announced on stdout; -1 (said on stderr) when there is none.
+int listen_announced(const RefereeOptions& o) {
   std::string why;
   const int listener = kgp::listen_on(o.host, o.port, why);
   if (listener < 0) {
     std::cerr << "kalah referee: cannot listen on " << o.host << ":" << o.port << ": " << why
               << "\n";
-    return 1;
+    return -1;
   }
   sockaddr_storage bound{};
   socklen_t bound_len = sizeof bound;
   getsockname(listener, reinterpret_cast<sockaddr*>(&bound), &bound_len);
-  const std::string address = kgp::numeric_address(bound, bound_len);
-  std::cout << "kalah referee: listening on " << address << std::endl;
+  std::cout << "kalah referee: listening on " << kgp::numeric_address(bound, bound_len)
+            << std::endl;
+  return listener;
+}
 
+// SIGINT and SIGTERM set g_signalled.
+void catch_stop_signals() {
   g_signalled = false;
   struct sigaction action {};
   action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
+}
 
-  std::mutex out_mutex;
-  bool report_failed = false;
-  const auto publish = [&](const SessionReport& r) {
+// Each session's report on stdout and appended to the report file, one at a time.
+class Publisher {
+ public:
+  Publisher(const RefereeOptions& o, std::string db) : o_(o), db_(std::move(db)) {}
+  // False (said on stderr) when the report file cannot be opened for appending.
+  bool open() {
+    if (o_.report_file.empty()) return true;
+    file_.open(o_.report_file, std::ios::app);
+    if (!file_)
+      std::cerr << "kalah referee: cannot write the report file " << o_.report_file << ": "
+                << std::strerror(errno) << "\n";
+    return bool(file_);
+  }
+  void publish(const SessionReport& r) {
     const std::string text =
-        o.json
+        o_.json
             ? report_json(r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
-            : report_text(r, tables.path());
-    std::lock_guard lock(out_mutex);
+            : report_text(r, db_);
+    std::lock_guard lock(mutex_);
     std::cout << text << std::flush;
-    if (report_file.is_open() && !(report_file << text << std::flush) && !report_failed) {
-      report_failed = true;
-      std::cerr << "kalah referee: cannot write the report file " << o.report_file << "\n";
+    if (file_.is_open() && !(file_ << text << std::flush) && !failed_) {
+      failed_ = true;
+      std::cerr << "kalah referee: cannot write the report file " << o_.report_file << "\n";
     }
-  };
+  }
+  bool failed() const { return failed_; }
 
-  std::list<Running> running;
-  std::atomic<int> finished{0};
-  int started = 0;
-  while (!g_signalled && !(o.sessions > 0 && finished >= o.sessions)) {
-    for (auto it = running.begin(); it != running.end();) {
+ private:
+  const RefereeOptions& o_;
+  std::string db_;
+  std::mutex mutex_;
+  std::ofstream file_;
+  bool failed_ = false;
+};
+
+// The sessions under way, a thread each.
+class Sessions {
+ public:
+  Sessions(Tables& tables, const RefereeOptions& o, Publisher& publisher)
+      : tables_(tables), o_(o), publisher_(publisher) {}
+  ~Sessions() {
+    for (Running& r : running_) r.thread.join();  // a signal ends each session at its next read
+  }
+  int started() const { return started_; }
+  int finished() const { return finished_; }
+
+  // Serves the connection fd from `peer` on a thread of its own, or refuses it when max_sessions
+  // are under way, `sessions` have started, or no thread can be had.
+  void start(int fd, const std::string& peer) {
+    reap();
+    if (int(running_.size()) >= o_.max_sessions) return refuse(fd, "too many sessions at once");
+    if (o_.sessions > 0 && started_ >= o_.sessions) return refuse(fd, "no more sessions");
+    const int number = started_ + 1;
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    try {
+      running_.push_back(
+          {std::thread([this, fd, number, done, peer] {
+             try {
+               publisher_.publish(Session(fd, number, peer, tables_, o_, g_signalled).run());
+             } catch (const std::exception& e) {
+               std::cerr << "kalah referee: session " << number << ": " << e.what() << "\n";
+             }
+             ++finished_;
+             *done = true;
+           }),
+           done});
+    } catch (const std::system_error& e) {  // no thread for it: the bot is told, the rest go on
+      return refuse(fd, std::string("the referee cannot start a session: ") + e.what());
+    }
+    started_ = number;
+  }
+
+ private:
+  struct Running {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> done;
+  };
+  void reap() {
+    for (auto it = running_.begin(); it != running_.end();) {
       if (*it->done) {
         it->thread.join();
-        it = running.erase(it);
+        it = running_.erase(it);
       } else {
         ++it;
       }
     }
-    pollfd p{listener, POLLIN, 0};
-    if (poll(&p, 1, 200) <= 0) continue;
-    sockaddr_storage peer{};
-    socklen_t peer_len = sizeof peer;
-    const int fd = accept(listener, reinterpret_cast<sockaddr*>(&peer), &peer_len);
-    if (fd < 0) continue;
-    const bool full = int(running.size()) >= o.max_sessions;
-    if (full || (o.sessions > 0 && started >= o.sessions)) {
-      Connection refused(fd, g_signalled);
-      refused.send(kgp::format_line(std::nullopt, std::nullopt, "error",
-                                    {full ? "too many sessions at once" : "no more sessions"}));
-      refused.send("goodbye");
-      continue;
-    }
-    const int number = ++started;
-    auto done = std::make_shared<std::atomic<bool>>(false);
-    std::thread session;
-    try {
-      session = std::thread([&, fd, number, done, name = kgp::numeric_address(peer, peer_len)] {
-        try {
-          publish(Session(fd, number, name, tables, o, g_signalled).run());
-        } catch (const std::exception& e) {
-          std::cerr << "kalah referee: session " << number << ": " << e.what() << "\n";
-        }
-        ++finished;
-        *done = true;
-      });
-    } catch (const std::system_error& e) {  // no thread for it: the bot is told, the rest go on
-      --started;
-      Connection refused(fd, g_signalled);
-      refused.send(
-          kgp::format_line(std::nullopt, std::nullopt, "error",
-                           {std::string("the referee cannot start a session: ") + e.what()}));
-      refused.send("goodbye");
-      continue;
-    }
-    running.push_back({std::move(session), done});
   }
-  for (Running& r : running) r.thread.join();  // a signal ends each session at its next read
+
+  Tables& tables_;
+  const RefereeOptions& o_;
+  Publisher& publisher_;
+  std::list<Running> running_;
+  std::atomic<int> finished_{0};
+  int started_ = 0;
+};
+
+}  // namespace
+
+int run_referee(Tables& tables, const RefereeOptions& o) {
+  Publisher publisher(o, tables.path());
+  if (!publisher.open()) return 1;
+  const int listener = listen_announced(o);
+  if (listener < 0) return 1;
+  catch_stop_signals();
+  {
+    Sessions sessions(tables, o, publisher);
+    while (!g_signalled && !(o.sessions > 0 && sessions.finished() >= o.sessions)) {
+      pollfd p{listener, POLLIN, 0};
+      if (poll(&p, 1, 200) <= 0) continue;
+      sockaddr_storage peer{};
+      socklen_t peer_len = sizeof peer;
+      const int fd = accept(listener, reinterpret_cast<sockaddr*>(&peer), &peer_len);
+      if (fd >= 0) sessions.start(fd, kgp::numeric_address(peer, peer_len));
+    }
+  }
   close(listener);
-  return report_failed ? 1 : 0;
+  return publisher.failed() ? 1 : 0;
 }
 
 }  // namespace kalah::referee

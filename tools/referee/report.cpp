@@ -52,6 +52,18 @@ std::map<int, std::vector<T>> by_stones(const std::vector<T>& items) {
   return out;
 }
 
+// The summaries of items grouped by stones in pits, as a JSON array ascending in stones, each
+// summary (summary_json of summarize(group)) with its "stones_in_pits".
+template <class T, class ToJson>
+nlohmann::json by_stones_json(const std::vector<T>& items, ToJson summary_json) {
+  nlohmann::json groups = nlohmann::json::array();
+  for (const auto& [n, group] : by_stones(items)) {
+    groups.push_back(summary_json(summarize(group)));
+    groups.back()["stones_in_pits"] = n;
+  }
+  return groups;
+}
+
 nlohmann::json summary_json(const MoveSummary& s) {
   return {{"states", s.states},           {"legal", s.graded},
           {"proven", s.proven},           {"best", s.best},
@@ -146,12 +158,7 @@ std::string moves_text(const std::vector<MoveGrade>& moves, const std::string& d
 
 nlohmann::json moves_json(const std::vector<MoveGrade>& moves) {
   nlohmann::json j = summary_json(summarize(moves));
-  nlohmann::json groups = nlohmann::json::array();
-  for (const auto& [n, group] : by_stones(moves)) {
-    groups.push_back(summary_json(summarize(group)));
-    groups.back()["stones_in_pits"] = n;
-  }
-  j["by_stones_in_pits"] = groups;
+  j["by_stones_in_pits"] = by_stones_json(moves, summary_json);
   nlohmann::json list = nlohmann::json::array();
   for (const MoveGrade& g : moves) {
     nlohmann::json m = {{"position", to_string(g.position)},
@@ -175,12 +182,7 @@ nlohmann::json moves_json(const std::vector<MoveGrade>& moves) {
 
 nlohmann::json evals_json(const std::vector<EvalSample>& samples) {
   nlohmann::json j = eval_summary_json(summarize(samples));
-  nlohmann::json groups = nlohmann::json::array();
-  for (const auto& [n, group] : by_stones(samples)) {
-    groups.push_back(eval_summary_json(summarize(group)));
-    groups.back()["stones_in_pits"] = n;
-  }
-  j["by_stones_in_pits"] = groups;
+  j["by_stones_in_pits"] = by_stones_json(samples, eval_summary_json);
   nlohmann::json list = nlohmann::json::array();
   for (const EvalSample& e : samples)
     list.push_back({{"position", to_string(e.position)},

@@ -32,18 +32,17 @@ Position swept(Position p) {
 RuleCheck check_solution(const Position& p, int pit, const Position& board, bool repeat) {
   Position after = p;
   RuleCheck c;
-  c.repeat = play_move(Rules::kKalah, after, pit);
-  c.expected = kgp::format_board(after);
+  const bool again = play_move(Rules::kKalah, after, pit);
   const bool ends = is_over(Rules::kKalah, after) || is_decided(after);
   if (!same_board(board, after) && !(ends && same_board(board, swept(after)))) {
-    c.why = "the board after pit " + std::to_string(pit) + " is " + c.expected + ", not " +
-            kgp::format_board(board);
+    c.why = "the board after pit " + std::to_string(pit) + " is " + kgp::format_board(after) +
+            ", not " + kgp::format_board(board);
     if (ends) c.why += " (or " + kgp::format_board(swept(after)) + " after the final sweep)";
     return c;
   }
-  if (!ends && repeat != c.repeat) {
+  if (!ends && repeat != again) {
     c.why = std::string("pit ") + std::to_string(pit) +
-            (c.repeat ? " gives the mover another move (repeat 1)" : " passes the turn (repeat 0)");
+            (again ? " gives the mover another move (repeat 1)" : " passes the turn (repeat 0)");
     return c;
   }
   c.ok = true;

@@ -9,9 +9,7 @@ namespace kalah::referee {
 
 struct RuleCheck {
   bool ok = false;
-  std::string expected;  // the KGP board after the move (before any final sweep)
-  bool repeat = false;   // whether the mover moves again after it
-  std::string why;       // empty when ok; else what the solution got wrong, one line
+  std::string why;  // empty when ok; else what the solution got wrong, one line
 };
 
 // Checks a bot's solution to `pit` (1-based, legal) played by the mover of p under KGP's game

@@ -1,6 +1,7 @@
 // KGP lines and boards (tools/kgp/kgp_protocol.*): what a server may send parses as the protocol's
 // grammar says, what breaks it is refused with a reason, and replies are written as KGP reads them.
 #include "kgp_protocol.hpp"
+#include "kgp_socket.hpp"
 
 #include <gtest/gtest.h>
 
@@ -88,6 +89,36 @@ TEST(KgpProtocol, FormatsRepliesAsTheServerReadsThem) {
   EXPECT_EQ(c.id, 9u);
   EXPECT_EQ(c.ref, 1u);
   EXPECT_EQ(c.args, (std::vector<std::string>{"a:b", "two words\nand a line"}));
+}
+
+TEST(LineReader, LinesAcrossChunksCrLfAndOverlongLinesReportedOnce) {
+  LineReader r;
+  std::string line;
+  const std::string first = "4 state <1,0,0,1,1>\r\nmo";
+  r.append(first.data(), first.size());
+  ASSERT_EQ(r.next(line), LineReader::Got::kLine);
+  EXPECT_EQ(line, "4 state <1,0,0,1,1>");
+  EXPECT_EQ(r.next(line), LineReader::Got::kNone);  // "mo" waits for its end
+  const std::string rest = "ve 1\n";
+  r.append(rest.data(), rest.size());
+  ASSERT_EQ(r.next(line), LineReader::Got::kLine);
+  EXPECT_EQ(line, "move 1");
+  // A line of 1 MB, in chunks: never held whole, one kOverlong at its end, then the next line.
+  const std::string chunk(65536, 'x');
+  for (int i = 0; i < 16; ++i) {
+    r.append(chunk.data(), chunk.size());
+    EXPECT_EQ(r.next(line), LineReader::Got::kNone);
+  }
+  const std::string end = "xx\nyield\n";
+  r.append(end.data(), end.size());
+  EXPECT_EQ(r.next(line), LineReader::Got::kOverlong);
+  ASSERT_EQ(r.next(line), LineReader::Got::kLine);
+  EXPECT_EQ(line, "yield");
+  EXPECT_EQ(r.next(line), LineReader::Got::kNone);
+  // One line just over the limit, arriving whole, is overlong too.
+  const std::string whole = std::string(kMaxLineLength + 1, 'y') + "\n";
+  r.append(whole.data(), whole.size());
+  EXPECT_EQ(r.next(line), LineReader::Got::kOverlong);
 }
 
 }  // namespace

@@ -67,7 +67,7 @@ class Session {
   void greet(const Command& c);
   void start_job(const Command& c);
   void end_job();
-  bool read_lines(std::string& buffer, bool& discarding);
+  bool read_lines(LineReader& reader);
   void send(const std::string& line);
   void send_for(Job& job, const std::string& name, const std::vector<std::string>& args);
 
@@ -84,17 +84,7 @@ class Session {
 
 void Session::send(const std::string& line) {
   if (options_.verbose) log("> " + line);
-  const std::string out = line + "\r\n";
-  std::size_t sent = 0;
-  while (sent < out.size()) {
-    const ssize_t n = ::send(fd_, out.data() + sent, out.size() - sent, MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      broken_ = true;
-      return;
-    }
-    sent += std::size_t(n);
-  }
+  if (!send_line(fd_, line)) broken_ = true;
 }
 
 // A line that answers job's state, unless the server has stopped it.
@@ -183,20 +173,20 @@ void Session::handle(const Command& c) {
   }
 }
 
-// Appends what the socket holds to buffer and handles each complete line; false at end of file
-// or on an error. A line over the protocol's limit is dropped up to its end (`discarding`).
-bool Session::read_lines(std::string& buffer, bool& discarding) {
+// Appends what the socket holds to reader and handles each complete line; false at end of file
+// or on an error. A line over the protocol's limit is logged and dropped.
+bool Session::read_lines(LineReader& reader) {
   char chunk[4096];
   const ssize_t n = recv(fd_, chunk, sizeof chunk, 0);
   if (n < 0 && errno == EINTR) return true;
   if (n <= 0) return false;
-  buffer.append(chunk, std::size_t(n));
-  std::size_t eol;
-  while (!closing_ && (eol = buffer.find('\n')) != std::string::npos) {
-    std::string line = buffer.substr(0, eol);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    buffer.erase(0, eol + 1);
-    if (std::exchange(discarding, false)) continue;
+  reader.append(chunk, std::size_t(n));
+  std::string line;
+  for (LineReader::Got got; !closing_ && (got = reader.next(line)) != LineReader::Got::kNone;) {
+    if (got == LineReader::Got::kOverlong) {
+      log("ignored a line longer than 16384 characters");
+      continue;
+    }
     if (options_.verbose) log("< " + printable(line));
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     try {
@@ -205,22 +195,16 @@ bool Session::read_lines(std::string& buffer, bool& discarding) {
       log("ignored line '" + printable(line) + "': " + e.what());
     }
   }
-  if (buffer.size() > kMaxLineLength) {
-    log("ignored a line longer than 16384 characters");
-    buffer.clear();
-    discarding = true;
-  }
   return true;
 }
 
 bool Session::run() {
-  std::string buffer;
-  bool discarding = false;
+  LineReader reader;
   while (!closing_ && !broken_) {
     pollfd p{fd_, POLLIN, 0};
     const int rc = poll(&p, 1, 200);
     if (rc < 0 && errno != EINTR) break;
-    if (rc > 0 && !read_lines(buffer, discarding)) break;
+    if (rc > 0 && !read_lines(reader)) break;
   }
   end_job();
   return greeted_;

@@ -1,5 +1,5 @@
-// TCP sockets for both sides of KGP: a client's connection, a server's listening socket, a peer's
-// numeric address.
+// TCP for both sides of KGP: a client's connection, a server's listening socket, a peer's
+// numeric address, lines sent and lines received.
 #include "kgp_socket.hpp"
 
 #include <netdb.h>
@@ -9,6 +9,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
+
+#include "kgp_protocol.hpp"
 
 namespace kalah::kgp {
 namespace {
@@ -66,6 +69,33 @@ std::string numeric_address(const sockaddr_storage& address, socklen_t length) {
                   sizeof port, NI_NUMERICHOST | NI_NUMERICSERV) != 0)
     return "?";
   return std::string(host) + ":" + port;
+}
+
+bool send_line(int fd, std::string_view line) {
+  std::string out(line);
+  out += "\r\n";
+  for (std::size_t sent = 0; sent < out.size();) {
+    const ssize_t n = ::send(fd, out.data() + sent, out.size() - sent, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    sent += std::size_t(n);
+  }
+  return true;
+}
+
+LineReader::Got LineReader::next(std::string& line) {
+  if (const auto eol = buffer_.find('\n'); eol != std::string::npos) {
+    line = buffer_.substr(0, eol);
+    buffer_.erase(0, eol + 1);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (std::exchange(discarding_, false) || line.size() > kMaxLineLength) return Got::kOverlong;
+    return Got::kLine;
+  }
+  if (buffer_.size() > kMaxLineLength) {
+    buffer_.clear();
+    discarding_ = true;
+  }
+  return Got::kNone;
 }
 
 }  // namespace kalah::kgp

@@ -65,17 +65,13 @@ class Connection {
   // end and answered kOverlong.
   Got read_line(Clock::time_point deadline, std::string& line) {
     while (true) {
-      if (const auto eol = buffer_.find('\n'); eol != std::string::npos) {
-        line = buffer_.substr(0, eol);
-        buffer_.erase(0, eol + 1);
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (std::exchange(discarding_, false) || line.size() > kgp::kMaxLineLength)
+      switch (reader_.next(line)) {
+        case kgp::LineReader::Got::kLine:
+          return Got::kLine;
+        case kgp::LineReader::Got::kOverlong:
           return Got::kOverlong;
-        return Got::kLine;
-      }
-      if (buffer_.size() > kgp::kMaxLineLength) {
-        buffer_.clear();
-        discarding_ = true;
+        case kgp::LineReader::Got::kNone:
+          break;
       }
       if (closed_) return Got::kClosed;
       if (stop_) return Got::kStopped;
@@ -93,29 +89,18 @@ class Connection {
         closed_ = true;
         continue;
       }
-      buffer_.append(chunk, std::size_t(n));
+      reader_.append(chunk, std::size_t(n));
     }
   }
 
   void send(const std::string& line) {
-    if (closed_) return;
-    const std::string out = line + "\r\n";
-    for (std::size_t sent = 0; sent < out.size();) {
-      const ssize_t n = ::send(fd_, out.data() + sent, out.size() - sent, MSG_NOSIGNAL);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        closed_ = true;
-        return;
-      }
-      sent += std::size_t(n);
-    }
+    if (!closed_ && !kgp::send_line(fd_, line)) closed_ = true;
   }
 
  private:
   int fd_;
   const std::atomic<bool>& stop_;
-  std::string buffer_;
-  bool discarding_ = false;
+  kgp::LineReader reader_;
   bool closed_ = false;
 };
 

@@ -20,6 +20,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, finish  # noqa: E402
+import kgp_rules  # noqa: E402
 import servers  # noqa: E402
 
 KALAH, DB = sys.argv[1], sys.argv[2]
@@ -153,37 +154,14 @@ def eval_const_bot(_, args):
     return ["eval 0.0", "yield"]
 
 
-def sow(cells, m, pit):
-    """go-kgp's Sow on cells from the mover's side (own pits, own store, other pits, other store):
-    returns repeat; sweeps when the game ends (a side empty or a store over half)."""
-    stones, pos = cells[pit - 1], pit - 1
-    cells[pit - 1] = 0
-    while stones:
-        pos = (pos + 1) % (2 * m + 2)
-        if pos == 2 * m + 1:
-            continue
-        cells[pos] += 1
-        stones -= 1
-    again = pos == m
-    if pos < m and cells[pos] == 1 and cells[2 * m - pos] > 0:
-        cells[m] += 1 + cells[2 * m - pos]
-        cells[pos] = cells[2 * m - pos] = 0
-    total = sum(cells)
-    if not any(cells[:m]) or not any(cells[m + 1:2 * m + 1]) or 2 * max(cells[m], cells[2 * m + 1]) > total:
-        cells[m] += sum(cells[:m])
-        cells[2 * m + 1] += sum(cells[m + 1:2 * m + 1])
-        for i in list(range(m)) + list(range(m + 1, 2 * m + 1)):
-            cells[i] = 0
-    return again
-
-
 def verify_swept_bot(_, args):
     v = [int(x) for x in args[0].strip("<>").split(",")]
     m, pit = v[0], int(args[1])
     cells = v[3:3 + m] + [v[1]] + v[3 + m:3 + 2 * m] + [v[2]]
-    again = sow(cells, m, pit)
-    board = [m, cells[m], cells[2 * m + 1]] + cells[:m] + cells[m + 1:2 * m + 1]
-    return ["solution <%s> %d" % (",".join(map(str, board)), 1 if again else 0)]
+    again = kgp_rules.sow(cells, m, pit)
+    if kgp_rules.over(cells, m):  # go-kgp sweeps a finished game
+        kgp_rules.collect(cells, m)
+    return ["solution %s %d" % (kgp_rules.kgp_board(cells, m), 1 if again else 0)]
 
 
 def verify_query_bot(_, args):
@@ -217,6 +195,15 @@ def reports_of(proc, timeout):
     out, err = proc.communicate(timeout=timeout)
     check(proc.returncode == 0, "the referee exits 0 (stderr: %s)" % err.strip()[:300])
     return {r["name"]: r for r in (json.loads(line) for line in out.splitlines())}
+
+
+def one_session(name, mode, answer, *referee_args, timeout=120):
+    """The report of one bot's session with a referee of `--sessions 1` and referee_args."""
+    proc, port = start_referee("--sessions", "1", *referee_args)
+    bot = Bot(port, name, mode, answer)
+    bot.start()
+    bot.join(timeout)
+    return reports_of(proc, timeout)[name]
 
 
 def expected_grade(position, pit):
@@ -371,32 +358,20 @@ def bad_options():
 
 def games_and_files():
     """Games against a bot that plays the first pit; positions from a file."""
-    proc, port = start_referee("--games", "2", "--stones", "1", "--move-time", str(MOVE_TIME),
-                               "--search-time", "0.5", "--sessions", "1")
-    bot = Bot(port, "games", "freeplay", first_bot)
-    bot.start()
-    bot.join(120)
-    r = reports_of(proc, 120)["games"]
+    r = one_session("games", "freeplay", first_bot, "--games", "2", "--stones", "1",
+                    "--move-time", str(MOVE_TIME), "--search-time", "0.5")
     check(r["ended"] == "all games played" and len(r.get("game_margins", [])) == 2,
           "games: 2 games played to the end (%s)" % r["ended"])
     check(all(m["proven"] for m in r["moves"]["moves"]), "games of 12 stones: every move proven")
-    proc, port = start_referee("--games", "2", "--stones", "2", "--move-time", str(MOVE_TIME),
-                               "--sessions", "1")
-    bot = Bot(port, "games-verify", "verify", verify_swept_bot)
-    bot.start()
-    bot.join(120)
-    v = reports_of(proc, 120)["games-verify"]
+    v = one_session("games-verify", "verify", verify_swept_bot, "--games", "2", "--stones", "2",
+                    "--move-time", str(MOVE_TIME))
     check(v["ended"] == "all problems sent" and v["verify"]["problems"] >= 4
           and v["verify"]["solved"] == v["verify"]["problems"],
           "games in verify: the games go on with the problems' moves (%s, %d problems)"
           % (v["ended"], v["verify"]["problems"]))
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
         f.write("# two positions\n0,0,0,0,1,1,20/1,0,0,0,0,1,21 S\n<6,20,21,1,0,0,0,0,1,0,0,0,0,1,1>\n")
-    proc, port = start_referee("--positions-file", f.name, "--sessions", "1")
-    bot = Bot(port, "file", "freeplay", first_bot)
-    bot.start()
-    bot.join(60)
-    r = reports_of(proc, 60)["file"]["moves"]["moves"]
+    r = one_session("file", "freeplay", first_bot, "--positions-file", f.name)["moves"]["moves"]
     check([m["position"] for m in r] == ["0,0,0,0,1,1,20/1,0,0,0,0,1,21 S",
                                          "1,0,0,0,0,1,20/0,0,0,0,1,1,21 S"],
           "positions-file: both lines sent, in order")

@@ -1,10 +1,9 @@
 // `kalah grade`: every move of games already played, graded against exact values.
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 
 #include "command.hpp"
-#include "db_error.hpp"
+#include "db_open.hpp"
 #include "game_record.hpp"
 #include "options.hpp"
 #include "report.hpp"
@@ -66,7 +65,7 @@ int run_grade(int argc, char** argv) {
     if (!in) throw InputError("cannot read " + a.input);
     games = referee::read_games(in, rules);
   }
-  if (!std::filesystem::exists(a.db)) throw DbError("database " + a.db + " does not exist");
+  require_db(a.db);
   referee::Tables tables(a.db, rules);
   referee::Grader grader(tables, a.search_time, std::size_t(a.tt_mb) << 20);
 

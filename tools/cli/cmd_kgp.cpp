@@ -1,9 +1,8 @@
 // `kalah kgp`: a client of the Kalah Game Protocol, playing the states a KGP server sends.
 #include <cstdlib>
-#include <filesystem>
 
 #include "command.hpp"
-#include "db_error.hpp"
+#include "db_open.hpp"
 #include "kgp_client.hpp"
 #include "options.hpp"
 
@@ -107,8 +106,7 @@ bool parse_kgp_args(int argc, char** argv, KgpArgs& a) {
   c.player.threads = threads_or_all_cores(a.threads);
   c.player.tt_bytes = std::size_t(a.tt_mb) << 20;
   c.player.explicit_db = !vm["db"].defaulted();
-  if (c.player.explicit_db && !std::filesystem::exists(c.player.db))
-    throw DbError("database " + c.player.db + " does not exist");
+  if (c.player.explicit_db) require_db(c.player.db);
   return true;
 }
 

@@ -1,10 +1,10 @@
 // `kalah referee`: a KGP server that grades the bots connecting to it against exact values.
-#include <filesystem>
 #include <fstream>
 
 #include "bench.hpp"
 #include "command.hpp"
 #include "db_error.hpp"
+#include "db_open.hpp"
 #include "options.hpp"
 #include "referee_server.hpp"
 
@@ -115,7 +115,7 @@ int run_referee(int argc, char** argv) {
   RefereeArgs a;
   po::variables_map vm;
   if (!parse_referee_args(argc, argv, a, vm)) return 0;
-  if (!std::filesystem::exists(a.db)) throw DbError("database " + a.db + " does not exist");
+  require_db(a.db);
   referee::Tables tables(a.db, Rules::kKalah);
   referee::SourceOptions& s = a.o.source;
   s.m = a.pits;

@@ -35,6 +35,11 @@ std::string table_load_note(const TableLoadChoice& how, std::size_t memory_bytes
          "slower for a search this far beyond it";
 }
 
+void require_db(const std::string& path) {
+  if (!std::filesystem::exists(path))
+    throw DbError("database " + path + " does not exist (kalah gen builds it)");
+}
+
 OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t,
                      std::size_t cache_bytes, TableLoad load, int levels, int reach) {
   OpenedDb db;

@@ -36,6 +36,10 @@ OpenedDb open_db_for(const std::string& path, bool explicit_path, TableId t,
                      std::size_t cache_bytes = 256u << 20, TableLoad load = TableLoad::kCache,
                      int levels = -1, int reach = 0);
 
+// Throws DbError "database PATH does not exist (kalah gen builds it)" unless something is at path:
+// for the commands that need a database and would otherwise create an empty one or fail later.
+void require_db(const std::string& path);
+
 // The memory for database values when --cache-mb is 0: half of this machine's memory, at least
 // 256 MiB (the transposition table of a solve takes at most a quarter).
 std::size_t default_db_memory_bytes();

@@ -2,11 +2,10 @@
 #include "solve_book.hpp"
 
 #include <chrono>
-#include <filesystem>
 #include <iostream>
 
 #include "book.hpp"
-#include "db_error.hpp"
+#include "db_open.hpp"
 #include "solve_report.hpp"
 #include "solve_session.hpp"
 #include "stopwatch.hpp"
@@ -16,8 +15,7 @@
 namespace kalah::cli {
 
 int store_book(const SolveArgs& a, Progress& progress) {
-  if (!std::filesystem::exists(a.db_path))
-    throw DbError("database " + a.db_path + " does not exist (kalah gen builds it)");
+  require_db(a.db_path);
   const Position& p = a.position;
   const TableId table{a.rules, p.m};
   const auto open_start = std::chrono::steady_clock::now();

@@ -2,9 +2,22 @@
 #include "position.hpp"
 
 #include <charconv>
+#include <cstdio>
 #include <vector>
 
 namespace kalah {
+
+std::optional<std::pair<int, int>> parse_board_size(std::string_view text) {
+  const std::string s(text);
+  int m = 0, k = 0, used = -1;
+  std::sscanf(s.c_str(), "%dx%d%n", &m, &k, &used);
+  if (used != int(s.size())) return std::nullopt;
+  if (m < 1 || m > kMaxPits || k < 1 || k > kMaxTotalStones / (2 * m))
+    throw InputError("'" + s + "' needs 1.." + std::to_string(kMaxPits) +
+                     " pits and 1 or more stones a pit, " + std::to_string(kMaxTotalStones) +
+                     " stones in all at most");
+  return std::pair{m, k};
+}
 
 Position start_position(int m, int k, Side first) {
   if (m < 1 || m > kMaxPits)

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -78,6 +79,10 @@ struct Position {
 
 // The start position: m pits of k stones each side, `first` to move.
 Position start_position(int m, int k, Side first = Side::kSouth);
+
+// A board size "MxK" (m pits a side, k stones a pit) as {m, k}; nullopt when text is not of that
+// form. Throws InputError naming text unless 1 <= m <= kMaxPits, k >= 1 and the 2mk stones fit.
+std::optional<std::pair<int, int>> parse_board_size(std::string_view text);
 
 // The registered rule set named `name` (rules_names()). Throws InputError listing the names.
 Rules parse_rules_name(std::string_view name);

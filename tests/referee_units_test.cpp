@@ -109,6 +109,15 @@ TEST(ReadGames, MovesAndPositionsGiveTheSameGame) {
   EXPECT_EQ(a[0].positions, b[0].positions);
 }
 
+TEST(BoardSize, MxKIsParsedCheckedOrNotOne) {
+  EXPECT_EQ(parse_board_size("6x4"), (std::pair{6, 4}));
+  EXPECT_EQ(parse_board_size("12x1"), (std::pair{12, 1}));
+  for (const char* other : {"6", "6x", "x4", "6x4z", "6*4", "a6x4", ""})
+    EXPECT_FALSE(parse_board_size(other)) << other;
+  for (const char* bad : {"0x3", "17x1", "6x0", "6x-1", "6x6000"})
+    EXPECT_THROW(parse_board_size(bad), InputError) << bad;
+}
+
 TEST(ReadGames, BadGamesAreErrorsNamingTheLine) {
   const auto error = [](const std::string& text) {
     std::istringstream in(text);

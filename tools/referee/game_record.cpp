@@ -12,14 +12,9 @@ namespace {
 
 // `MxK` as the start of m pits of k stones, or nullopt when token is not of that form.
 std::optional<Position> start_of(const std::string& token) {
-  int m = 0, k = 0;
-  char x = 0, extra = 0;
-  if (std::sscanf(token.c_str(), "%d%c%d%c", &m, &x, &k, &extra) != 3 || x != 'x')
-    return std::nullopt;
-  if (m < 1 || m > kMaxPits || k < 0 || k > 64)
-    throw InputError("start '" + token + "' needs 1.." + std::to_string(kMaxPits) +
-                     " pits and 0..64 stones a pit");
-  return start_position(m, k);
+  const auto size = parse_board_size(token);
+  if (!size) return std::nullopt;
+  return start_position(size->first, size->second);
 }
 
 // The pit that leads from a to b in one move, or 0.

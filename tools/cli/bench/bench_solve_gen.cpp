@@ -97,15 +97,12 @@ void run_solve_cases(const std::vector<SolveCase>& cases,
 // the stones a board holds); InputError naming the value otherwise.
 SolveCase parse_start(const std::string& text) {
   const std::size_t colon = text.find(':');
-  int m = 0, k = 0, used = -1;
-  if (colon != std::string::npos) std::sscanf(text.c_str() + colon + 1, "%dx%d%n", &m, &k, &used);
-  if (used != int(text.size() - colon - 1) || m < 1 || m > kMaxPits || k < 1 ||
-      k > kMaxTotalStones / (2 * m))
-    throw InputError("--start " + text +
-                     ": expected RULES:MxK with 1 <= M <= " + std::to_string(kMaxPits) +
-                     " and 1 <= K <= the stones a board holds, e.g. wetherell:6x4");
   try {
-    return {parse_rules_name(text.substr(0, colon)), m, k};
+    const auto size = colon == std::string::npos
+                          ? std::nullopt
+                          : parse_board_size(std::string_view(text).substr(colon + 1));
+    if (!size) throw InputError("expected RULES:MxK, e.g. wetherell:6x4");
+    return {parse_rules_name(text.substr(0, colon)), size->first, size->second};
   } catch (const std::exception& e) {
     throw InputError("--start " + text + ": " + e.what());
   }

@@ -154,12 +154,41 @@ int compare_keys(std::string_view a, std::string_view b, bool integer) {
   return c != 0 ? c : a.size() < b.size() ? -1 : a.size() > b.size();
 }
 
+// What each page of a snapshot holds, as the walks of its two trees find it: a page is used by
+// at most one node of one tree, and a page listed free is neither used nor listed twice (a write
+// transaction that allocates such a page overwrites live data; LMDB asserts and aborts on it).
+class PageMap {
+ public:
+  explicit PageMap(std::uint64_t last_page) : kind_(last_page + 1, kUnseen) {}
+
+  // Marks page pgno (at most the last page) used; false when it was already used.
+  bool use(std::uint64_t pgno) { return take(pgno, kUsed) == kUnseen; }
+  // Marks page pgno listed free; "" when it was unseen, else what is wrong with listing it.
+  std::string list_free(std::uint64_t pgno) {
+    const std::uint8_t was = take(pgno, kFree);
+    return was == kUnseen ? ""
+           : was == kUsed ? " is listed free but in use"
+                          : " is listed free twice";
+  }
+
+ private:
+  static constexpr std::uint8_t kUnseen = 0, kUsed = 1, kFree = 2;
+  std::uint8_t take(std::uint64_t pgno, std::uint8_t kind) {
+    const std::uint8_t was = kind_[pgno];
+    kind_[pgno] = kind;
+    return was;
+  }
+  std::vector<std::uint8_t> kind_;
+};
+
 // Walks one database's tree, checking every page it reaches and tallying what the meta page
-// records.
+// records. Pages it reaches are marked used in `pages`; with page lists, the pages they list are
+// kept in `listed_free`.
 class TreeWalk {
  public:
   TreeWalk(const DataFile& file, std::uint32_t psize, std::uint64_t last_page, const DbRecord& db,
-           const char* name, bool overflow_headers, bool page_lists)
+           const char* name, bool overflow_headers, bool page_lists, PageMap& pages,
+           std::vector<std::uint64_t>& listed_free)
       : file_(file),
         psize_(psize),
         last_page_(last_page),
@@ -168,7 +197,8 @@ class TreeWalk {
         overflow_headers_(overflow_headers),
         page_lists_(page_lists),
         integer_(db.flags & kIntegerKey),
-        seen_(last_page + 1, false) {}
+        pages_(pages),
+        listed_free_(listed_free) {}
 
   void run() {
     if (db_.root == kNoRoot) {
@@ -202,8 +232,7 @@ class TreeWalk {
 
   void walk(std::uint64_t pgno, int depth, std::optional<std::string> low,
             std::optional<std::string> high) {
-    if (seen_[pgno]) fail(page_name(pgno) + " is reached twice");
-    seen_[pgno] = true;
+    if (!pages_.use(pgno)) fail(page_name(pgno) + " is reached twice");
     std::vector<std::uint8_t> page(psize_);
     if (!file_.read(pgno * psize_, page)) fail(page_name(pgno) + " is past the end of the file");
     const bool leaf = depth == db_.depth;
@@ -264,7 +293,11 @@ class TreeWalk {
       if (first + pages - 1 > last_page_)
         fail(node_where + "'s value of " + std::to_string(size) + " bytes on pages from " +
              std::to_string(first) + " runs past the last page " + std::to_string(last_page_));
-      overflow_ += overflow_headers_ ? overflow_pages(first, pages, node_where) : pages;
+      const std::uint64_t run =
+          overflow_headers_ ? overflow_pages(first, pages, node_where) : pages;
+      for (std::uint64_t p = first; p < first + run; ++p)
+        if (!pages_.use(p)) fail(node_where + "'s overflow " + page_name(p) + " is reached twice");
+      overflow_ += run;
       if (page_lists_) {
         std::vector<std::uint8_t> value(size);
         if (!file_.read(first * psize_ + kPageHeader, value))
@@ -291,6 +324,7 @@ class TreeWalk {
       if (pgno < 2 || pgno > last_page_ ||
           (i > 1 && pgno >= load<std::uint64_t>(value + 8 * i - 8)))
         fail(from + "'s list of free pages is damaged (page " + std::to_string(pgno) + ")");
+      listed_free_.push_back(pgno);
     }
   }
 
@@ -314,7 +348,8 @@ class TreeWalk {
   // Whether each value is a list of free pages to check (the free-list database of a writable
   // open, whose write transactions read them).
   bool overflow_headers_, page_lists_, integer_;
-  std::vector<bool> seen_;
+  PageMap& pages_;
+  std::vector<std::uint64_t>& listed_free_;
   std::uint64_t branch_ = 0, leaf_ = 0, overflow_ = 0, entries_ = 0;
 };
 
@@ -367,11 +402,19 @@ bool check_lmdb_tree(const std::string& dir, std::uint64_t txnid, bool overflow_
   if (meta->last_page < 1 || meta->last_page > file.size() / psize)
     file.damaged("its header names " + std::to_string(meta->last_page + 1) +
                  " pages; the file has " + std::to_string(file.size()) + " bytes (truncated?)");
-  // A write transaction merges the free-list database's values, lists of free pages.
+  // A write transaction merges the free-list database's values, lists of free pages, and
+  // allocates from them.
+  PageMap pages(meta->last_page);
+  std::vector<std::uint64_t> listed_free;
   TreeWalk(file, psize, meta->last_page, meta->free_db, "free-list", overflow_headers,
-           overflow_headers)
+           overflow_headers, pages, listed_free)
       .run();
-  TreeWalk(file, psize, meta->last_page, meta->main_db, "main", overflow_headers, false).run();
+  TreeWalk(file, psize, meta->last_page, meta->main_db, "main", overflow_headers, false, pages,
+           listed_free)
+      .run();
+  for (const std::uint64_t pgno : listed_free)
+    if (const std::string was = pages.list_free(pgno); !was.empty())
+      file.damaged("free-list database: " + page_name(pgno) + was);
   return true;
 }
 

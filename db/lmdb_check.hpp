@@ -26,10 +26,11 @@ LmdbFileState check_lmdb_meta(const std::string& dir);
 // on the meta page LMDB reads it from (id & 1; the caller holds a read transaction on it, so no
 // writer reuses its pages) with plain reads: every page a key lookup or cursor walk reaches is in
 // the file, of the kind its depth requires, names itself, has its nodes inside it and its keys in
-// order within its parent's range; every value stored on overflow pages lies inside the file; the
-// counts match the meta page's. With `overflow_headers` the first page of every overflow value is
-// read and checked too (what a write transaction's delete trusts), and so is every list of free
-// pages in the free-list database (what a write transaction merges). Returns false when the meta
+// order within its parent's range; every value stored on overflow pages lies inside the file; no
+// page is reached twice; the counts match the meta page's. With `overflow_headers` the first page
+// of every overflow value is read and checked too (what a write transaction's delete trusts), and
+// so is every list of free pages in the free-list database (what a write transaction merges and
+// allocates from): no page listed there is in use or listed twice. Returns false when the meta
 // page of `txnid` was overwritten meanwhile (the caller retries with a newer transaction); throws
 // DbError "DIR: damaged LMDB file: ..." on damage.
 bool check_lmdb_tree(const std::string& dir, std::uint64_t txnid, bool overflow_headers);

@@ -181,6 +181,54 @@ TEST(LmdbCheck, ADamagedFreePageListIsAnErrorForWritersOnly) {
   EXPECT_TRUE(reads_are_true_or_errors(dir.str(), levels));
 }
 
+// A page listed free that the newest snapshot still uses (a write transaction would allocate it
+// over live data; LMDB asserts and aborts) makes a writable open an error; readers still read.
+TEST(LmdbCheck, APageListedFreeWhileInUseIsAnErrorForWritersOnly) {
+  TempDir dir("check_free_in_use");
+  const auto levels = make_table(dir.str());
+  {
+    Store store(dir.str(), true, test::fast_store());
+    store.write_level(kTable, kTop, levels[kTop]);  // the old level's pages become free
+  }
+  std::string data = read_file(dir.path() / "data.mdb");
+  const auto u64 = [&](std::size_t at) {
+    std::uint64_t v;
+    std::memcpy(&v, data.data() + at, 8);
+    return v;
+  };
+  const auto u16 = [&](std::size_t at) {
+    return std::uint64_t(std::uint8_t(data[at])) | std::uint64_t(std::uint8_t(data[at + 1])) << 8;
+  };
+  const std::size_t psize = std::size_t(u64(16 + 24) & 0xffffffff);
+  const std::size_t meta = u64(16 + 128) >= u64(psize + 16 + 128) ? 0 : psize;
+  const std::uint64_t root = u64(meta + 16 + 24 + 40);  // the free-list database's root
+  ASSERT_NE(root, ~std::uint64_t(0)) << "no free pages";
+  ASSERT_EQ(u16(root * psize + 10) & 2, 2u) << "the free list's root is a leaf";
+  const std::size_t node = root * psize + u16(root * psize + 16);
+  ASSERT_EQ(u16(node + 4) & 1, 0u) << "its first list lies on the page";
+  const std::size_t list = node + 8 + u16(node + 6);
+  ASSERT_GE(u64(list), 1u);
+  // The first list becomes one page long, and that page the main tree's root.
+  const std::uint64_t live = live_index_pages(data).front();
+  data[node] = 16;
+  data[node + 1] = data[node + 2] = data[node + 3] = 0;
+  const std::uint64_t one = 1;
+  std::memcpy(&data[list], &one, 8);
+  std::memcpy(&data[list + 8], &live, 8);
+  write_file(dir.path() / "data.mdb", data);
+
+  const std::string e = error_of([&] {
+    Store s(dir.str(), true);
+    s.write_level(kTable, kTop, levels[kTop]);
+  });
+  EXPECT_NE(
+      e.find("free-list database: page " + std::to_string(live) + " is listed free but in use"),
+      std::string::npos)
+      << e;
+  EXPECT_EQ(read_file(dir.path() / "data.mdb"), data) << "the failed open changed the file";
+  EXPECT_TRUE(reads_are_true_or_errors(dir.str(), levels));
+}
+
 // Database flags LMDB would act on (sorted duplicates: a write's page allocation aborts on the
 // free-list database's) make every open an error naming them.
 TEST(LmdbCheck, DatabaseFlagsOtherThanLmdbsAreAnErrorForReadersAndWriters) {

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of tests/fuzz/ in build-fuzz/ with clang and runs each for
-# SECONDS_PER_TARGET (default 20) on a copy of its seed corpus. Exits non-zero on any crash, leak,
-# timeout or broken contract; the input that did it is kept in build-fuzz/artifacts/TARGET/.
-# Usage: tests/fuzz/run.sh [SECONDS_PER_TARGET]
+# SECONDS_PER_TARGET (default 20) on a copy of its seed corpus, with libFuzzer's random seed
+# FUZZ_SEED (default 1, so a run of the same length on the same machine repeats; 0 draws a new one
+# each run, for longer searches by hand). Exits non-zero on any crash, leak, timeout or broken
+# contract; the input that did it is kept in build-fuzz/artifacts/TARGET/.
+# Usage: [FUZZ_SEED=N] tests/fuzz/run.sh [SECONDS_PER_TARGET]
 # Needs (Debian): clang, libclang-rt-14-dev, cmake, pkg-config, libzstd-dev, libcpp-httplib-dev,
 # libxxhash-dev, liblmdb-dev; ninja-build if present.
 set -euo pipefail
 
 seconds=${1:-20}
-if ! [[ $seconds =~ ^[1-9][0-9]*$ ]]; then
-  echo "usage: tests/fuzz/run.sh [SECONDS_PER_TARGET]" >&2
+seed=${FUZZ_SEED:-1}
+if ! [[ $seconds =~ ^[1-9][0-9]*$ && $seed =~ ^[0-9]+$ ]]; then
+  echo "usage: [FUZZ_SEED=N] tests/fuzz/run.sh [SECONDS_PER_TARGET]" >&2
   exit 2
 fi
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -38,9 +41,9 @@ for target in fuzz_position fuzz_http_query fuzz_block fuzz_db_file; do
   if [[ -x $build/${target}_seeds ]]; then "$build/${target}_seeds" "$corpus"; fi
   seeds=$(find "$corpus" -type f | wc -l)
   log=$build/artifacts/$target.log
-  echo "== $target: ${seconds}s from $seeds seeds (log: ${log#"$root"/})"
+  echo "== $target: ${seconds}s from $seeds seeds, FUZZ_SEED=$seed (log: ${log#"$root"/})"
   rc=0
-  "$build/$target" -max_total_time="$seconds" -max_len="${max_len[$target]}" -timeout=10 \
+  "$build/$target" -max_total_time="$seconds" -max_len="${max_len[$target]}" -timeout=10 -seed="$seed" \
     -print_final_stats=1 -artifact_prefix="$build/artifacts/$target/" "$corpus" >"$log" 2>&1 ||
     rc=$?
   # libFuzzer's last status line ("#N DONE cov: C ft: F corp: K/..." or the last one before a

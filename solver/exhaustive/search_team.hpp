@@ -165,4 +165,43 @@ class SearchTeam {
   std::vector<std::uint64_t> busy_;  // the threads' shared busy marks (Search::set_parallel)
 };
 
+// For the life of the scope, search s of the team stops on a flag its phase chooses (use()), or
+// searches alone (alone()); on leaving, an exception too, it stops on the team's flag again, with
+// the team's busy marks, for the later phases.
+template <class B>
+class StopScope {
+ public:
+  StopScope(SearchTeam<B>& team, Search<B>& s) : team_(team), s_(s) {}
+  ~StopScope() { s_.set_parallel(team_.stop(), team_.busy()); }
+  StopScope(const StopScope&) = delete;
+  StopScope& operator=(const StopScope&) = delete;
+
+  // s stops once *stop is true, sharing the team's busy marks.
+  void use(const std::atomic<bool>* stop) { s_.set_parallel(stop, team_.busy()); }
+  // s searches as the only thread.
+  void alone() { s_.set_parallel(nullptr, nullptr); }
+
+ private:
+  SearchTeam<B>& team_;
+  Search<B>& s_;
+};
+
+// For the life of the scope, every search of the team searches the defences of `side` in budgeted
+// rounds (Search::set_defence_rounds); on leaving, none.
+template <class B>
+class DefenceRoundsScope {
+ public:
+  DefenceRoundsScope(SearchTeam<B>& team, int side, int plies, std::uint64_t budget) : team_(team) {
+    team.for_each([=](Search<B>& s) { s.set_defence_rounds(side, plies, budget); });
+  }
+  ~DefenceRoundsScope() {
+    team_.for_each([](Search<B>& s) { s.set_defence_rounds(-1, 0, 0); });
+  }
+  DefenceRoundsScope(const DefenceRoundsScope&) = delete;
+  DefenceRoundsScope& operator=(const DefenceRoundsScope&) = delete;
+
+ private:
+  SearchTeam<B>& team_;
+};
+
 }  // namespace kalah::solve_detail

@@ -1,0 +1,55 @@
+// What every phase of a root's solve works on: the root board, its ledger, the team of searches
+// and the options; and a root move's null-window test, which the phases share.
+#pragma once
+
+#include <atomic>
+
+#include "root_ledger.hpp"
+#include "search_team.hpp"
+#include "solve.hpp"
+
+namespace kalah::solve_detail {
+
+template <class B>
+struct RootContext {
+  const SolveOptions& opt;
+  const Position& p;
+  const B& root;
+  const int n, kd, parity;  // the root's stones in pits, kalah difference, parity of n
+  TableView& tt;
+  RootLedger& ledger;
+  SearchTeam<B>& team;
+  std::atomic<int>& beta;  // the root's MTD(f) test under way: future >= beta (progress line)
+
+  // The board after root move i, the stones it banked and whether the mover moves again.
+  struct RootMove {
+    B board;
+    int gain;
+    bool again;
+  };
+  RootMove root_move(int i) const {
+    RootMove r{root, 0, false};
+    r.gain = r.board.play(i, r.again);
+    return r;
+  }
+
+  // The fail-soft bound r on move i's future margin v against level (r >= level: v >= r; else
+  // v <= r). run(b, nb, beta) is the null-window test to use (team.test, or one search's).
+  template <class Run>
+  Test move_test(int i, int level, const Run& run) const {
+    const auto [c, gain, again] = root_move(i);
+    if (again) {
+      const Test s = run(c, n - gain, level - gain);
+      return s ? Test(gain + *s) : std::nullopt;
+    }
+    const Test s = run(c, n - gain, gain - level + 1);
+    return s ? Test(gain - *s) : std::nullopt;
+  }
+
+  // The null-window test on every thread of the team.
+  auto on_every_thread() {
+    return [this](const B& b, int nb, int beta) { return team.test(b, nb, beta); };
+  }
+};
+
+}  // namespace kalah::solve_detail

@@ -252,6 +252,7 @@ class TreeWalk {
     if (keys < (leaf ? 1u : 2u)) fail(where + " has " + std::to_string(keys) + " nodes");
     (leaf ? leaf_ : branch_) += 1;
     std::vector<std::pair<std::string, std::uint64_t>> children;
+    std::vector<Extent> extents;  // of the nodes, in the order of their pointers
     std::optional<std::string> previous;
     for (std::size_t i = 0; i < keys; ++i) {
       const std::string node_where = where + " node " + std::to_string(i);
@@ -265,6 +266,12 @@ class TreeWalk {
       const std::size_t key_end = std::size_t(at) + kNodeHeader + ksize;
       if (key_end > psize_) fail(node_where + "'s key runs past the page");
       const std::string key(reinterpret_cast<const char*>(node + kNodeHeader), ksize);
+      // A node's bytes: header, key, then in a leaf its value or overflow page number, padded to
+      // an even size (as LMDB places and deletes it).
+      const std::size_t node_end = key_end + (!leaf                ? 0
+                                              : (flags & kBigData) ? 8
+                                                                   : (lo | std::size_t(hi) << 16));
+      extents.push_back({at, node_end + (node_end & 1), i});
       if (leaf || i > 0) {
         if (previous && compare_keys(*previous, key, integer_) >= 0)
           fail(node_where + "'s key is not above the previous key");
@@ -305,12 +312,29 @@ class TreeWalk {
         check_page_list(value.data(), size, node_where);
       }
     }
+    check_disjoint(extents, where);
     for (std::size_t i = 0; i < children.size(); ++i) {
       std::optional<std::string> child_low = i == 0 ? low : std::optional(children[i].first);
       std::optional<std::string> child_high =
           i + 1 < children.size() ? std::optional(children[i + 1].first) : high;
       walk(children[i].second, depth + 1, std::move(child_low), std::move(child_high));
     }
+  }
+
+  // A node's place in its page: bytes [begin, end).
+  struct Extent {
+    std::size_t begin, end, node;
+  };
+
+  // No two nodes of a page share a byte: a write that deletes or moves one moves the bytes below
+  // it by its size, which would corrupt an overlapping neighbour (and then LMDB's own pointers).
+  void check_disjoint(std::vector<Extent>& extents, const std::string& where) const {
+    std::sort(extents.begin(), extents.end(),
+              [](const Extent& a, const Extent& b) { return a.begin < b.begin; });
+    for (std::size_t k = 1; k < extents.size(); ++k)
+      if (extents[k - 1].end > extents[k].begin)
+        fail(where + " node " + std::to_string(extents[k - 1].node) + " overlaps node " +
+             std::to_string(extents[k].node));
   }
 
   // A free-list value: a count n, then n page numbers inside the file in descending order, 8 bytes

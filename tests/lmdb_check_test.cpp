@@ -225,8 +225,43 @@ TEST(LmdbCheck, APageListedFreeWhileInUseIsAnErrorForWritersOnly) {
       e.find("free-list database: page " + std::to_string(live) + " is listed free but in use"),
       std::string::npos)
       << e;
-  EXPECT_EQ(read_file(dir.path() / "data.mdb"), data) << "the failed open changed the file";
+  EXPECT_TRUE(read_file(dir.path() / "data.mdb") == data) << "the failed open changed the file";
   EXPECT_TRUE(reads_are_true_or_errors(dir.str(), levels));
+}
+
+// A node whose key size was damaged so that it covers its neighbour (a write that deletes it moves
+// the page's other nodes by the wrong size; LMDB then follows garbage and crashes) is an error for
+// every open, naming both nodes.
+TEST(LmdbCheck, OverlappingNodesAreAnErrorForReadersAndWriters) {
+  TempDir dir("check_overlap");
+  const auto levels = make_table(dir.str());
+  std::string data = read_file(dir.path() / "data.mdb");
+  const auto u16 = [&](std::size_t at) {
+    return std::size_t(std::uint8_t(data[at])) | std::size_t(std::uint8_t(data[at + 1])) << 8;
+  };
+  const std::size_t psize = 4096;
+  std::size_t leaf = 0;
+  for (const std::uint64_t pgno : live_index_pages(data))
+    if ((u16(pgno * psize + 10) & 2) && u16(pgno * psize + 12) >= 16 + 2 * 3) leaf = pgno;
+  ASSERT_NE(leaf, 0u) << "a leaf page with 3 nodes";
+  const std::size_t base = leaf * psize;
+  const std::size_t first = base + u16(base + 16), second = base + u16(base + 18);
+  ASSERT_LT(second, first) << "node 1 lies below node 0";
+  const std::size_t ksize = u16(second + 6) + 16;  // node 1's key reaches 16 bytes into node 0
+  data[second + 6] = char(ksize & 0xff);
+  data[second + 7] = char(ksize >> 8);
+  ASSERT_GT(second + 8 + ksize + u16(second), first);
+  write_file(dir.path() / "data.mdb", data);
+
+  for (const bool writable : {false, true}) {
+    const std::string e = error_of([&] {
+      Store s(dir.str(), writable);
+      if (writable) s.write_level(kTable, kTop, levels[kTop]);
+    });
+    EXPECT_NE(e.find("page " + std::to_string(leaf) + " node 1 overlaps node 0"), std::string::npos)
+        << writable << ": " << e;
+  }
+  EXPECT_TRUE(read_file(dir.path() / "data.mdb") == data) << "the failed open changed the file";
 }
 
 // Database flags LMDB would act on (sorted duplicates: a write's page allocation aborts on the

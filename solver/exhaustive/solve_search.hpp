@@ -15,6 +15,7 @@
 #include "node_loop.hpp"
 #include "oracle.hpp"
 #include "probe.hpp"
+#include "search_control.hpp"
 #include "solve_board.hpp"
 #include "solve_memo.hpp"
 #include "solve_tt.hpp"
@@ -26,10 +27,9 @@ namespace kalah::solve_detail {
 // is fail-soft: a result v <= alpha proves f <= v, v >= beta proves f >= v, otherwise f == v.
 // Once the deadline has passed, results are meaningless and stopped() is true.
 template <class B>
-class Search {
+class Search : public SearchControl {
  public:
   using R = typename B::Rules;
-  using Clock = std::chrono::steady_clock;
 
   // Boards with fewer stones in pits skip the TT (cheap subtrees); ETC needs at least
   // kEtcMinStones.
@@ -45,7 +45,7 @@ class Search {
   // resident (null, or the oracle itself as a Probe with its table in memory): boards of its
   // levels are ranked here and read from its memory directly.
   Search(TableView tt, ExactOracle* oracle, ExactMemo<B>* memo, const Probe* resident, int untabled)
-      : tt_(tt), oracle_(oracle), memo_(memo) {
+      : SearchControl(tt), oracle_(oracle), memo_(memo) {
     if (oracle_ != nullptr) oracle_max_ = oracle_->max_stones();
     if (memo_ != nullptr) memo_max_ = memo_->max_stones();
     const int above_oracle = oracle_max_ >= 0 ? oracle_max_ + 1 + untabled : 0;
@@ -61,22 +61,6 @@ class Search {
 
   // Boards with at least this many stones in pits use the TT.
   int table_min_stones() const { return table_min_; }
-
-  // Stops when the clock passes `deadline` or *cancel (when given) becomes true (both checked every
-  // few thousand nodes); calls `report` about every `every` seconds when set.
-  void set_limits(std::optional<Clock::time_point> deadline, const std::atomic<bool>* cancel,
-                  std::function<void()> report, double every = 1.0) {
-    deadline_ = deadline;
-    cancel_ = cancel;
-    report_ = std::move(report);
-    report_every_ =
-        std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(every));
-    last_report_ = Clock::now();
-  }
-
-  // True once the deadline passed, the search was cancelled or told to stop: results are
-  // meaningless from then on (polled every few thousand nodes). restart() clears it.
-  bool stopped() const { return abandon_ply_ == kStoppedPly; }
 
   // Several threads search one root: they share the TT (SolveTable needs no locks) and `busy`, a
   // zeroed table of kBusySlots words that all threads are given, and each stops when *stop becomes
@@ -95,14 +79,6 @@ class Search {
     busy_ = busy;
     busy_min_ = table_min_ + kBusyAbove;
   }
-  void restart() {
-    const bool failed = failed_ != nullptr && failed_->load(std::memory_order_relaxed);
-    abandon_ply_ = failed ? kStoppedPly : kNoPly;
-  }
-
-  // Another thread of the same solve failed (threw) once *failed is true: this search stops as at
-  // its deadline (polled like it), and stays stopped through restart().
-  void set_failed_flag(const std::atomic<bool>* failed) { failed_ = failed; }
 
   // The every-move analysis's defence rounds (R::kDefenceRounds; docs/SOLVER.md, "Every move:
   // one analysis"): at nodes fewer than `plies` moves from the search's root where `side` is to
@@ -131,9 +107,6 @@ class Search {
     if ((++nodes_ & kPollMask) == 0) poll();
   }
   void oracle_hit() { ++oracle_hits_; }
-  std::uint64_t nodes() const { return nodes_; }
-  // nodes() as of the last poll (every few thousand nodes), safe to read from any thread.
-  std::uint64_t polled_nodes() const { return polled_nodes_.load(std::memory_order_relaxed); }
   std::uint64_t oracle_hits() const { return oracle_hits_; }
   std::uint64_t expanded() const { return expanded_; }
 
@@ -168,34 +141,7 @@ class Search {
   // has a move that banks R::kLeastGain stones, and the opponent gets at most the rest.
   static constexpr int least_future(int n) { return 2 * R::kLeastGain - n; }
 
-  // Where this search is in the tree, from the node search() was called on: for each of the
-  // first plies (at most kLinePlies), the pit (0-based) of the move being searched, its rank
-  // among its node's moves in the order they are tried (1 first) and its node's moves. Read it
-  // on the searching thread (the progress report runs there).
-  static constexpr int kLinePlies = 6;
-  struct LineStep {
-    int pit, rank, moves;
-  };
-  std::vector<LineStep> line() const {
-    std::vector<LineStep> steps;
-    for (int p = 0; p < line_depth_; ++p)
-      steps.push_back({line_pit_[p], line_rank_[p], line_moves_[p]});
-    return steps;
-  }
-
  private:
-  // True when lo <= future <= hi settles the window (alpha, beta); *v: search()'s answer.
-  static bool settles(int lo, int hi, int alpha, int beta, int* v) {
-    if (lo >= beta) {
-      *v = lo;
-    } else if (hi <= alpha || lo == hi) {
-      *v = hi;
-    } else {
-      return false;
-    }
-    return true;
-  }
-
   // search() past its inline answers: the oracle's other answers, the memo, the TT, the moves.
   int expand(const B& b, int n, int alpha, int beta, std::uint64_t lookup) {
     if (n <= oracle_max_ || (ply_ < kBookPlies && oracle_ != nullptr)) {
@@ -495,41 +441,6 @@ class Search {
            (std::min(gain, 255) << kOrderGainShift) + (255 - handed);
   }
 
-  static constexpr std::uint64_t kPollMask = (1u << 14) - 1;
-
-  // Stopped (abandon_ply_ is then kStoppedPly), past the budget of a defence round, or inside a
-  // node another thread has settled (abandon_ply_): results are meaningless and nothing is stored.
-  bool halted() const { return nodes_ >= budget_end_ || ply_ >= abandon_ply_; }
-
-  void poll() {
-    polled_nodes_.store(nodes_, std::memory_order_relaxed);
-    const Clock::time_point now = Clock::now();
-    if ((stop_ != nullptr && stop_->load(std::memory_order_relaxed)) ||
-        (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) ||
-        (failed_ != nullptr && failed_->load(std::memory_order_relaxed)) ||
-        (deadline_ && now >= *deadline_))
-      abandon_ply_ = kStoppedPly;
-    if (busy_ != nullptr) abandon_settled_ancestor();
-    if (report_ && now - last_report_ >= report_every_) {
-      last_report_ = now;
-      report_();
-    }
-  }
-
-  // Sets abandon_ply_ to the shallowest node on the path whose TT entry now settles its window.
-  void abandon_settled_ancestor() {
-    for (int p = 0, end = std::min({ply_, kPathPlies, abandon_ply_}); p < end; ++p) {
-      const PathNode& a = path_[p];
-      SolveEntry e;
-      if (int v;
-          a.key != 0 && tt_.probe(a.key, e) && settles(e.lower, e.upper, a.alpha, a.beta, &v)) {
-        abandon_ply_ = p;
-        return;
-      }
-    }
-  }
-
-  TableView tt_;
   ExactOracle* oracle_;
   ExactMemo<B>* memo_;
   int oracle_max_ = -1;
@@ -538,45 +449,14 @@ class Search {
   const Probe* resident_ = nullptr;
   const StorageOrder* order_ = nullptr;
   ResidentLevel level_[256] = {};  // resident_'s levels
-  const std::atomic<bool>* stop_ = nullptr;
   const ExpandTrace* trace_ = nullptr;
   const TableView* move_source_ = nullptr;
-  const std::atomic<bool>* cancel_ = nullptr;
-  const std::atomic<bool>* failed_ = nullptr;
-  std::uint64_t* busy_ = nullptr;
-  int busy_min_ = 0;
-  // With several threads: the nodes on this thread's path with their TT keys (0: none) and
-  // windows, by ply; and the ply of the shallowest one another thread has settled since it was
-  // entered (kNoPly: none), where the search returns to without finishing the nodes below it.
-  // kStoppedPly once stopped: every ply is halted, with one thread too.
-  static constexpr int kPathPlies = 64;
-  static constexpr int kNoPly = 1 << 30;
-  static constexpr int kStoppedPly = -1;
-  struct PathNode {
-    std::uint64_t key;
-    int alpha, beta;
-  };
-  PathNode path_[kPathPlies] = {};
-  int abandon_ply_ = kNoPly;
-  int ply_ = 0;  // moves from the node search() was called on
-  std::uint64_t nodes_ = 0;
-  std::atomic<std::uint64_t> polled_nodes_{0};
-  int line_depth_ = 0;  // the plies of line_* that hold the current line
-  std::int8_t line_pit_[kLinePlies] = {};
-  std::int8_t line_rank_[kLinePlies] = {};
-  std::int8_t line_moves_[kLinePlies] = {};
+  int busy_min_ = 0;  // children with at least this many stones in pits are marked busy
   std::uint64_t oracle_hits_ = 0;
   std::uint64_t expanded_ = 0;  // nodes whose moves were searched
-  // Nodes at which the innermost defence round's budget runs out: from then on every search()
-  // returns at once, its result meaningless, until the round takes the budget back.
-  std::uint64_t budget_end_ = ~std::uint64_t(0);
   int mover_ = 0;  // the side to move at the current node: 0 as at the search's root, 1 the other
   int rounds_side_ = -1, rounds_plies_ = 0;  // set_defence_rounds()
   std::uint64_t rounds_budget_ = 0;
-  std::optional<Clock::time_point> deadline_;
-  std::function<void()> report_;
-  Clock::duration report_every_{};
-  Clock::time_point last_report_{};
 };
 
 }  // namespace kalah::solve_detail

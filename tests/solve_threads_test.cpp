@@ -20,7 +20,6 @@
 #include <nlohmann/json.hpp>
 
 #include "build.hpp"
-#include "cli_run.hpp"
 #include "db_error.hpp"
 #include "db_test_util.hpp"
 #include "move.hpp"

@@ -22,6 +22,39 @@ constexpr int kBenchPits = 6;
 constexpr int kBenchMinStones = 3;
 constexpr int kBenchMaxStones = 6;
 
+// The rule sets --rules names: one, or all of them.
+std::vector<Rules> bench_rule_sets(const std::string& rules) {
+  std::vector<Rules> sets;
+  if (rules == "all") {
+    for_each_rules([&](Rules r) { sets.push_back(r); });
+  } else if (auto r = parse_rules(rules)) {
+    sets = {*r};
+  } else {
+    throw InputError("unknown rule set '" + rules + "' (" + rules_names() + ", all)");
+  }
+  return sets;
+}
+
+// The engine's nodes and seconds over the start positions of one rule set.
+struct SearchRow {
+  std::uint64_t nodes = 0;
+  double seconds = 0;
+};
+SearchRow bench_search_rules(Rules r, int depth, int tt_mb) {
+  SearchOptions opt;
+  opt.tt_bytes = std::size_t(tt_mb) << 20;
+  opt.randomize = false;
+  Searcher searcher(r, opt);
+  SearchRow row;
+  for (int k = kBenchMinStones; k <= kBenchMaxStones; ++k) {
+    searcher.clear();
+    const SearchResult res = searcher.search(start_position(kBenchPits, k), {depth, 0, 0});
+    row.nodes += res.nodes;
+    row.seconds += res.seconds;
+  }
+  return row;
+}
+
 // The engine's search: start positions (6 pits, 3..6 stones, S to move), each searched from an
 // empty TT to a fixed depth, one thread, no random choice. The node count is the signature.
 int bench_search(int argc, char** argv) {
@@ -48,14 +81,7 @@ int bench_search(int argc, char** argv) {
     return 0;
   check_range("depth", depth, 1, 40);
   check_memory_mb("tt-mb", tt_mb, 1, 65536);
-  std::vector<Rules> sets;
-  if (rules == "all") {
-    for_each_rules([&](Rules r) { sets.push_back(r); });
-  } else if (auto r = parse_rules(rules)) {
-    sets = {*r};
-  } else {
-    throw InputError("unknown rule set '" + rules + "' (" + rules_names() + ", all)");
-  }
+  const std::vector<Rules> sets = bench_rule_sets(rules);
   std::printf(
       "bench search: %d pits, start positions with %d..%d stones, depth %d, TT %d MiB, "
       "1 thread\n",
@@ -64,18 +90,7 @@ int bench_search(int argc, char** argv) {
   std::uint64_t total_nodes = 0;
   double total_seconds = 0;
   for (Rules r : sets) {
-    SearchOptions opt;
-    opt.tt_bytes = std::size_t(tt_mb) << 20;
-    opt.randomize = false;
-    Searcher searcher(r, opt);
-    std::uint64_t nodes = 0;
-    double seconds = 0;
-    for (int k = kBenchMinStones; k <= kBenchMaxStones; ++k) {
-      searcher.clear();
-      const SearchResult res = searcher.search(start_position(kBenchPits, k), {depth, 0, 0});
-      nodes += res.nodes;
-      seconds += res.seconds;
-    }
+    const auto [nodes, seconds] = bench_search_rules(r, depth, tt_mb);
     std::printf("%-20s %14llu %10.3f %12.0f\n", std::string(rules_name(r)).c_str(),
                 static_cast<unsigned long long>(nodes), seconds, nodes / std::max(seconds, 1e-9));
     total_nodes += nodes;

@@ -36,10 +36,8 @@ struct GradeArgs {
   bool json = false;
 };
 
-}  // namespace
-
-int run_grade(int argc, char** argv) {
-  GradeArgs a;
+// Parses the command line into a; false when --help was printed.
+bool parse_grade_args(int argc, char** argv, GradeArgs& a) {
   po::options_description desc("options");
   add_db_option(desc, a.db);
   desc.add_options()("input", po::value(&a.input)->default_value(a.input),
@@ -53,18 +51,26 @@ int run_grade(int argc, char** argv) {
   po::positional_options_description pos;
   pos.add("input", 1);
   po::variables_map vm;
-  if (!parse_command(argc, argv, kGradeUsage, kGradeDescription, desc, pos, vm)) return 0;
+  return parse_command(argc, argv, kGradeUsage, kGradeDescription, desc, pos, vm);
+}
+
+// The games of --input (a file, or - for stdin).
+std::vector<referee::GameRecord> read_grade_input(const std::string& input, Rules rules) {
+  if (input == "-") return referee::read_games(std::cin, rules);
+  std::ifstream in(input);
+  if (!in) throw InputError("cannot read " + input);
+  return referee::read_games(in, rules);
+}
+
+}  // namespace
+
+int run_grade(int argc, char** argv) {
+  GradeArgs a;
+  if (!parse_grade_args(argc, argv, a)) return 0;
   const Rules rules = parse_rules_name(a.rules);
   check_seconds("search-time", a.search_time);
   check_memory_mb("tt-mb", a.tt_mb, 1, 65536);
-  std::vector<referee::GameRecord> games;
-  if (a.input == "-") {
-    games = referee::read_games(std::cin, rules);
-  } else {
-    std::ifstream in(a.input);
-    if (!in) throw InputError("cannot read " + a.input);
-    games = referee::read_games(in, rules);
-  }
+  const std::vector<referee::GameRecord> games = read_grade_input(a.input, rules);
   require_db(a.db);
   referee::Tables tables(a.db, rules);
   referee::Grader grader(tables, a.search_time, std::size_t(a.tt_mb) << 20);

@@ -45,12 +45,16 @@ double tick_step(double top, int target) {
   return 10 * p;
 }
 
+// The width of one level's bar in a panel of `count` levels.
+double bar_width(std::size_t count) {
+  return (kWidth - kLeft - kRight) / double(std::max<std::size_t>(count, 1));
+}
+
 struct Panel {
   double y0;      // top of the plot area
   double height;  // of the plot area
   double x_of(std::size_t i, std::size_t count) const {
-    const double w = (kWidth - kLeft - kRight) / double(std::max<std::size_t>(count, 1));
-    return kLeft + w * double(i);
+    return kLeft + bar_width(count) * double(i);
   }
 };
 
@@ -86,23 +90,11 @@ void legend(std::ostringstream& o, double x, double y, const char* color, const 
     << "</text>\n";
 }
 
-}  // namespace
-
-std::string stats_svg(const std::string& title, const std::vector<LevelStats>& levels) {
-  const double height = kTop + 2 * (kPanelHeight + 90);
-  std::ostringstream o;
-  o << "<?xml version='1.0' encoding='UTF-8'?>\n"
-    << "<svg xmlns='http://www.w3.org/2000/svg' width='" << kWidth << "' height='" << height
-    << "' viewBox='0 0 " << kWidth << " " << height << "' font-family='sans-serif'>\n"
-    << "<rect width='100%' height='100%' fill='white'/>\n"
-    << "<text x='" << kWidth / 2 << "' y='24' font-size='18' text-anchor='middle'>" << escape(title)
-    << "</text>\n";
-
-  // Panel 1: fractions of positive / zero / negative future margins, stacked.
-  const Panel wdl{kTop + 30, kPanelHeight};
+// Panel 1: fractions of positive / zero / negative future margins, stacked, with their legend.
+void wdl_panel(std::ostringstream& o, const Panel& wdl, const std::vector<LevelStats>& levels) {
   axes(o, wdl, levels, 1.0, 0.2, "fraction of positions",
        "Future margin for the side to move: positive / zero / negative", true);
-  const double bar = (kWidth - kLeft - kRight) / double(std::max<std::size_t>(levels.size(), 1));
+  const double bar = bar_width(levels.size());
   const char* colors[3] = {"#2e7d32", "#9e9e9e", "#c62828"};
   for (std::size_t i = 0; i < levels.size(); ++i) {
     const LevelStats& l = levels[i];
@@ -121,9 +113,10 @@ std::string stats_svg(const std::string& title, const std::vector<LevelStats>& l
   legend(o, lx, wdl.y0 + 12, colors[0], "positive (win)");
   legend(o, lx, wdl.y0 + 32, colors[1], "zero (draw)");
   legend(o, lx, wdl.y0 + 52, colors[2], "negative (loss)");
+}
 
-  // Panel 2: stored bits per position.
-  const Panel bits{wdl.y0 + kPanelHeight + 90, kPanelHeight};
+// Panel 2: stored bits per position, levels of kMinEntriesForBits entries or more.
+void bits_panel(std::ostringstream& o, const Panel& bits, const std::vector<LevelStats>& levels) {
   double top = 0;
   for (const auto& l : levels)
     if (l.entries >= kMinEntriesForBits) top = std::max(top, l.bits_per_position());
@@ -132,6 +125,7 @@ std::string stats_svg(const std::string& title, const std::vector<LevelStats>& l
   top = std::ceil(top / step) * step;
   axes(o, bits, levels, top, step, "bits per position",
        "Stored size (zstd blocks + headers), bits per position", false);
+  const double bar = bar_width(levels.size());
   std::string path;
   for (std::size_t i = 0; i < levels.size(); ++i) {
     const LevelStats& l = levels[i];
@@ -144,9 +138,27 @@ std::string stats_svg(const std::string& title, const std::vector<LevelStats>& l
   }
   if (!path.empty())
     o << "<path d='" << path << "' fill='none' stroke='#1565c0' stroke-width='2'/>\n";
+  const double lx = kWidth - kRight + 15;
   o << "<text x='" << lx << "' y='" << bits.y0 + 12 << "' font-size='11'>levels under "
     << kMinEntriesForBits << "</text>\n<text x='" << lx << "' y='" << bits.y0 + 26
     << "' font-size='11'>entries not shown</text>\n";
+}
+
+}  // namespace
+
+std::string stats_svg(const std::string& title, const std::vector<LevelStats>& levels) {
+  const double height = kTop + 2 * (kPanelHeight + 90);
+  std::ostringstream o;
+  o << "<?xml version='1.0' encoding='UTF-8'?>\n"
+    << "<svg xmlns='http://www.w3.org/2000/svg' width='" << kWidth << "' height='" << height
+    << "' viewBox='0 0 " << kWidth << " " << height << "' font-family='sans-serif'>\n"
+    << "<rect width='100%' height='100%' fill='white'/>\n"
+    << "<text x='" << kWidth / 2 << "' y='24' font-size='18' text-anchor='middle'>" << escape(title)
+    << "</text>\n";
+
+  const Panel wdl{kTop + 30, kPanelHeight};
+  wdl_panel(o, wdl, levels);
+  bits_panel(o, Panel{wdl.y0 + kPanelHeight + 90, kPanelHeight}, levels);
   o << "</svg>\n";
   return o.str();
 }

@@ -108,70 +108,82 @@ SolveCase parse_start(const std::string& text) {
   }
 }
 
-int bench_solve(int argc, char** argv) {
-  po::options_description desc("options");
+// What `kalah bench solve` was asked.
+struct BenchSolveArgs {
   std::vector<std::string> dbs;
   int threads = 1;
   int tt_mb = kBenchSolveTtMb;
   std::vector<std::string> starts;
   bool perfect_order = false;
-  desc.add_options()("db", po::value(&dbs)->multitoken(),
+};
+
+// Parses the command line into a; false when --help was printed.
+bool parse_bench_solve_args(int argc, char** argv, BenchSolveArgs& a) {
+  po::options_description desc("options");
+  desc.add_options()("db", po::value(&a.dbs)->multitoken(),
                      "database directories: solve the 6-pit starts, each with the first that "
-                     "holds its table")("threads", po::value(&threads)->default_value(threads),
+                     "holds its table")("threads", po::value(&a.threads)->default_value(a.threads),
                                         "search threads, 0..256 (0: all cores)")(
-      "start", po::value(&starts)->multitoken(),
+      "start", po::value(&a.starts)->multitoken(),
       "solve these starts instead, each RULES:MxK (e.g. wetherell:6x4: m pits a side, k "
-      "stones a pit)")("tt-mb", po::value(&tt_mb)->default_value(tt_mb),
+      "stones a pit)")("tt-mb", po::value(&a.tt_mb)->default_value(a.tt_mb),
                        "transposition table of every solve in MiB, 1..65536 and at most the "
                        "memory available")(
-      "perfect-order", po::bool_switch(&perfect_order),
+      "perfect-order", po::bool_switch(&a.perfect_order),
       "also each start's perfect-order limit: solved again with a finished solve's table as "
       "the move source at every node");
   po::variables_map vm;
-  if (!parse_command(
-          argc, argv,
-          "bench solve [--db PATH...] [--start RULES:MxK...] [--threads N] [--tt-mb MB] "
-          "[--perfect-order]",
-          "Without --db: solves fixed start positions without a database: wetherell 4x6,\n"
-          "kalah 5x3, kalah-empty-capture 5x4. With --db: the 6-pit starts wetherell 6x3,\n"
-          "kalah-empty-capture 6x4 and kalah 6x4, each with its table from the first database\n"
-          "that holds it, decoded into memory first (a table no database holds is an error).\n"
-          "--start names the starts instead (with --db, each from the first database that\n"
-          "holds its table). Every solve: a " +
-              std::to_string(kBenchSolveTtMb) +
-              " MiB TT (--tt-mb), the solver's default first guess (the engine's value at\n" +
-              std::to_string(SolveOptions{}.guess_depth) +
-              " plies when the start has 20 or more stones in pits beyond the database).\n"
-              "Prints each margin, nodes, seconds (search only) and nodes/s; with one thread the\n"
-              "total node count is the signature.\n"
-              "With --perfect-order, each start is then solved twice more: once into a table of\n"
-              "the same size, once with that table's stored move searched first at every node the\n"
-              "TT covers. The second's nodes and expanded nodes (those whose moves were searched)\n"
-              "are printed below the start's line, beside its own expanded nodes: how far the\n"
-              "move order is from its limit. The total counts the plain solves only.",
-          desc, {}, vm))
-    return 0;
+  return parse_command(
+      argc, argv,
+      "bench solve [--db PATH...] [--start RULES:MxK...] [--threads N] [--tt-mb MB] "
+      "[--perfect-order]",
+      "Without --db: solves fixed start positions without a database: wetherell 4x6,\n"
+      "kalah 5x3, kalah-empty-capture 5x4. With --db: the 6-pit starts wetherell 6x3,\n"
+      "kalah-empty-capture 6x4 and kalah 6x4, each with its table from the first database\n"
+      "that holds it, decoded into memory first (a table no database holds is an error).\n"
+      "--start names the starts instead (with --db, each from the first database that\n"
+      "holds its table). Every solve: a " +
+          std::to_string(kBenchSolveTtMb) +
+          " MiB TT (--tt-mb), the solver's default first guess (the engine's value at\n" +
+          std::to_string(SolveOptions{}.guess_depth) +
+          " plies when the start has 20 or more stones in pits beyond the database).\n"
+          "Prints each margin, nodes, seconds (search only) and nodes/s; with one thread the\n"
+          "total node count is the signature.\n"
+          "With --perfect-order, each start is then solved twice more: once into a table of\n"
+          "the same size, once with that table's stored move searched first at every node the\n"
+          "TT covers. The second's nodes and expanded nodes (those whose moves were searched)\n"
+          "are printed below the start's line, beside its own expanded nodes: how far the\n"
+          "move order is from its limit. The total counts the plain solves only.",
+      desc, {}, vm);
+}
+
+// The starts to solve: --start's, else the fixed ones (6-pit ones with a database).
+std::vector<SolveCase> bench_solve_cases(const std::vector<SolveCase>& named, bool with_db) {
+  if (!named.empty()) return named;
+  if (!with_db)
+    return {{Rules::kWetherell, 4, 6}, {Rules::kKalah, 5, 3}, {Rules::kKalahEmptyCapture, 5, 4}};
+  return {{Rules::kWetherell, 6, 3}, {Rules::kKalahEmptyCapture, 6, 4}, {Rules::kKalah, 6, 4}};
+}
+
+int bench_solve(int argc, char** argv) {
+  BenchSolveArgs a;
+  if (!parse_bench_solve_args(argc, argv, a)) return 0;
+  int threads = a.threads;
+  const int tt_mb = a.tt_mb;
   check_range("threads", threads, 0, 256);
   threads = threads_or_all_cores(threads);
   check_memory_mb("tt-mb", tt_mb, 1, 65536);
   std::vector<SolveCase> named;
-  for (const std::string& start : starts) named.push_back(parse_start(start));
+  for (const std::string& start : a.starts) named.push_back(parse_start(start));
   std::vector<std::unique_ptr<Store>> stores;
-  for (const std::string& path : dbs) stores.push_back(std::make_unique<Store>(path, false));
+  for (const std::string& path : a.dbs) stores.push_back(std::make_unique<Store>(path, false));
   std::printf("bench solve: %s, TT %d MiB, %d thread%s\n",
               stores.empty()  ? "no database"
               : named.empty() ? "6-pit tables in memory"
                               : "tables in memory",
               tt_mb, threads, threads == 1 ? "" : "s");
-  const std::vector<SolveCase> cases =
-      !named.empty()   ? named
-      : stores.empty() ? std::vector<SolveCase>{{Rules::kWetherell, 4, 6},
-                                                {Rules::kKalah, 5, 3},
-                                                {Rules::kKalahEmptyCapture, 5, 4}}
-                       : std::vector<SolveCase>{{Rules::kWetherell, 6, 3},
-                                                {Rules::kKalahEmptyCapture, 6, 4},
-                                                {Rules::kKalah, 6, 4}};
-  run_solve_cases(cases, stores, threads, tt_mb, perfect_order);
+  run_solve_cases(bench_solve_cases(named, !stores.empty()), stores, threads, tt_mb,
+                  a.perfect_order);
   return 0;
 }
 

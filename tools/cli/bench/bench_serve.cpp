@@ -90,10 +90,9 @@ const char* const kServeBenchDescription =
     "signatures: the same game). Exit 1 on a wrong or failed query inside the table, a checked\n"
     "answer that is wrong, or a walk query not answered.";
 
-// Parses and checks the command line; false when --help was answered.
-bool parse_serve_bench_args(int argc, char** argv, ServeBenchArgs& a) {
-  std::string beyond;
-  po::options_description desc("options");
+// The options of `kalah bench serve`, bound to a (and --beyond to `beyond`).
+void add_serve_bench_options(po::options_description& desc, ServeBenchArgs& a,
+                             std::string& beyond) {
   add_db_option(desc, a.db_path);
   desc.add_options()("rules", po::value(&a.rules),
                      "the table's rule set (default: the database's first table)")(
@@ -129,6 +128,27 @@ bool parse_serve_bench_args(int argc, char** argv, ServeBenchArgs& a) {
       "--url: plies of a game walked through the server after the load (0..200)")(
       "walk-from", po::value(&a.walk_from),
       "--url: the walk's first position (default: the table's board with 3 stones a pit)");
+}
+
+// Checks the options of a load on a running server (--url).
+void check_url_load_args(const po::variables_map& vm, const ServeBenchArgs& a) {
+  if (!(a.rate > 0 && a.rate <= 100000)) throw InputError("--rate must be in (0, 100000]");
+  if (!(a.seconds >= 0 && a.seconds <= 86400)) throw InputError("--seconds must be in [0, 86400]");
+  if (!(a.slow_interval > 0 && a.slow_interval <= 3600))
+    throw InputError("--slow-interval must be in (0, 3600]");
+  check_range("slow-clients", a.slow_clients, 0, 60000);
+  check_range("searchers", a.searchers, 0, 1024);
+  check_range("client-addresses", a.client_addresses, 1, 250);
+  check_range("check", a.check, 0, 100000);
+  check_range("walk", a.walk, 0, 200);
+  refuse_unless(vm, "walk-from", a.walk > 0, "needs --walk");
+}
+
+// Parses and checks the command line; false when --help was answered.
+bool parse_serve_bench_args(int argc, char** argv, ServeBenchArgs& a) {
+  std::string beyond;
+  po::options_description desc("options");
+  add_serve_bench_options(desc, a, beyond);
   po::variables_map vm;
   if (!parse_command(argc, argv, kServeBenchUsage, kServeBenchDescription, desc, {}, vm))
     return false;
@@ -145,16 +165,7 @@ bool parse_serve_bench_args(int argc, char** argv, ServeBenchArgs& a) {
       refuse_unless(vm, o, false, "applies only to --url");
     return true;
   }
-  if (!(a.rate > 0 && a.rate <= 100000)) throw InputError("--rate must be in (0, 100000]");
-  if (!(a.seconds >= 0 && a.seconds <= 86400)) throw InputError("--seconds must be in [0, 86400]");
-  if (!(a.slow_interval > 0 && a.slow_interval <= 3600))
-    throw InputError("--slow-interval must be in (0, 3600]");
-  check_range("slow-clients", a.slow_clients, 0, 60000);
-  check_range("searchers", a.searchers, 0, 1024);
-  check_range("client-addresses", a.client_addresses, 1, 250);
-  check_range("check", a.check, 0, 100000);
-  check_range("walk", a.walk, 0, 200);
-  refuse_unless(vm, "walk-from", a.walk > 0, "needs --walk");
+  check_url_load_args(vm, a);
   if (beyond.empty()) std::tie(a.beyond_lo, a.beyond_hi) = std::pair(16, 24);
   return true;
 }
@@ -434,6 +445,48 @@ ServerWalk walk_server(const ServeBenchArgs& a, const HostPort& to, const api::T
   return w;
 }
 
+// What a load on a running server measured (load_server), besides its timed queries.
+struct LoadReport {
+  int slow_at_start = 0, slow_at_end = 0;
+  unsigned long long slow_reopened = 0;
+  long rss_before = -1, rss_after = -1, rss_first = -1, rss_max = -1;
+  ServerWalk walked;
+  int checked_wrong = 0;
+  std::uint64_t signature = 0;  // of the timed queries' answers
+};
+
+// Prints the load's figures, one line a part.
+void print_load_report(const ServeBenchArgs& a, const api::Table& table, const LoadResult& r,
+                       const SearchCounts& searches, const LoadReport& x) {
+  const ServerWalk& walked = x.walked;
+  std::printf(
+      "%s m=%d <= %d at %s: %zu queries inside the table at %g/s for %g s: p50 %.2f ms, p99 "
+      "%.2f ms, max %.2f ms; %llu refused, %llu failed, %llu wrong\n"
+      "slow clients: %d of %d open at the start, %d at the end (%llu reopened)\n"
+      "searches %d-%d beyond the table by %d clients: %llu answered, %llu refused, %llu failed\n"
+      "server resident memory: %ld MiB before, %ld MiB after (-1: no --server-pid); sampled "
+      "every 5 s after the load's first tenth: %ld MiB first, %ld MiB max\n"
+      "walk from %s: %d plies in %.3f s, %s, positions signature %016llx\n"
+      "checked against cold searches: %zu answers, %d wrong\n"
+      "signature: %016llx\n",
+      table.rules.c_str(), table.pits, table.max_stones, a.url.c_str(), r.latencies.size(), a.rate,
+      a.seconds, quantile_ms(r.latencies, 0.5), quantile_ms(r.latencies, 0.99),
+      quantile_ms(r.latencies, 1), (unsigned long long)r.refused, (unsigned long long)r.failed,
+      (unsigned long long)r.wrong, x.slow_at_start, a.slow_clients, x.slow_at_end, x.slow_reopened,
+      a.beyond_lo, a.beyond_hi, a.searchers, (unsigned long long)searches.answered,
+      (unsigned long long)searches.refused, (unsigned long long)searches.failed, x.rss_before,
+      x.rss_after, x.rss_first, x.rss_max,
+      a.walk == 0           ? "(no --walk)"
+      : a.walk_from.empty() ? "the start, 3 a pit"
+                            : a.walk_from.c_str(),
+      walked.plies, walked.seconds,
+      !walked.answered ? "a query not answered"
+      : walked.exact   ? "every answer exact"
+                       : "ended at an answer without an exact best move",
+      (unsigned long long)walked.signature, searches.kept.size(), x.checked_wrong,
+      (unsigned long long)x.signature);
+}
+
 // The load of --url: slow clients and searchers running while the timed queries are asked.
 int load_server(const ServeBenchArgs& a, const api::Database& db, const api::Table& table) {
   const HostPort to = parse_host_port(a.url);
@@ -470,32 +523,9 @@ int load_server(const ServeBenchArgs& a, const api::Database& db, const api::Tab
       {w.targets[0],
        query_target(table.rules, positions_with(table, warm_stones, warm_stones, 1)[0])});
   const int checked_wrong = check_answers(a, db, table, far, searches);
-  std::printf(
-      "%s m=%d <= %d at %s: %zu queries inside the table at %g/s for %g s: p50 %.2f ms, p99 "
-      "%.2f ms, max %.2f ms; %llu refused, %llu failed, %llu wrong\n"
-      "slow clients: %d of %d open at the start, %d at the end (%llu reopened)\n"
-      "searches %d-%d beyond the table by %d clients: %llu answered, %llu refused, %llu failed\n"
-      "server resident memory: %ld MiB before, %ld MiB after (-1: no --server-pid); sampled "
-      "every 5 s after the load's first tenth: %ld MiB first, %ld MiB max\n"
-      "walk from %s: %d plies in %.3f s, %s, positions signature %016llx\n"
-      "checked against cold searches: %zu answers, %d wrong\n"
-      "signature: %016llx\n",
-      table.rules.c_str(), table.pits, table.max_stones, a.url.c_str(), r.latencies.size(), a.rate,
-      a.seconds, quantile_ms(r.latencies, 0.5), quantile_ms(r.latencies, 0.99),
-      quantile_ms(r.latencies, 1), (unsigned long long)r.refused, (unsigned long long)r.failed,
-      (unsigned long long)r.wrong, slow_at_start, a.slow_clients, slow_at_end,
-      (unsigned long long)slow.reopened(), a.beyond_lo, a.beyond_hi, a.searchers,
-      (unsigned long long)searches.answered, (unsigned long long)searches.refused,
-      (unsigned long long)searches.failed, rss_before, rss_after, rss.first(), rss.max(),
-      a.walk == 0           ? "(no --walk)"
-      : a.walk_from.empty() ? "the start, 3 a pit"
-                            : a.walk_from.c_str(),
-      walked.plies, walked.seconds,
-      !walked.answered ? "a query not answered"
-      : walked.exact   ? "every answer exact"
-                       : "ended at an answer without an exact best move",
-      (unsigned long long)walked.signature, searches.kept.size(), checked_wrong,
-      (unsigned long long)w.signature);
+  print_load_report(a, table, r, searches,
+                    {slow_at_start, slow_at_end, (unsigned long long)slow.reopened(), rss_before,
+                     rss_after, rss.first(), rss.max(), walked, checked_wrong, w.signature});
   return r.wrong || r.failed || checked_wrong || !walked.answered ? 1 : 0;
 }
 

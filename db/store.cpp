@@ -14,6 +14,7 @@
 #include "index.hpp"
 #include "lmdb_env.hpp"
 #include "storage_order.hpp"
+#include "store_header.hpp"
 #include "xxhash64.hpp"
 
 namespace kalah {
@@ -74,14 +75,6 @@ LevelMeta complete_meta(const LmdbTxn& txn, TableId t, int n, const std::string&
   return *meta;
 }
 
-// Raises the header to this format's version, so that a reader of an older one refuses the
-// database as newer instead of misreading what this version wrote.
-void raise_header(LmdbTxn& txn) {
-  const auto header = txn.get(format::header_key().view());
-  if (!header || format::decode_header(*header) < format::kVersion)
-    txn.put(format::header_key().view(), format::encode_header());
-}
-
 // A random build identity, never 0 (the identity of no build).
 std::uint64_t draw_build() {
   std::random_device device;
@@ -91,6 +84,12 @@ std::uint64_t draw_build() {
 }
 
 }  // namespace
+
+void raise_header(LmdbTxn& txn) {
+  const auto header = txn.get(format::header_key().view());
+  if (!header || format::decode_header(*header) < format::kVersion)
+    txn.put(format::header_key().view(), format::encode_header());
+}
 
 std::string unbound_level_message(const std::string& path, TableId t, int n,
                                   std::uint32_t version) {
@@ -423,90 +422,6 @@ std::vector<TableId> Store::tables() const {
     const auto rec = format::decode_table(v);
     if (!rec) throw DbError(path_ + ": corrupt table record");
     out.push_back(rec->table);
-    return true;
-  });
-  return out;
-}
-
-namespace {
-
-// The pit counts of a book key of table t (its prefix included).
-std::vector<Stones> book_pits(std::string_view key, std::size_t prefix, TableId t) {
-  std::vector<Stones> pits(std::size_t(2 * t.m));
-  for (std::size_t i = 0; i < pits.size(); ++i)
-    pits[i] =
-        Stones(std::uint8_t(key[prefix + 2 * i]) << 8 | std::uint8_t(key[prefix + 2 * i + 1]));
-  return pits;
-}
-
-std::string pits_text(std::span<const Stones> pits) {
-  std::string out;
-  for (const Stones s : pits) {
-    if (!out.empty()) out += ',';
-    out += std::to_string(s);
-  }
-  return out;
-}
-
-}  // namespace
-
-std::string Store::corrupt_book_entry(TableId t, std::span<const Stones> pits) const {
-  return path_ + ": " + to_string(t) + " book entry of pits " + pits_text(pits) +
-         " fails its checksum (a damaged database)";
-}
-
-void Store::put_book(TableId t, const std::vector<std::pair<std::vector<Stones>, int>>& entries) {
-  if (!env_->writable()) throw DbError(path_ + ": database opened read-only");
-  LmdbTxn txn(*env_, true);
-  raise_header(txn);  // checksummed entries need a reader of the version that checks them
-  if (!txn.get(format::table_key(t).view()))
-    txn.put(format::table_key(t).view(), format::encode_table({t, -1}));
-  for (const auto& [pits, margin] : entries) {
-    if (pits.size() != std::size_t(2 * t.m))
-      throw DbError(path_ + ": book entry for " + to_string(t) + " needs " +
-                    std::to_string(2 * t.m) + " pit counts, got " + std::to_string(pits.size()));
-    if (margin < -32768 || margin > 32767)
-      throw DbError(path_ + ": book margin " + std::to_string(margin) + " out of range");
-    const format::Key key = format::book_key(t, pits);
-    txn.put(key.view(), format::encode_book_value(key.view(), margin));
-  }
-  txn.commit();
-}
-
-std::optional<int> Store::get_book(TableId t, std::span<const Stones> pits) const {
-  if (pits.size() != std::size_t(2 * t.m)) return std::nullopt;
-  LmdbTxn txn(*env_, false);
-  const format::Key key = format::book_key(t, pits);
-  const auto v = txn.get(key.view());
-  if (!v) return std::nullopt;
-  const format::BookValue value = format::decode_book_value(key.view(), *v);
-  if (value.status == format::BookValue::kCorrupt) throw DbError(corrupt_book_entry(t, pits));
-  if (value.status == format::BookValue::kUnchecked) return std::nullopt;
-  return value.margin;
-}
-
-BookSize Store::book_size(TableId t) const {
-  LmdbTxn txn(*env_, false);
-  BookSize size;
-  txn.scan(format::book_prefix(t).view(), [&](std::string_view, std::string_view value) {
-    ++(value.size() == 2 ? size.unchecked : size.entries);
-    return true;
-  });
-  return size;
-}
-
-std::vector<std::pair<std::vector<Stones>, int>> Store::book_entries(TableId t) const {
-  LmdbTxn txn(*env_, false);
-  std::vector<std::pair<std::vector<Stones>, int>> out;
-  const std::size_t prefix = format::book_prefix(t).size;
-  txn.scan(format::book_prefix(t).view(), [&](std::string_view key, std::string_view value) {
-    if (key.size() != prefix + 2 * std::size_t(2 * t.m))
-      throw DbError(path_ + ": " + to_string(t) + " book key of " + std::to_string(key.size()) +
-                    " bytes (a damaged database)");
-    std::vector<Stones> pits = book_pits(key, prefix, t);
-    const format::BookValue v = format::decode_book_value(key, value);
-    if (v.status == format::BookValue::kCorrupt) throw DbError(corrupt_book_entry(t, pits));
-    if (v.status == format::BookValue::kChecked) out.emplace_back(std::move(pits), v.margin);
     return true;
   });
   return out;

@@ -32,6 +32,15 @@ inline StoreOptions fast_store() {
   return o;
 }
 
+// Store options with blocks of `block_entries` values (zstd level 3, two threads).
+inline StoreOptions small_blocks(std::uint32_t block_entries) {
+  StoreOptions o;
+  o.block_entries = block_entries;
+  o.zstd_level = 3;
+  o.threads = 2;
+  return o;
+}
+
 // A fresh directory path under the system temp dir (not created); removed with its contents.
 class TempDir {
  public:

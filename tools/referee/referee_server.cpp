@@ -25,6 +25,7 @@
 #include <system_error>
 #include <thread>
 
+#include "bot_connection.hpp"
 #include "kgp_protocol.hpp"
 #include "kgp_socket.hpp"
 #include "report.hpp"
@@ -45,64 +46,6 @@ Clock::time_point after(double seconds) {
   return Clock::now() +
          std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
-
-// One bot's socket: lines in, lines out.
-class Connection {
- public:
-  enum class Got { kLine, kTimeout, kClosed, kOverlong, kStopped };
-
-  Connection(int fd, const std::atomic<bool>& stop) : fd_(fd), stop_(stop) {
-    timeval send_limit{5, 0};  // a bot that does not read cannot hold its session's thread
-    setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &send_limit, sizeof send_limit);
-    const int one = 1;
-    setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  }
-  ~Connection() { close(fd_); }
-  Connection(const Connection&) = delete;
-  Connection& operator=(const Connection&) = delete;
-
-  // The next line (CR and LF removed) by the deadline. A line over KGP's limit is read to its
-  // end and answered kOverlong.
-  Got read_line(Clock::time_point deadline, std::string& line) {
-    while (true) {
-      switch (reader_.next(line)) {
-        case kgp::LineReader::Got::kLine:
-          return Got::kLine;
-        case kgp::LineReader::Got::kOverlong:
-          return Got::kOverlong;
-        case kgp::LineReader::Got::kNone:
-          break;
-      }
-      if (closed_) return Got::kClosed;
-      if (stop_) return Got::kStopped;
-      const auto left =
-          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-      if (left <= 0) return Got::kTimeout;
-      pollfd p{fd_, POLLIN, 0};
-      const int rc = poll(&p, 1, int(std::min<long long>(left, 200)));
-      if (rc < 0 && errno != EINTR) closed_ = true;
-      if (rc <= 0) continue;
-      char chunk[65536];
-      const ssize_t n = recv(fd_, chunk, sizeof chunk, 0);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        closed_ = true;
-        continue;
-      }
-      reader_.append(chunk, std::size_t(n));
-    }
-  }
-
-  void send(const std::string& line) {
-    if (!closed_ && !kgp::send_line(fd_, line)) closed_ = true;
-  }
-
- private:
-  int fd_;
-  const std::atomic<bool>& stop_;
-  kgp::LineReader reader_;
-  bool closed_ = false;
-};
 
 // text for a report: control characters as '?', at most max bytes, not cut inside a UTF-8
 // character (other invalid UTF-8 is replaced when the JSON is written).

@@ -127,8 +127,8 @@ class PyDatabase {
   std::shared_ptr<const Database> db_;
 };
 
-// The value types: Value, MoveValue, Answer, Table.
-void bind_values(py::module_& m) {
+// Value and MoveValue.
+void bind_value_and_move(py::module_& m) {
   py::class_<Value>(m, "Value",
                     "A margin for the side to move: exact when lower == upper, else only the "
                     "bounds proven (lower <= margin <= upper; a search ran out of time).")
@@ -159,7 +159,10 @@ void bind_values(py::module_& m) {
       .def_readonly("explain", &MoveValue::explain,
                     "What the move did (relays, captures, extra turn), one line.")
       .def("__repr__", &move_repr);
+}
 
+// Answer and Table.
+void bind_answer_and_table(py::module_& m) {
   py::class_<Answer>(m, "Answer",
                      "A position's value and the value of each of its legal moves "
                      "(Database.query). to_json() gives what `kalah query --json` prints.")
@@ -197,6 +200,12 @@ void bind_values(py::module_& m) {
         return "Table(" + quoted(t.rules) + ", pits=" + std::to_string(t.pits) +
                ", max_stones=" + std::to_string(t.max_stones) + ")";
       });
+}
+
+// The value types: Value, MoveValue, Answer, Table.
+void bind_values(py::module_& m) {
+  bind_value_and_move(m);
+  bind_answer_and_table(m);
 }
 
 // kalah.Database.

@@ -230,10 +230,10 @@ class TreeWalk {
     return pgno;
   }
 
-  void walk(std::uint64_t pgno, int depth, std::optional<std::string> low,
-            std::optional<std::string> high) {
-    if (!pages_.use(pgno)) fail(page_name(pgno) + " is reached twice");
-    std::vector<std::uint8_t> page(psize_);
+  // Page pgno of the tree at `depth`, read into `page` with its header checked: the offset where
+  // its nodes begin (upper) and their number.
+  std::pair<std::uint16_t, std::size_t> read_page(std::uint64_t pgno, int depth,
+                                                  std::vector<std::uint8_t>& page) const {
     if (!file_.read(pgno * psize_, page)) fail(page_name(pgno) + " is past the end of the file");
     const bool leaf = depth == db_.depth;
     const std::uint16_t kind = load<std::uint16_t>(page.data() + 10) & kPageKinds;
@@ -250,6 +250,16 @@ class TreeWalk {
            std::to_string(upper));
     const std::size_t keys = (lower - kPageHeader) / 2;
     if (keys < (leaf ? 1u : 2u)) fail(where + " has " + std::to_string(keys) + " nodes");
+    return {upper, keys};
+  }
+
+  void walk(std::uint64_t pgno, int depth, std::optional<std::string> low,
+            std::optional<std::string> high) {
+    if (!pages_.use(pgno)) fail(page_name(pgno) + " is reached twice");
+    std::vector<std::uint8_t> page(psize_);
+    const auto [upper, keys] = read_page(pgno, depth, page);
+    const bool leaf = depth == db_.depth;
+    const std::string where = page_name(pgno);
     (leaf ? leaf_ : branch_) += 1;
     std::vector<std::pair<std::string, std::uint64_t>> children;
     std::vector<Extent> extents;  // of the nodes, in the order of their pointers
@@ -286,31 +296,7 @@ class TreeWalk {
         continue;
       }
       ++entries_;
-      const std::uint64_t size = lo | std::uint64_t(hi) << 16;
-      if (flags & ~kBigData) fail(node_where + " has node flags " + hex(flags));
-      if (!(flags & kBigData)) {
-        if (key_end + size > psize_) fail(node_where + "'s value runs past the page");
-        if (page_lists_) check_page_list(page.data() + key_end, size, node_where);
-        continue;
-      }
-      if (key_end + 8 > psize_) fail(node_where + "'s overflow page number runs past the page");
-      const std::uint64_t first =
-          page_of(load<std::uint64_t>(node + kNodeHeader + ksize), node_where);
-      const std::uint64_t pages = (kPageHeader - 1 + size) / psize_ + 1;
-      if (first + pages - 1 > last_page_)
-        fail(node_where + "'s value of " + std::to_string(size) + " bytes on pages from " +
-             std::to_string(first) + " runs past the last page " + std::to_string(last_page_));
-      const std::uint64_t run =
-          overflow_headers_ ? overflow_pages(first, pages, node_where) : pages;
-      for (std::uint64_t p = first; p < first + run; ++p)
-        if (!pages_.use(p)) fail(node_where + "'s overflow " + page_name(p) + " is reached twice");
-      overflow_ += run;
-      if (page_lists_) {
-        std::vector<std::uint8_t> value(size);
-        if (!file_.read(first * psize_ + kPageHeader, value))
-          fail(node_where + "'s value is past the end of the file");
-        check_page_list(value.data(), size, node_where);
-      }
+      check_value(page, key_end, flags, lo | std::uint64_t(hi) << 16, node_where);
     }
     check_disjoint(extents, where);
     for (std::size_t i = 0; i < children.size(); ++i) {
@@ -318,6 +304,35 @@ class TreeWalk {
       std::optional<std::string> child_high =
           i + 1 < children.size() ? std::optional(children[i + 1].first) : high;
       walk(children[i].second, depth + 1, std::move(child_low), std::move(child_high));
+    }
+  }
+
+  // The value of a leaf node (`flags`, `size` bytes) after its key, which ends at key_end of
+  // `page`: on the page, or on overflow pages inside the file and reached once; a list of free
+  // pages checked with page lists.
+  void check_value(const std::vector<std::uint8_t>& page, std::size_t key_end, std::uint16_t flags,
+                   std::uint64_t size, const std::string& node_where) {
+    if (flags & ~kBigData) fail(node_where + " has node flags " + hex(flags));
+    if (!(flags & kBigData)) {
+      if (key_end + size > psize_) fail(node_where + "'s value runs past the page");
+      if (page_lists_) check_page_list(page.data() + key_end, size, node_where);
+      return;
+    }
+    if (key_end + 8 > psize_) fail(node_where + "'s overflow page number runs past the page");
+    const std::uint64_t first = page_of(load<std::uint64_t>(page.data() + key_end), node_where);
+    const std::uint64_t pages = (kPageHeader - 1 + size) / psize_ + 1;
+    if (first + pages - 1 > last_page_)
+      fail(node_where + "'s value of " + std::to_string(size) + " bytes on pages from " +
+           std::to_string(first) + " runs past the last page " + std::to_string(last_page_));
+    const std::uint64_t run = overflow_headers_ ? overflow_pages(first, pages, node_where) : pages;
+    for (std::uint64_t p = first; p < first + run; ++p)
+      if (!pages_.use(p)) fail(node_where + "'s overflow " + page_name(p) + " is reached twice");
+    overflow_ += run;
+    if (page_lists_) {
+      std::vector<std::uint8_t> value(size);
+      if (!file_.read(first * psize_ + kPageHeader, value))
+        fail(node_where + "'s value is past the end of the file");
+      check_page_list(value.data(), size, node_where);
     }
   }
 

@@ -70,22 +70,33 @@ std::vector<std::vector<std::int8_t>> make_table(const std::string& path) {
   return levels;
 }
 
-// The live index pages (branch and leaf) of the newest snapshot's main tree: LMDB 0.9's layout
-// (db/lmdb_check.cpp).
+// Little-endian words of a data file's bytes.
+std::uint64_t u16_at(const std::string& data, std::size_t at) {
+  std::uint16_t v;
+  std::memcpy(&v, data.data() + at, 2);
+  return v;
+}
+std::uint64_t u64_at(const std::string& data, std::size_t at) {
+  std::uint64_t v;
+  std::memcpy(&v, data.data() + at, 8);
+  return v;
+}
+
+// A data file's page size, and the offset of the meta page of its newest transaction: LMDB 0.9's
+// layout (db/lmdb_check.cpp).
+std::size_t page_size(const std::string& data) {
+  return std::size_t(u64_at(data, 16 + 24) & 0xffffffff);
+}
+std::size_t newest_meta(const std::string& data) {
+  const std::size_t psize = page_size(data);
+  return u64_at(data, 16 + 128) >= u64_at(data, psize + 16 + 128) ? 0 : psize;
+}
+
+// The live index pages (branch and leaf) of the newest snapshot's main tree.
 std::vector<std::uint64_t> live_index_pages(const std::string& data) {
-  auto u16 = [&](std::size_t at) {
-    std::uint16_t v;
-    std::memcpy(&v, data.data() + at, 2);
-    return std::uint64_t(v);
-  };
-  auto u64 = [&](std::size_t at) {
-    std::uint64_t v;
-    std::memcpy(&v, data.data() + at, 8);
-    return v;
-  };
-  const std::size_t psize = std::size_t(u64(16 + 24) & 0xffffffff);
-  const std::size_t meta = u64(16 + 128) >= u64(psize + 16 + 128) ? 0 : psize;
-  std::vector<std::uint64_t> pages, stack{u64(meta + 16 + 24 + 48 + 40)};
+  const auto u16 = [&](std::size_t at) { return u16_at(data, at); };
+  const std::size_t psize = page_size(data);
+  std::vector<std::uint64_t> pages, stack{u64_at(data, newest_meta(data) + 16 + 24 + 48 + 40)};
   while (!stack.empty()) {
     const std::uint64_t pgno = stack.back();
     stack.pop_back();
@@ -143,32 +154,42 @@ TEST(LmdbCheck, ATruncatedDataFileIsAnErrorForReadersAndWriters) {
   }
 }
 
+// Where the first list of free pages lies in a data file: the free-list database's root page,
+// a leaf, and in it node 0, whose value (a count, then page numbers) is on the page at `list`.
+struct FreeList {
+  std::uint64_t root;
+  std::size_t node, list;
+};
+void first_free_list(const std::string& data, FreeList& out) {
+  const std::size_t psize = page_size(data);
+  out.root = u64_at(data, newest_meta(data) + 16 + 24 + 40);
+  ASSERT_NE(out.root, ~std::uint64_t(0)) << "no free pages";
+  ASSERT_EQ(u16_at(data, out.root * psize + 10) & 2, 2u) << "the free list's root is a leaf";
+  out.node = out.root * psize + u16_at(data, out.root * psize + 16);
+  ASSERT_EQ(u16_at(data, out.node + 4) & 1, 0u) << "its first list lies on the page";
+  out.list = out.node + 8 + u16_at(data, out.node + 6);
+}
+
+// A table whose last level was written twice, so that the first writing's pages are free: the
+// data file's bytes.
+std::string table_with_free_pages(const std::string& dir,
+                                  const std::vector<std::vector<std::int8_t>>& levels) {
+  {
+    Store store(dir, true, test::fast_store());
+    store.write_level(kTable, kTop, levels[kTop]);  // the old level's pages become free
+  }
+  return read_file(fs::path(dir) / "data.mdb");
+}
+
 // A damaged list of free pages (which only a write transaction reads, merging it unchecked) makes a
 // writable open an error; readers still read.
 TEST(LmdbCheck, ADamagedFreePageListIsAnErrorForWritersOnly) {
   TempDir dir("check_free_list");
   const auto levels = make_table(dir.str());
-  {
-    Store store(dir.str(), true, test::fast_store());
-    store.write_level(kTable, kTop, levels[kTop]);  // the old level's pages become free
-  }
-  std::string data = read_file(dir.path() / "data.mdb");
-  const auto u64 = [&](std::size_t at) {
-    std::uint64_t v;
-    std::memcpy(&v, data.data() + at, 8);
-    return v;
-  };
-  const auto u16 = [&](std::size_t at) {
-    return std::uint64_t(std::uint8_t(data[at])) | std::uint64_t(std::uint8_t(data[at + 1])) << 8;
-  };
-  const std::size_t psize = std::size_t(u64(16 + 24) & 0xffffffff);
-  const std::size_t meta = u64(16 + 128) >= u64(psize + 16 + 128) ? 0 : psize;
-  const std::uint64_t root = u64(meta + 16 + 24 + 40);  // the free-list database's root
-  ASSERT_NE(root, ~std::uint64_t(0)) << "no free pages";
-  ASSERT_EQ(u16(root * psize + 10) & 2, 2u) << "the free list's root is a leaf";
-  const std::size_t node = root * psize + u16(root * psize + 16);
-  ASSERT_EQ(u16(node + 4) & 1, 0u) << "its first list lies on the page";
-  const std::size_t list = node + 8 + u16(node + 6);
+  std::string data = table_with_free_pages(dir.str(), levels);
+  FreeList free;
+  ASSERT_NO_FATAL_FAILURE(first_free_list(data, free));
+  const auto [root, node, list] = free;
   data[list] = char(data[list] + 100);  // the list's count
   write_file(dir.path() / "data.mdb", data);
 
@@ -186,28 +207,11 @@ TEST(LmdbCheck, ADamagedFreePageListIsAnErrorForWritersOnly) {
 TEST(LmdbCheck, APageListedFreeWhileInUseIsAnErrorForWritersOnly) {
   TempDir dir("check_free_in_use");
   const auto levels = make_table(dir.str());
-  {
-    Store store(dir.str(), true, test::fast_store());
-    store.write_level(kTable, kTop, levels[kTop]);  // the old level's pages become free
-  }
-  std::string data = read_file(dir.path() / "data.mdb");
-  const auto u64 = [&](std::size_t at) {
-    std::uint64_t v;
-    std::memcpy(&v, data.data() + at, 8);
-    return v;
-  };
-  const auto u16 = [&](std::size_t at) {
-    return std::uint64_t(std::uint8_t(data[at])) | std::uint64_t(std::uint8_t(data[at + 1])) << 8;
-  };
-  const std::size_t psize = std::size_t(u64(16 + 24) & 0xffffffff);
-  const std::size_t meta = u64(16 + 128) >= u64(psize + 16 + 128) ? 0 : psize;
-  const std::uint64_t root = u64(meta + 16 + 24 + 40);  // the free-list database's root
-  ASSERT_NE(root, ~std::uint64_t(0)) << "no free pages";
-  ASSERT_EQ(u16(root * psize + 10) & 2, 2u) << "the free list's root is a leaf";
-  const std::size_t node = root * psize + u16(root * psize + 16);
-  ASSERT_EQ(u16(node + 4) & 1, 0u) << "its first list lies on the page";
-  const std::size_t list = node + 8 + u16(node + 6);
-  ASSERT_GE(u64(list), 1u);
+  std::string data = table_with_free_pages(dir.str(), levels);
+  FreeList free;
+  ASSERT_NO_FATAL_FAILURE(first_free_list(data, free));
+  const auto [root, node, list] = free;
+  ASSERT_GE(u64_at(data, list), 1u);
   // The first list becomes one page long, and that page the main tree's root.
   const std::uint64_t live = live_index_pages(data).front();
   data[node] = 16;
@@ -236,10 +240,8 @@ TEST(LmdbCheck, OverlappingNodesAreAnErrorForReadersAndWriters) {
   TempDir dir("check_overlap");
   const auto levels = make_table(dir.str());
   std::string data = read_file(dir.path() / "data.mdb");
-  const auto u16 = [&](std::size_t at) {
-    return std::size_t(std::uint8_t(data[at])) | std::size_t(std::uint8_t(data[at + 1])) << 8;
-  };
-  const std::size_t psize = 4096;
+  const auto u16 = [&](std::size_t at) { return std::size_t(u16_at(data, at)); };
+  const std::size_t psize = page_size(data);
   std::size_t leaf = 0;
   for (const std::uint64_t pgno : live_index_pages(data))
     if ((u16(pgno * psize + 10) & 2) && u16(pgno * psize + 12) >= 16 + 2 * 3) leaf = pgno;

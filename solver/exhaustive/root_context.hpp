@@ -10,6 +10,20 @@
 
 namespace kalah::solve_detail {
 
+// The board after move i of `from`, the stones it banked and whether the mover moves again.
+template <class B>
+struct MoveResult {
+  B board;
+  int gain;
+  bool again;
+};
+template <class B>
+MoveResult<B> after_move(const B& from, int i) {
+  MoveResult<B> r{from, 0, false};
+  r.gain = r.board.play(i, r.again);
+  return r;
+}
+
 template <class B>
 struct RootContext {
   const SolveOptions& opt;
@@ -21,17 +35,7 @@ struct RootContext {
   SearchTeam<B>& team;
   std::atomic<int>& beta;  // the root's MTD(f) test under way: future >= beta (progress line)
 
-  // The board after root move i, the stones it banked and whether the mover moves again.
-  struct RootMove {
-    B board;
-    int gain;
-    bool again;
-  };
-  RootMove root_move(int i) const {
-    RootMove r{root, 0, false};
-    r.gain = r.board.play(i, r.again);
-    return r;
-  }
+  MoveResult<B> root_move(int i) const { return after_move(root, i); }
 
   // The fail-soft bound r on move i's future margin v against level (r >= level: v >= r; else
   // v <= r). run(b, nb, beta) is the null-window test to use (team.test, or one search's).

@@ -41,10 +41,7 @@ bool RootLedger::resume(const SolveResult& r) {
     for (const MoveState& m : moves_) opening = std::max(opening, m.lower);
     narrow_future(lo_, hi_, r.lower, r.upper);
     for (const MoveBound& b : r.moves) {
-      const int i = b.pit - 1;
-      const auto m =
-          std::find_if(moves_.begin(), moves_.end(), [i](const MoveState& s) { return s.i == i; });
-      if (m != moves_.end()) narrow_future(m->lower, m->upper, b.lower, b.upper);
+      if (MoveState* m = find_move(b.pit - 1)) narrow_future(m->lower, m->upper, b.lower, b.upper);
     }
     if (lo_ > hi_) throw std::invalid_argument("solve: the resumed bounds are empty");
     announced_ = proven_so_far();  // the caller has these bounds: no announcement repeats them
@@ -73,18 +70,18 @@ void RootLedger::record_test(int beta, int r) {
 
 void RootLedger::narrow(int i, int level, int r) {
   std::lock_guard lock(mutex_);
-  move_state(i).narrow(r >= level, r, parity_);
+  find_move(i)->narrow(r >= level, r, parity_);
 }
 
 std::pair<int, int> RootLedger::bounds_of(int i) const {
   std::lock_guard lock(mutex_);
-  const MoveState& m = move_state(i);
+  const MoveState& m = *find_move(i);
   return {m.lower, std::min(m.upper, hi_)};
 }
 
 int RootLedger::lower_of(int i) const {
   std::lock_guard lock(mutex_);
-  return move_state(i).lower;
+  return find_move(i)->lower;
 }
 
 void RootLedger::record(int i, int v) {
@@ -155,12 +152,10 @@ void RootLedger::fill_bounds(SolveResult& r) const {
   r.upper = kd_ + upper;
 }
 
-RootLedger::MoveState& RootLedger::move_state(int i) {
-  return *std::find_if(moves_.begin(), moves_.end(), [i](const MoveState& m) { return m.i == i; });
-}
-
-const RootLedger::MoveState& RootLedger::move_state(int i) const {
-  return *std::find_if(moves_.begin(), moves_.end(), [i](const MoveState& m) { return m.i == i; });
+const RootLedger::MoveState* RootLedger::find_move(int i) const {
+  const auto m =
+      std::find_if(moves_.begin(), moves_.end(), [i](const MoveState& s) { return s.i == i; });
+  return m != moves_.end() ? &*m : nullptr;
 }
 
 }  // namespace kalah::solve_detail

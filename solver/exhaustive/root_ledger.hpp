@@ -83,8 +83,9 @@ class RootLedger {
   struct MoveState : ProvenBounds {
     int i;
   };
-  MoveState& move_state(int i);
-  const MoveState& move_state(int i) const;
+  // Opened move i; null when i is none (mutex_ held).
+  const MoveState* find_move(int i) const;
+  MoveState* find_move(int i) { return const_cast<MoveState*>(std::as_const(*this).find_move(i)); }
   // Bounds lo <= v <= hi narrowed by proven margins lower <= margin <= upper.
   void narrow_future(int& lo, int& hi, int lower, int upper) const;
   // What announce() passes (mutex_ held, or no search running).

@@ -138,12 +138,8 @@ class RootSolver {
   // Each legal move's bounds before any test: v >= 2 gain - n (every stone left in the pits ends
   // in the opponent's kalah), v <= n.
   void open_moves() {
-    for (int i = 0; i < root_.m(); ++i) {
-      if (root_.pit(i) == 0) continue;
-      B board = root_;
-      bool again;
-      ledger_.open_move(i, 2 * board.play(i, again) - n_, n_);
-    }
+    for (int i = 0; i < root_.m(); ++i)
+      if (root_.pit(i) != 0) ledger_.open_move(i, 2 * after_move(root_, i).gain - n_, n_);
   }
 
   // The memo, the resident table, the main search and opt.threads - 1 helper searches, the

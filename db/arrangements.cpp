@@ -1,5 +1,5 @@
 // Arrangements' tables (binomials, per-significance prefix counts), unrank and the successor step.
-#include "arrangements.hpp"
+#include "db/arrangements.hpp"
 
 #include <stdexcept>
 #include <string>

@@ -1,5 +1,5 @@
 // BlockCache: shard construction, insertion with byte-bounded LRU eviction, counters.
-#include "block_cache.hpp"
+#include "db/block_cache.hpp"
 
 namespace kalah {
 

@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "db_error.hpp"
+#include "db/db_error.hpp"
 
 namespace kalah {
 

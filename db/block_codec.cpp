@@ -1,13 +1,13 @@
 // zstd compression of blocks with per-thread contexts and verified decompression.
-#include "block_codec.hpp"
+#include "db/block_codec.hpp"
 
 #include <zstd.h>
 
 #include <memory>
 
-#include "db_error.hpp"
-#include "format.hpp"
-#include "xxhash64.hpp"
+#include "db/db_error.hpp"
+#include "db/format.hpp"
+#include "db/xxhash64.hpp"
 
 namespace kalah {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "table.hpp"
+#include "db/table.hpp"
 
 namespace kalah {
 

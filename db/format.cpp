@@ -1,7 +1,7 @@
 // Encoders and decoders of the keys and record values laid out in db/FORMAT.md.
-#include "format.hpp"
+#include "db/format.hpp"
 
-#include "xxhash64.hpp"
+#include "db/xxhash64.hpp"
 
 #include <cstdio>
 #include <cstring>

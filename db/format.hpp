@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "position.hpp"
-#include "table.hpp"
+#include "db/table.hpp"
+#include "engine/position.hpp"
 
 namespace kalah::format {
 

@@ -1,5 +1,5 @@
 // LevelIndex: the generator's order and its two-cells-a-lookup rank table.
-#include "index.hpp"
+#include "db/index.hpp"
 
 #include <array>
 

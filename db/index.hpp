@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "arrangements.hpp"
-#include "position.hpp"
+#include "db/arrangements.hpp"
+#include "engine/position.hpp"
 
 namespace kalah {
 

@@ -1,9 +1,9 @@
 // level_stats: counts value signs by scanning every verified block of every level.
-#include "level_stats.hpp"
+#include "db/level_stats.hpp"
 
 #include <atomic>
 
-#include "db_error.hpp"
+#include "db/db_error.hpp"
 
 namespace kalah {
 

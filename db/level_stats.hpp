@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "store.hpp"
+#include "db/store.hpp"
 
 namespace kalah {
 

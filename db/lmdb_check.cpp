@@ -1,6 +1,6 @@
 // LMDB file checks by plain reads: the page layout of LMDB 0.9 (data version 1), as mdb.c writes
 // it.
-#include "lmdb_check.hpp"
+#include "db/lmdb_check.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "db_error.hpp"
+#include "db/db_error.hpp"
 
 namespace kalah {
 namespace {

@@ -1,5 +1,5 @@
 // LMDB environment and transactions with errors reported as one-line DbErrors.
-#include "lmdb_env.hpp"
+#include "db/lmdb_env.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,8 +11,8 @@
 #include <mutex>
 #include <set>
 
-#include "db_error.hpp"
-#include "lmdb_check.hpp"
+#include "db/db_error.hpp"
+#include "db/lmdb_check.hpp"
 
 namespace kalah {
 namespace {

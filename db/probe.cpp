@@ -1,12 +1,12 @@
 // Probe: rank, block lookup through the cache, book fallback above the levels.
-#include "probe.hpp"
+#include "db/probe.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "for_each_index.hpp"
+#include "db/for_each_index.hpp"
 
 namespace kalah {
 

@@ -9,13 +9,13 @@
 #include <unordered_map>
 #include <vector>
 
-#include "block_cache.hpp"
-#include "huge_buffer.hpp"
-#include "oracle.hpp"
-#include "resident_level.hpp"
-#include "storage_order.hpp"
-#include "store.hpp"
-#include "table_load.hpp"
+#include "db/block_cache.hpp"
+#include "db/resident_level.hpp"
+#include "db/storage_order.hpp"
+#include "db/store.hpp"
+#include "db/table_load.hpp"
+#include "engine/huge_buffer.hpp"
+#include "engine/oracle.hpp"
 
 namespace kalah {
 

@@ -1,10 +1,10 @@
 // pack_values: a range of a level's int8 values into ResidentLevel's 5-bit words.
-#include "resident_level.hpp"
+#include "db/resident_level.hpp"
 
 #include <algorithm>
 #include <atomic>
 
-#include "db_error.hpp"
+#include "db/db_error.hpp"
 
 namespace kalah {
 

@@ -1,5 +1,5 @@
 // StorageOrder: the file format's significance order (db/FORMAT.md, "Storage order").
-#include "storage_order.hpp"
+#include "db/storage_order.hpp"
 
 #include <array>
 

@@ -3,8 +3,8 @@
 
 #include <cstdint>
 
-#include "arrangements.hpp"
-#include "position.hpp"
+#include "db/arrangements.hpp"
+#include "engine/position.hpp"
 
 namespace kalah {
 

@@ -1,5 +1,5 @@
 // Store: levels written in one transaction each, read back and verified block by block.
-#include "store.hpp"
+#include "db/store.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -7,15 +7,15 @@
 #include <random>
 #include <thread>
 
-#include "arrangements.hpp"
-#include "block_codec.hpp"
-#include "for_each_index.hpp"
-#include "format.hpp"
-#include "index.hpp"
-#include "lmdb_env.hpp"
-#include "storage_order.hpp"
-#include "store_header.hpp"
-#include "xxhash64.hpp"
+#include "db/arrangements.hpp"
+#include "db/block_codec.hpp"
+#include "db/for_each_index.hpp"
+#include "db/format.hpp"
+#include "db/index.hpp"
+#include "db/lmdb_env.hpp"
+#include "db/storage_order.hpp"
+#include "db/store_header.hpp"
+#include "db/xxhash64.hpp"
 
 namespace kalah {
 namespace {

@@ -10,10 +10,10 @@
 #include <utility>
 #include <vector>
 
-#include "db_error.hpp"
-#include "position.hpp"
-#include "resident_level.hpp"
-#include "table.hpp"
+#include "db/db_error.hpp"
+#include "db/resident_level.hpp"
+#include "db/table.hpp"
+#include "engine/position.hpp"
 
 namespace kalah {
 

@@ -2,10 +2,10 @@
 #include <string>
 #include <vector>
 
-#include "format.hpp"
-#include "lmdb_env.hpp"
-#include "store.hpp"
-#include "store_header.hpp"
+#include "db/format.hpp"
+#include "db/lmdb_env.hpp"
+#include "db/store.hpp"
+#include "db/store_header.hpp"
 
 namespace kalah {
 

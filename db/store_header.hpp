@@ -1,7 +1,7 @@
 // The database header's version, raised by every write of what an older reader would misread.
 #pragma once
 
-#include "lmdb_env.hpp"
+#include "db/lmdb_env.hpp"
 
 namespace kalah {
 

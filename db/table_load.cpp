@@ -1,7 +1,7 @@
 // resolve_table_load: kAuto decided from the work's reach and the decoded table's size.
-#include "table_load.hpp"
+#include "db/table_load.hpp"
 
-#include "probe.hpp"
+#include "db/probe.hpp"
 
 namespace kalah {
 

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <string>
 
-#include "store.hpp"
+#include "db/store.hpp"
 
 namespace kalah {
 

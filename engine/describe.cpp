@@ -1,7 +1,7 @@
 // Move narration: records a move through play_move's trace hooks and words it.
-#include "describe.hpp"
+#include "engine/describe.hpp"
 
-#include "move.hpp"
+#include "engine/move.hpp"
 
 namespace kalah {
 

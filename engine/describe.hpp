@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "position.hpp"
-#include "rules.hpp"
+#include "engine/position.hpp"
+#include "engine/rules.hpp"
 
 namespace kalah {
 

@@ -1,5 +1,5 @@
 // HugeBuffer: the mapping, its huge-page advice and its up-front population.
-#include "huge_buffer.hpp"
+#include "engine/huge_buffer.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Checked move application with run-time rule dispatch, for tools and tests.
-#include "move.hpp"
+#include "engine/move.hpp"
 
 namespace kalah {
 

@@ -3,9 +3,9 @@
 
 #include <cassert>
 
-#include "position.hpp"
-#include "rules.hpp"
-#include "wide_board.hpp"
+#include "engine/position.hpp"
+#include "engine/rules.hpp"
+#include "engine/wide_board.hpp"
 
 namespace kalah {
 

@@ -3,7 +3,7 @@
 
 #include <optional>
 
-#include "position.hpp"
+#include "engine/position.hpp"
 
 namespace kalah {
 

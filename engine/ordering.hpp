@@ -1,8 +1,8 @@
 // The engine's move order, written once: the priority of a move and the ordered list of moves.
 #pragma once
 
-#include "move.hpp"
-#include "node_loop.hpp"
+#include "engine/move.hpp"
+#include "engine/node_loop.hpp"
 
 namespace kalah {
 

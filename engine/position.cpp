@@ -1,5 +1,5 @@
 // Position notation: parsing with precise errors, printing, start positions.
-#include "position.hpp"
+#include "engine/position.hpp"
 
 #include <charconv>
 #include <cstdio>

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <utility>
 
-#include "rules.hpp"
+#include "engine/rules.hpp"
 
 namespace kalah {
 

@@ -8,8 +8,8 @@
 #include <emmintrin.h>
 #endif
 
-#include "board.hpp"
-#include "position.hpp"
+#include "engine/board.hpp"
+#include "engine/position.hpp"
 
 namespace kalah {
 

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <utility>
 
-#include "rules/kalah.hpp"
-#include "rules/wetherell.hpp"
+#include "engine/rules/kalah.hpp"
+#include "engine/rules/wetherell.hpp"
 
 namespace kalah {
 

@@ -1,5 +1,5 @@
 // The engine's Searcher over the registered rule sets; the search itself is search_impl.hpp.
-#include "search_impl.hpp"
+#include "engine/search_impl.hpp"
 
 namespace kalah {
 

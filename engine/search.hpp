@@ -7,9 +7,9 @@
 #include <memory>
 #include <vector>
 
-#include "oracle.hpp"
-#include "position.hpp"
-#include "rules.hpp"
+#include "engine/oracle.hpp"
+#include "engine/position.hpp"
+#include "engine/rules.hpp"
 
 namespace kalah {
 

@@ -8,14 +8,14 @@
 #include <random>
 #include <type_traits>
 
-#include "node_loop.hpp"
-#include "ordering.hpp"
-#include "register_board.hpp"
-#include "search.hpp"
-#include "search_trace.hpp"
-#include "stopwatch.hpp"
-#include "tt.hpp"
-#include "wide_board.hpp"
+#include "engine/node_loop.hpp"
+#include "engine/ordering.hpp"
+#include "engine/register_board.hpp"
+#include "engine/search.hpp"
+#include "engine/search_trace.hpp"
+#include "engine/stopwatch.hpp"
+#include "engine/tt.hpp"
+#include "engine/wide_board.hpp"
 
 namespace kalah {
 

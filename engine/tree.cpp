@@ -1,9 +1,9 @@
 // The engine search's last iteration recorded as a tree, and its text / Graphviz renderings.
-#include "tree.hpp"
+#include "engine/tree.hpp"
 
 #include <algorithm>
 
-#include "search_impl.hpp"
+#include "engine/search_impl.hpp"
 
 namespace kalah {
 

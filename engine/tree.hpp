@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "oracle.hpp"
-#include "position.hpp"
-#include "rules.hpp"
-#include "search_trace.hpp"
+#include "engine/oracle.hpp"
+#include "engine/position.hpp"
+#include "engine/rules.hpp"
+#include "engine/search_trace.hpp"
 
 namespace kalah {
 

@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "huge_buffer.hpp"
-#include "position.hpp"
+#include "engine/huge_buffer.hpp"
+#include "engine/position.hpp"
 
 namespace kalah {
 

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "board.hpp"
-#include "position.hpp"
+#include "engine/board.hpp"
+#include "engine/position.hpp"
 
 namespace kalah {
 

@@ -7,9 +7,9 @@
 #include <thread>
 #include <vector>
 
-#include "move.hpp"
+#include "engine/move.hpp"
+#include "exhaustive/solve.hpp"
 #include "reference.hpp"  // registered_rules
-#include "solve.hpp"
 #include "vectors.hpp"
 
 namespace kalah {

@@ -11,11 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "build.hpp"
 #include "cli_run.hpp"
 #include "db_test_util.hpp"
 #include "kalah/kalah.hpp"
 #include "random_positions.hpp"
+#include "retrograde/build.hpp"
 #include "vectors.hpp"
 
 namespace kalah {

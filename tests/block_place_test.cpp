@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "db/format.hpp"
+#include "db/level_stats.hpp"
+#include "db/probe.hpp"
+#include "db/storage_order.hpp"
+#include "db/store.hpp"
 #include "db_test_util.hpp"
-#include "format.hpp"
-#include "level_stats.hpp"
-#include "probe.hpp"
-#include "storage_order.hpp"
-#include "store.hpp"
 
 namespace kalah {
 namespace {

@@ -1,11 +1,11 @@
 // The opening book: built through the solver, answers its positions instantly, and is checked.
 #include <gtest/gtest.h>
 
-#include "book.hpp"
-#include "build.hpp"
+#include "answers/book.hpp"
+#include "answers/query.hpp"
 #include "db_test_util.hpp"
-#include "query.hpp"
 #include "reference.hpp"
+#include "retrograde/build.hpp"
 
 namespace kalah {
 namespace {

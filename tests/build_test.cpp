@@ -6,15 +6,15 @@
 
 #include <map>
 
-#include "build.hpp"
+#include "answers/query.hpp"
+#include "db/format.hpp"
+#include "db/probe.hpp"
 #include "db_test_util.hpp"
-#include "format.hpp"
-#include "move.hpp"
-#include "probe.hpp"
-#include "query.hpp"
+#include "engine/move.hpp"
 #include "reference.hpp"
+#include "retrograde/build.hpp"
+#include "retrograde/verify.hpp"
 #include "vectors.hpp"
-#include "verify.hpp"
 
 namespace kalah {
 namespace {

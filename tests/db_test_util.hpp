@@ -18,8 +18,8 @@
 #include <optional>
 #include <string_view>
 
-#include "index.hpp"
-#include "store.hpp"
+#include "db/index.hpp"
+#include "db/store.hpp"
 
 namespace kalah::test {
 

@@ -12,21 +12,21 @@
 #include <string>
 #include <vector>
 
-#include "block_codec.hpp"
-#include "block_share.hpp"
-#include "build.hpp"
+#include "db/block_codec.hpp"
+#include "db/storage_order.hpp"
+#include "db/store.hpp"
+#include "db/table.hpp"
 #include "db_test_util.hpp"
-#include "fault_injection.hpp"
-#include "memory_check.hpp"
-#include "partition.hpp"
-#include "potential_order.hpp"
-#include "request_groups.hpp"
-#include "slice_values.hpp"
-#include "storage_order.hpp"
-#include "store.hpp"
-#include "table.hpp"
+#include "retrograde/build.hpp"
+#include "retrograde/mpi/block_share.hpp"
+#include "retrograde/mpi/fault_injection.hpp"
+#include "retrograde/mpi/memory_check.hpp"
+#include "retrograde/mpi/partition.hpp"
+#include "retrograde/mpi/potential_order.hpp"
+#include "retrograde/mpi/request_groups.hpp"
+#include "retrograde/mpi/slice_values.hpp"
 #if KALAH_MPI
-#include "mpi_session.hpp"
+#include "mpi/mpi_session.hpp"
 #endif
 
 namespace kalah {

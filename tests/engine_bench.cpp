@@ -6,10 +6,10 @@
 #include <random>
 #include <vector>
 
-#include "move.hpp"
-#include "register_board.hpp"
-#include "search.hpp"
-#include "wide_board.hpp"
+#include "engine/move.hpp"
+#include "engine/register_board.hpp"
+#include "engine/search.hpp"
+#include "engine/wide_board.hpp"
 
 namespace kalah {
 namespace {

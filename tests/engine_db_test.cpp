@@ -1,10 +1,10 @@
 // The engine with the database plugged in never loses value; the solver re-derives stored values.
 #include <gtest/gtest.h>
 
-#include "build.hpp"
+#include "answers/engine_check.hpp"
 #include "db_test_util.hpp"
-#include "engine_check.hpp"
 #include "reference.hpp"
+#include "retrograde/build.hpp"
 
 namespace kalah {
 namespace {

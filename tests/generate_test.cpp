@@ -7,11 +7,11 @@
 #include <stdexcept>
 #include <vector>
 
-#include "build.hpp"
-#include "generate.hpp"
-#include "level_kernel.hpp"
-#include "move.hpp"
+#include "engine/move.hpp"
 #include "reference.hpp"
+#include "retrograde/build.hpp"
+#include "retrograde/generate.hpp"
+#include "retrograde/level_kernel.hpp"
 
 namespace kalah {
 namespace {

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "index.hpp"
-#include "register_board.hpp"
-#include "storage_order.hpp"
+#include "db/index.hpp"
+#include "db/storage_order.hpp"
+#include "engine/register_board.hpp"
 
 namespace kalah {
 namespace {

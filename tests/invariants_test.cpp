@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "move.hpp"
+#include "engine/move.hpp"
 
 namespace kalah {
 namespace {

@@ -2,8 +2,8 @@
 // threads.
 #include <benchmark/benchmark.h>
 
-#include "arrangements.hpp"
-#include "level_tables.hpp"
+#include "db/arrangements.hpp"
+#include "retrograde/level_tables.hpp"
 
 namespace {
 

@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "cli_run.hpp"
+#include "db/format.hpp"
+#include "db/index.hpp"
+#include "db/store.hpp"
 #include "db_test_util.hpp"
-#include "format.hpp"
-#include "index.hpp"
-#include "store.hpp"
 
 namespace kalah {
 namespace {

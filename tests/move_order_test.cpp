@@ -7,10 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include "ordering.hpp"
+#include "engine/ordering.hpp"
+#include "engine/search_impl.hpp"
 #include "random_positions.hpp"
 #include "reference.hpp"
-#include "search_impl.hpp"
 
 namespace kalah {
 namespace {

@@ -1,7 +1,7 @@
 // Every line of the move vectors (tests/data) and every worked example of RULES.md.
 #include <gtest/gtest.h>
 
-#include "move.hpp"
+#include "engine/move.hpp"
 #include "vectors.hpp"
 
 namespace kalah {

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "node_loop.hpp"
+#include "engine/node_loop.hpp"
 
 namespace kalah {
 namespace {

@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "db/xxhash64.hpp"
 #include "db_test_util.hpp"
-#include "xxhash64.hpp"
 
 namespace kalah::test {
 

@@ -11,14 +11,14 @@
 #include <string>
 #include <vector>
 
-#include "build.hpp"
 #include "cli_run.hpp"
+#include "db/format.hpp"
+#include "db/level_stats.hpp"
+#include "db/probe.hpp"
+#include "db/store.hpp"
 #include "db_test_util.hpp"
-#include "format.hpp"
-#include "level_stats.hpp"
 #include "old_format.hpp"
-#include "probe.hpp"
-#include "store.hpp"
+#include "retrograde/build.hpp"
 
 namespace kalah {
 namespace {

@@ -14,8 +14,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "move.hpp"
-#include "ordering.hpp"
+#include "engine/move.hpp"
+#include "engine/ordering.hpp"
 
 namespace kalah {
 namespace {

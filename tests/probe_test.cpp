@@ -6,9 +6,9 @@
 #include <thread>
 #include <vector>
 
+#include "db/probe.hpp"
+#include "db/store.hpp"
 #include "db_test_util.hpp"
-#include "probe.hpp"
-#include "store.hpp"
 
 namespace kalah {
 namespace {

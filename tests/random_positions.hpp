@@ -4,7 +4,7 @@
 #include <random>
 #include <vector>
 
-#include "move.hpp"
+#include "engine/move.hpp"
 
 namespace kalah::test {
 

@@ -6,13 +6,13 @@
 #include <random>
 #include <sstream>
 
-#include "game_record.hpp"
-#include "grading.hpp"
-#include "kgp_protocol.hpp"
-#include "move.hpp"
-#include "position_source.hpp"
-#include "rank_correlation.hpp"
-#include "rule_check.hpp"
+#include "engine/move.hpp"
+#include "kgp/kgp_protocol.hpp"
+#include "referee/game_record.hpp"
+#include "referee/grading.hpp"
+#include "referee/position_source.hpp"
+#include "referee/rank_correlation.hpp"
+#include "referee/rule_check.hpp"
 
 namespace kalah::referee {
 namespace {

@@ -8,7 +8,7 @@
 #include <tuple>
 #include <vector>
 
-#include "move.hpp"
+#include "engine/move.hpp"
 
 namespace kalah::test {
 

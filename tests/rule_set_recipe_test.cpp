@@ -4,12 +4,12 @@
 
 #include <vector>
 
-#include "level_kernel.hpp"
-#include "move.hpp"
+#include "engine/move.hpp"
+#include "engine/search_impl.hpp"
+#include "exhaustive/root_solver.hpp"
 #include "reference.hpp"
-#include "root_solver.hpp"
+#include "retrograde/level_kernel.hpp"
 #include "rules/wetherell_twos.hpp"
-#include "search_impl.hpp"
 
 namespace kalah {
 namespace {

@@ -3,12 +3,12 @@
 
 #include <random>
 
-#include "byte_array_board.hpp"
+#include "engine/byte_array_board.hpp"
+#include "engine/register_board.hpp"
+#include "engine/search.hpp"
+#include "engine/wide_board.hpp"
 #include "random_positions.hpp"
 #include "reference.hpp"
-#include "register_board.hpp"
-#include "search.hpp"
-#include "wide_board.hpp"
 
 namespace kalah {
 namespace {

@@ -9,9 +9,9 @@
 #include <set>
 #include <thread>
 
+#include "engine/search.hpp"
 #include "random_positions.hpp"
 #include "reference.hpp"
-#include "search.hpp"
 
 namespace kalah {
 namespace {

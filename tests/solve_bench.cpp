@@ -5,8 +5,8 @@
 #include <random>
 #include <vector>
 
-#include "solve.hpp"
-#include "solve_board.hpp"
+#include "exhaustive/solve.hpp"
+#include "exhaustive/solve_board.hpp"
 
 namespace kalah {
 namespace {

@@ -19,17 +19,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include "build.hpp"
 #include "cli_run.hpp"
-#include "db_error.hpp"
+#include "db/db_error.hpp"
+#include "db/probe.hpp"
 #include "db_test_util.hpp"
-#include "move.hpp"
-#include "physical_memory.hpp"
-#include "probe.hpp"
+#include "engine/move.hpp"
+#include "engine/physical_memory.hpp"
+#include "exhaustive/root_solver.hpp"
+#include "exhaustive/solve.hpp"
 #include "random_positions.hpp"
 #include "reference.hpp"
-#include "root_solver.hpp"
-#include "solve.hpp"
+#include "retrograde/build.hpp"
 #include "vectors.hpp"
 
 #include "solve_test_util.hpp"

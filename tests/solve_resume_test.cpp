@@ -16,12 +16,12 @@
 #include <string>
 #include <thread>
 
-#include "checkpoint.hpp"
-#include "checkpoint_writer.hpp"
+#include "exhaustive/mpi/root_split.hpp"
+#include "exhaustive/solve.hpp"
 #include "random_positions.hpp"
 #include "reference.hpp"
-#include "root_split.hpp"
-#include "solve.hpp"
+#include "session/checkpoint.hpp"
+#include "session/checkpoint_writer.hpp"
 
 namespace kalah {
 namespace {

@@ -13,13 +13,13 @@
 #include <utility>
 #include <vector>
 
-#include "db_error.hpp"
-#include "move.hpp"
-#include "oracle.hpp"
-#include "position.hpp"
+#include "db/db_error.hpp"
+#include "engine/move.hpp"
+#include "engine/oracle.hpp"
+#include "engine/position.hpp"
+#include "engine/rules.hpp"
+#include "exhaustive/solve.hpp"
 #include "reference.hpp"
-#include "rules.hpp"
-#include "solve.hpp"
 
 namespace kalah::test {
 

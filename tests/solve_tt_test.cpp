@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "solve_tt.hpp"
+#include "exhaustive/solve_tt.hpp"
 
 namespace kalah::solve_detail {
 namespace {

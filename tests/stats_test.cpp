@@ -13,10 +13,10 @@
 #include <lmdb.h>
 
 #include "cli_run.hpp"
+#include "db/format.hpp"
+#include "db/level_stats.hpp"
+#include "db/store.hpp"
 #include "db_test_util.hpp"
-#include "format.hpp"
-#include "level_stats.hpp"
-#include "store.hpp"
 
 namespace kalah {
 namespace {

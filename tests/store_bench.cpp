@@ -13,11 +13,11 @@
 
 #include <unistd.h>
 
-#include "block_codec.hpp"
-#include "generate.hpp"
-#include "probe.hpp"
-#include "storage_order.hpp"
-#include "store.hpp"
+#include "db/block_codec.hpp"
+#include "db/probe.hpp"
+#include "db/storage_order.hpp"
+#include "db/store.hpp"
+#include "retrograde/generate.hpp"
 
 namespace kalah {
 namespace {

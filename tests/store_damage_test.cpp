@@ -19,15 +19,15 @@
 #include <thread>
 #include <vector>
 
-#include "block_codec.hpp"
 #include "cli_run.hpp"
+#include "db/block_codec.hpp"
+#include "db/format.hpp"
+#include "db/probe.hpp"
+#include "db/resident_level.hpp"
+#include "db/storage_order.hpp"
+#include "db/store.hpp"
+#include "db/xxhash64.hpp"
 #include "db_test_util.hpp"
-#include "format.hpp"
-#include "probe.hpp"
-#include "resident_level.hpp"
-#include "storage_order.hpp"
-#include "store.hpp"
-#include "xxhash64.hpp"
 
 namespace kalah {
 namespace {

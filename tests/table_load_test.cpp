@@ -4,10 +4,10 @@
 
 #include <stdexcept>
 
+#include "db/probe.hpp"
+#include "db/store.hpp"
+#include "db/table_load.hpp"
 #include "db_test_util.hpp"
-#include "probe.hpp"
-#include "store.hpp"
-#include "table_load.hpp"
 
 namespace kalah {
 namespace {

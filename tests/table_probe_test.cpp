@@ -5,9 +5,9 @@
 #include <random>
 #include <thread>
 
-#include "build.hpp"
 #include "db_test_util.hpp"
 #include "kalah/kalah.hpp"
+#include "retrograde/build.hpp"
 
 namespace kalah {
 namespace {

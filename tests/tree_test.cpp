@@ -4,9 +4,9 @@
 #include <random>
 #include <vector>
 
+#include "engine/tree.hpp"
 #include "random_positions.hpp"
 #include "reference.hpp"
-#include "tree.hpp"
 
 namespace kalah {
 namespace {

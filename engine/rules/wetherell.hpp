@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "board.hpp"
+#include "engine/board.hpp"
 
 namespace kalah {
 

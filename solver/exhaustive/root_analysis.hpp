@@ -9,7 +9,7 @@
 #include <tuple>
 #include <vector>
 
-#include "root_context.hpp"
+#include "exhaustive/root_context.hpp"
 
 namespace kalah::solve_detail {
 

@@ -4,9 +4,9 @@
 
 #include <atomic>
 
-#include "root_ledger.hpp"
-#include "search_team.hpp"
-#include "solve.hpp"
+#include "exhaustive/root_ledger.hpp"
+#include "exhaustive/search_team.hpp"
+#include "exhaustive/solve.hpp"
 
 namespace kalah::solve_detail {
 

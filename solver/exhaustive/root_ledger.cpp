@@ -1,5 +1,5 @@
 // RootLedger: the proven bounds of a solve's root and its moves.
-#include "root_ledger.hpp"
+#include "exhaustive/root_ledger.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "root_bounds.hpp"
-#include "solve.hpp"
-#include "stopwatch.hpp"
+#include "engine/stopwatch.hpp"
+#include "exhaustive/root_bounds.hpp"
+#include "exhaustive/solve.hpp"
 
 namespace kalah::solve_detail {
 

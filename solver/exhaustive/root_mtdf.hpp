@@ -8,8 +8,8 @@
 #include <mutex>
 #include <optional>
 
-#include "root_context.hpp"
-#include "search.hpp"
+#include "engine/search.hpp"
+#include "exhaustive/root_context.hpp"
 
 namespace kalah::solve_detail {
 

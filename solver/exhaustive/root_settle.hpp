@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "root_context.hpp"
+#include "exhaustive/root_context.hpp"
 
 namespace kalah::solve_detail {
 

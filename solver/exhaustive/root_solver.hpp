@@ -11,15 +11,15 @@
 #include <stdexcept>
 #include <string>
 
-#include "root_analysis.hpp"
-#include "root_context.hpp"
-#include "root_ledger.hpp"
-#include "root_mtdf.hpp"
-#include "root_settle.hpp"
-#include "search_team.hpp"
-#include "solve.hpp"
-#include "solve_search.hpp"
-#include "stopwatch.hpp"
+#include "engine/stopwatch.hpp"
+#include "exhaustive/root_analysis.hpp"
+#include "exhaustive/root_context.hpp"
+#include "exhaustive/root_ledger.hpp"
+#include "exhaustive/root_mtdf.hpp"
+#include "exhaustive/root_settle.hpp"
+#include "exhaustive/search_team.hpp"
+#include "exhaustive/solve.hpp"
+#include "exhaustive/solve_search.hpp"
 
 namespace kalah::solve_detail {
 

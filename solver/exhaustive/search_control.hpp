@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "solve_tt.hpp"
+#include "exhaustive/solve_tt.hpp"
 
 namespace kalah::solve_detail {
 

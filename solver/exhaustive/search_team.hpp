@@ -13,8 +13,8 @@
 #include <thread>
 #include <vector>
 
-#include "solve.hpp"
-#include "solve_search.hpp"
+#include "exhaustive/solve.hpp"
+#include "exhaustive/solve_search.hpp"
 
 namespace kalah::solve_detail {
 

@@ -1,11 +1,11 @@
 // solve(): picks the board representation and the rule policy once, then runs the search.
-#include "solve.hpp"
+#include "exhaustive/solve.hpp"
 
 #include <algorithm>
 #include <string>
 
-#include "physical_memory.hpp"
-#include "root_solver.hpp"
+#include "engine/physical_memory.hpp"
+#include "exhaustive/root_solver.hpp"
 
 namespace kalah {
 

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "oracle.hpp"
-#include "position.hpp"
-#include "rules.hpp"
-#include "solve_tt.hpp"
+#include "engine/oracle.hpp"
+#include "engine/position.hpp"
+#include "engine/rules.hpp"
+#include "exhaustive/solve_tt.hpp"
 
 namespace kalah {
 

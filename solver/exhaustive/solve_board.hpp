@@ -3,11 +3,11 @@
 
 #include <cstdint>
 
-#include "board.hpp"
-#include "byte_array_board.hpp"
-#include "position.hpp"
-#include "register_board.hpp"
-#include "wide_board.hpp"
+#include "engine/board.hpp"
+#include "engine/byte_array_board.hpp"
+#include "engine/position.hpp"
+#include "engine/register_board.hpp"
+#include "engine/wide_board.hpp"
 
 namespace kalah::solve_detail {
 

@@ -9,12 +9,12 @@
 #include <utility>
 #include <vector>
 
-#include "arrangements.hpp"
-#include "huge_buffer.hpp"
+#include "db/arrangements.hpp"
+#include "engine/huge_buffer.hpp"
 
-#include "oracle.hpp"
-#include "position.hpp"
-#include "solve_board.hpp"
+#include "engine/oracle.hpp"
+#include "engine/position.hpp"
+#include "exhaustive/solve_board.hpp"
 
 namespace kalah::solve_detail {
 

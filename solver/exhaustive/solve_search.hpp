@@ -12,13 +12,13 @@
 #include <utility>
 #include <vector>
 
-#include "node_loop.hpp"
-#include "oracle.hpp"
-#include "probe.hpp"
-#include "search_control.hpp"
-#include "solve_board.hpp"
-#include "solve_memo.hpp"
-#include "solve_tt.hpp"
+#include "db/probe.hpp"
+#include "engine/node_loop.hpp"
+#include "engine/oracle.hpp"
+#include "exhaustive/search_control.hpp"
+#include "exhaustive/solve_board.hpp"
+#include "exhaustive/solve_memo.hpp"
+#include "exhaustive/solve_tt.hpp"
 
 namespace kalah::solve_detail {
 

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "huge_buffer.hpp"
+#include "engine/huge_buffer.hpp"
 
 #ifdef __SSE2__
 #include <emmintrin.h>

@@ -1,5 +1,5 @@
 // build_database: resume from the stored levels, then solve and commit level by level.
-#include "build.hpp"
+#include "retrograde/build.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -7,9 +7,9 @@
 #include <future>
 #include <string>
 
-#include "arrangements.hpp"
-#include "physical_memory.hpp"
-#include "stopwatch.hpp"
+#include "db/arrangements.hpp"
+#include "engine/physical_memory.hpp"
+#include "engine/stopwatch.hpp"
 
 namespace kalah {
 

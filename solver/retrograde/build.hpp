@@ -5,8 +5,8 @@
 #include <functional>
 #include <string>
 
-#include "generate.hpp"
-#include "store.hpp"
+#include "db/store.hpp"
+#include "retrograde/generate.hpp"
 
 namespace kalah {
 

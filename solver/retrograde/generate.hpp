@@ -5,8 +5,8 @@
 #include <functional>
 #include <string>
 
-#include "level_kernel.hpp"
-#include "rules.hpp"
+#include "engine/rules.hpp"
+#include "retrograde/level_kernel.hpp"
 
 namespace kalah {
 

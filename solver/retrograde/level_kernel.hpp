@@ -7,12 +7,12 @@
 #include <type_traits>
 #include <vector>
 
-#include "byte_array_board.hpp"
-#include "index.hpp"
-#include "level_tables.hpp"
-#include "oracle.hpp"
-#include "register_board.hpp"
-#include "rules.hpp"
+#include "db/index.hpp"
+#include "engine/byte_array_board.hpp"
+#include "engine/oracle.hpp"
+#include "engine/register_board.hpp"
+#include "engine/rules.hpp"
+#include "retrograde/level_tables.hpp"
 
 namespace kalah {
 

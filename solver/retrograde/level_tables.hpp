@@ -5,7 +5,7 @@
 #include <span>
 #include <vector>
 
-#include "resident_level.hpp"
+#include "db/resident_level.hpp"
 
 namespace kalah {
 

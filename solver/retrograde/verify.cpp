@@ -1,5 +1,5 @@
 // verify_table: checksum pass per level, then the Bellman check of entries through the engine.
-#include "verify.hpp"
+#include "retrograde/verify.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -12,10 +12,10 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
-#include "arena_threads.hpp"
-#include "index.hpp"
-#include "move.hpp"
-#include "probe.hpp"
+#include "db/index.hpp"
+#include "db/probe.hpp"
+#include "engine/move.hpp"
+#include "retrograde/arena_threads.hpp"
 
 namespace kalah {
 

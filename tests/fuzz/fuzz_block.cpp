@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "block_codec.hpp"
-#include "db_error.hpp"
+#include "db/block_codec.hpp"
+#include "db/db_error.hpp"
 #include "fuzz_check.hpp"
 
 namespace {

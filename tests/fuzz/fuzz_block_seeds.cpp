@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "block_codec.hpp"
+#include "db/block_codec.hpp"
 
 namespace {
 

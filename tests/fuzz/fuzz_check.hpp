@@ -7,7 +7,7 @@
 #include <exception>
 #include <string>
 
-#include "position.hpp"
+#include "engine/position.hpp"
 
 namespace kalah::fuzz {
 

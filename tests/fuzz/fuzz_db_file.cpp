@@ -16,11 +16,11 @@
 #include <utility>
 #include <vector>
 
-#include "db_error.hpp"
-#include "format.hpp"
+#include "db/db_error.hpp"
+#include "db/format.hpp"
+#include "db/lmdb_env.hpp"
+#include "db/store.hpp"
 #include "fuzz_check.hpp"
-#include "lmdb_env.hpp"
-#include "store.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "store.hpp"
+#include "db/store.hpp"
 
 namespace {
 

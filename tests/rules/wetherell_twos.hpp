@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "rules.hpp"
+#include "engine/rules.hpp"
 
 namespace kalah::test {
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "position.hpp"
+#include "engine/position.hpp"
 
 namespace kalah::cli {
 

@@ -4,10 +4,10 @@
 #include <iostream>
 #include <string_view>
 
-#include "bench.hpp"
-#include "command.hpp"
-#include "options.hpp"
-#include "search.hpp"
+#include "cli/bench/bench.hpp"
+#include "cli/command.hpp"
+#include "cli/options.hpp"
+#include "engine/search.hpp"
 
 namespace kalah::cli {
 

@@ -4,14 +4,14 @@
 #include <memory>
 #include <thread>
 
-#include "build.hpp"
-#include "command.hpp"
-#include "level_kernel.hpp"
-#include "options.hpp"
-#include "progress.hpp"
+#include "cli/command.hpp"
+#include "cli/options.hpp"
+#include "cli/progress.hpp"
+#include "retrograde/build.hpp"
+#include "retrograde/level_kernel.hpp"
 #ifdef KALAH_MPI
-#include "distributed_build.hpp"
-#include "run_distributed.hpp"
+#include "cli/run_distributed.hpp"
+#include "retrograde/mpi/distributed_build.hpp"
 #endif
 
 namespace kalah::cli {

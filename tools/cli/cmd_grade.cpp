@@ -2,11 +2,11 @@
 #include <fstream>
 #include <iostream>
 
-#include "command.hpp"
-#include "db_open.hpp"
-#include "game_record.hpp"
-#include "options.hpp"
-#include "report.hpp"
+#include "cli/command.hpp"
+#include "cli/db_open.hpp"
+#include "cli/options.hpp"
+#include "referee/game_record.hpp"
+#include "referee/report.hpp"
 
 namespace kalah::cli {
 namespace {

@@ -1,10 +1,10 @@
 // `kalah kgp`: a client of the Kalah Game Protocol, playing the states a KGP server sends.
 #include <cstdlib>
 
-#include "command.hpp"
-#include "db_open.hpp"
-#include "kgp_client.hpp"
-#include "options.hpp"
+#include "cli/command.hpp"
+#include "cli/db_open.hpp"
+#include "cli/options.hpp"
+#include "kgp/kgp_client.hpp"
 
 namespace kalah::cli {
 namespace {

@@ -2,9 +2,9 @@
 #include <charconv>
 #include <iostream>
 
-#include "command.hpp"
-#include "describe.hpp"
-#include "options.hpp"
+#include "cli/command.hpp"
+#include "cli/options.hpp"
+#include "engine/describe.hpp"
 
 namespace kalah::cli {
 namespace {

@@ -9,13 +9,13 @@
 #include <optional>
 #include <random>
 
-#include "board_view.hpp"
-#include "command.hpp"
-#include "db_open.hpp"
-#include "describe.hpp"
-#include "options.hpp"
-#include "search.hpp"
-#include "solve.hpp"
+#include "cli/board_view.hpp"
+#include "cli/command.hpp"
+#include "cli/db_open.hpp"
+#include "cli/options.hpp"
+#include "engine/describe.hpp"
+#include "engine/search.hpp"
+#include "exhaustive/solve.hpp"
 
 namespace kalah::cli {
 namespace {

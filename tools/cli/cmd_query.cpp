@@ -3,12 +3,12 @@
 #include <set>
 #include <string>
 
-#include "command.hpp"
-#include "db_error.hpp"
-#include "db_open.hpp"
+#include "cli/command.hpp"
+#include "cli/db_open.hpp"
+#include "cli/options.hpp"
+#include "cli/progress.hpp"
+#include "db/db_error.hpp"
 #include "kalah/kalah.hpp"
-#include "options.hpp"
-#include "progress.hpp"
 
 namespace kalah::cli {
 namespace {

@@ -9,11 +9,11 @@
 #include <iostream>
 #include <thread>
 
-#include "command.hpp"
-#include "db_open.hpp"
+#include "cli/command.hpp"
+#include "cli/db_open.hpp"
+#include "cli/options.hpp"
 #include "kalah/kalah.hpp"
-#include "options.hpp"
-#include "web_server.hpp"
+#include "serve/web_server.hpp"
 
 namespace kalah::cli {
 namespace {

@@ -18,26 +18,26 @@
 
 #include <signal.h>
 
-#include "book.hpp"
-#include "checkpoint.hpp"
-#include "checkpoint_writer.hpp"
-#include "command.hpp"
-#include "db_open.hpp"
-#include "options.hpp"
-#include "physical_memory.hpp"
-#include "progress.hpp"
-#include "query.hpp"
-#include "solve.hpp"
-#include "solve_args.hpp"
-#include "solve_book.hpp"
-#include "solve_claims.hpp"
-#include "solve_report.hpp"
-#include "solve_session.hpp"
+#include "answers/book.hpp"
+#include "answers/query.hpp"
+#include "cli/command.hpp"
+#include "cli/db_open.hpp"
+#include "cli/options.hpp"
+#include "cli/progress.hpp"
+#include "cli/solve_args.hpp"
+#include "cli/solve_book.hpp"
+#include "cli/solve_claims.hpp"
+#include "cli/solve_report.hpp"
+#include "cli/solve_run.hpp"
+#include "engine/physical_memory.hpp"
+#include "exhaustive/solve.hpp"
+#include "session/checkpoint.hpp"
+#include "session/checkpoint_writer.hpp"
 #ifdef KALAH_MPI
-#include "distributed_solve.hpp"
-#include "run_distributed.hpp"
+#include "cli/run_distributed.hpp"
+#include "exhaustive/mpi/distributed_solve.hpp"
 #endif
-#include "stopwatch.hpp"
+#include "engine/stopwatch.hpp"
 
 namespace kalah::cli {
 namespace {
@@ -245,7 +245,7 @@ int prove_claims(const SolveArgs& a, Progress& progress) {
                                    [&] { return std::make_unique<SolveTable>(opt.tt_bytes); });
   opt.tt_bytes = resumed.table->bytes();
   opt.table = resumed.table.get();
-  const SolveCheckpoint base = checkpoint_base(a, resumed.from, opt.tt_bytes, 1);
+  const SolveCheckpoint base = checkpoint_base(solve_job(a), resumed.from, opt.tt_bytes, 1);
   std::unique_ptr<CheckpointWriter> writer;
   if (!a.checkpoint.empty())
     writer = std::make_unique<CheckpointWriter>(a.checkpoint, base, opt.table, a.checkpoint_every);
@@ -274,8 +274,7 @@ int prove_claims(const SolveArgs& a, Progress& progress) {
   std::cout.flush();
   if (writer && !writer->write_final()) return kOutputNotWritten;
   if (final_checkpoint) print_checkpoint(a, *final_checkpoint, resumed.from.has_value());
-  const int sig = stop_signal.load();
-  return sig != 0 ? 128 + sig : all ? 0 : 1;
+  return exit_status_after(all ? 0 : 1);
 }
 
 // The position solved, with the database at the leaves unless --no-db; with --checkpoint,
@@ -303,9 +302,9 @@ int solve_and_print(const SolveArgs& a, Progress& progress) {
     opt.tt_bytes = resumed.table->bytes();
     opt.table = resumed.table.get();
     if (resumed.from) opt.resume = &resumed.from->proven;
-    writer = std::make_unique<CheckpointWriter>(a.checkpoint,
-                                                checkpoint_base(a, resumed.from, opt.tt_bytes, 1),
-                                                opt.table, a.checkpoint_every);
+    writer = std::make_unique<CheckpointWriter>(
+        a.checkpoint, checkpoint_base(solve_job(a), resumed.from, opt.tt_bytes, 1), opt.table,
+        a.checkpoint_every);
     if (resumed.from) progress.note("resumed: " + proven_text(resumed.from->proven));
     opt.on_proven = [&writer, &progress](const SolveResult& so_far) {
       writer->proven(so_far);
@@ -329,8 +328,7 @@ int solve_and_print(const SolveArgs& a, Progress& progress) {
       !write_certificate(a.certificate,
                          certificate_text(a.position, r, {a.rules, a.db_path, setup.use().stones})))
     return kOutputNotWritten;
-  const int sig = stop_signal.load();
-  return sig == 0 ? 0 : 128 + sig;
+  return exit_status_after(0);
 }
 
 #ifdef KALAH_MPI
@@ -347,9 +345,9 @@ int coordinate_and_print(const SolveArgs& a, const SolveOptions& opt, int proces
                        " holds a single-process solve's table, which a distributed run would "
                        "drop: resume it on one process, or give the distributed run another FILE");
     check_checkpoint_writable(a.checkpoint, 0);
-    writer = std::make_unique<CheckpointWriter>(a.checkpoint,
-                                                checkpoint_base(a, from, opt.tt_bytes, processes),
-                                                nullptr, a.checkpoint_every);
+    writer = std::make_unique<CheckpointWriter>(
+        a.checkpoint, checkpoint_base(solve_job(a), from, opt.tt_bytes, processes), nullptr,
+        a.checkpoint_every);
   }
   progress.status("the engine's first guess");
   const int guess = solve_guess(a.rules, a.position, opt);

@@ -7,13 +7,13 @@
 #include <map>
 #include <optional>
 
-#include "command.hpp"
-#include "db_open.hpp"
-#include "level_stats.hpp"
-#include "options.hpp"
-#include "progress.hpp"
-#include "stats_svg.hpp"
-#include "store.hpp"
+#include "cli/command.hpp"
+#include "cli/db_open.hpp"
+#include "cli/options.hpp"
+#include "cli/progress.hpp"
+#include "cli/stats_svg.hpp"
+#include "db/level_stats.hpp"
+#include "db/store.hpp"
 
 namespace kalah::cli {
 namespace {

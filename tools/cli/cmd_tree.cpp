@@ -3,10 +3,10 @@
 #include <string>
 #include <vector>
 
-#include "command.hpp"
-#include "db_open.hpp"
-#include "options.hpp"
-#include "tree.hpp"
+#include "cli/command.hpp"
+#include "cli/db_open.hpp"
+#include "cli/options.hpp"
+#include "engine/tree.hpp"
 
 namespace kalah::cli {
 namespace {

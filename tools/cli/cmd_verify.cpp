@@ -4,13 +4,13 @@
 #include <iostream>
 #include <optional>
 
-#include "book.hpp"
-#include "command.hpp"
-#include "db_open.hpp"
-#include "engine_check.hpp"
-#include "options.hpp"
-#include "progress.hpp"
-#include "verify.hpp"
+#include "answers/book.hpp"
+#include "answers/engine_check.hpp"
+#include "cli/command.hpp"
+#include "cli/db_open.hpp"
+#include "cli/options.hpp"
+#include "cli/progress.hpp"
+#include "retrograde/verify.hpp"
 
 namespace kalah::cli {
 namespace {

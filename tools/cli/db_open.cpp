@@ -1,13 +1,13 @@
 // open_db_for: read-only store + probe, or a clear reason why not.
-#include "db_open.hpp"
+#include "cli/db_open.hpp"
 
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
 
-#include "options.hpp"
-#include "physical_memory.hpp"
-#include "progress.hpp"
+#include "cli/options.hpp"
+#include "cli/progress.hpp"
+#include "engine/physical_memory.hpp"
 
 namespace kalah::cli {
 

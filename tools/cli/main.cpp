@@ -6,9 +6,9 @@
 
 #include <boost/program_options/errors.hpp>
 
-#include "command.hpp"
+#include "cli/command.hpp"
+#include "engine/position.hpp"
 #include "kalah/kalah.hpp"
-#include "position.hpp"
 
 namespace kalah::cli {
 

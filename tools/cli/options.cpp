@@ -1,5 +1,5 @@
 // Shared option parsing for the subcommands.
-#include "options.hpp"
+#include "cli/options.hpp"
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 #include <thread>
 #include <typeinfo>
 
-#include "physical_memory.hpp"
+#include "engine/physical_memory.hpp"
 
 namespace kalah::cli {
 

@@ -7,8 +7,8 @@
 
 #include <boost/program_options.hpp>
 
-#include "position.hpp"
-#include "rules.hpp"
+#include "engine/position.hpp"
+#include "engine/rules.hpp"
 
 namespace kalah::cli {
 

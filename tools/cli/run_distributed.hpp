@@ -6,8 +6,8 @@
 #include <exception>
 #include <iostream>
 
-#include "mpi_session.hpp"
-#include "position.hpp"
+#include "engine/position.hpp"
+#include "mpi/mpi_session.hpp"
 
 namespace kalah::cli {
 

@@ -4,13 +4,13 @@
 #include <string>
 #include <vector>
 
-#include "db_open.hpp"
-#include "options.hpp"
-#include "position.hpp"
-#include "rules.hpp"
-#include "solve.hpp"
-#include "solve_claims.hpp"
-#include "table_load.hpp"
+#include "cli/db_open.hpp"
+#include "cli/options.hpp"
+#include "cli/solve_claims.hpp"
+#include "db/table_load.hpp"
+#include "engine/position.hpp"
+#include "engine/rules.hpp"
+#include "exhaustive/solve.hpp"
 
 namespace kalah::cli {
 

@@ -1,16 +1,16 @@
 // `kalah solve --store`: the position and its first plies solved into the database's book.
-#include "solve_book.hpp"
+#include "cli/solve_book.hpp"
 
 #include <chrono>
 #include <iostream>
 
-#include "book.hpp"
-#include "db_open.hpp"
-#include "solve_report.hpp"
-#include "solve_session.hpp"
-#include "stopwatch.hpp"
-#include "store.hpp"
-#include "table_load.hpp"
+#include "answers/book.hpp"
+#include "cli/db_open.hpp"
+#include "cli/solve_report.hpp"
+#include "cli/solve_run.hpp"
+#include "db/store.hpp"
+#include "db/table_load.hpp"
+#include "engine/stopwatch.hpp"
 
 namespace kalah::cli {
 
@@ -41,7 +41,7 @@ int store_book(const SolveArgs& a, Progress& progress) {
         progress.status(at + " positions");
       },
       [&](const Position& q) {
-        const std::size_t bytes = tt_bytes_for(a, q, &probe);
+        const std::size_t bytes = solve_tt_bytes(solve_job(a), q, &probe);
         tt.add(bytes);
         return bytes;
       });

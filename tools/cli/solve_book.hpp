@@ -1,8 +1,8 @@
 // `kalah solve --store`: the position and its first plies solved into the database's book.
 #pragma once
 
-#include "progress.hpp"
-#include "solve_args.hpp"
+#include "cli/progress.hpp"
+#include "cli/solve_args.hpp"
 
 namespace kalah::cli {
 

@@ -1,10 +1,10 @@
 // `kalah solve`'s claims: bounds proven alone, and the certificate that re-proves a solve's root.
-#include "solve_claims.hpp"
+#include "cli/solve_claims.hpp"
 
 #include <algorithm>
 #include <sstream>
 
-#include "move.hpp"
+#include "engine/move.hpp"
 
 namespace kalah::cli {
 namespace {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "position.hpp"
-#include "rules.hpp"
-#include "solve.hpp"
+#include "engine/position.hpp"
+#include "engine/rules.hpp"
+#include "exhaustive/solve.hpp"
 
 namespace kalah::cli {
 

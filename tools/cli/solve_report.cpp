@@ -1,12 +1,12 @@
 // `kalah solve`'s printed answers, text and JSON: a solve's, the claims', the book's, the
 // checkpoint's line.
-#include "solve_report.hpp"
+#include "cli/solve_report.hpp"
 
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 
-#include "query.hpp"
+#include "answers/query.hpp"
 
 namespace kalah::cli {
 namespace {

@@ -9,12 +9,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "book.hpp"
-#include "checkpoint.hpp"
-#include "probe.hpp"
-#include "solve.hpp"
-#include "solve_args.hpp"
-#include "solve_claims.hpp"
+#include "answers/book.hpp"
+#include "cli/solve_args.hpp"
+#include "cli/solve_claims.hpp"
+#include "db/probe.hpp"
+#include "exhaustive/solve.hpp"
+#include "session/checkpoint.hpp"
 
 namespace kalah::cli {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "level_stats.hpp"
+#include "db/level_stats.hpp"
 
 namespace kalah::cli {
 

@@ -8,10 +8,10 @@
 #include <memory>
 #include <string>
 
-#include "position.hpp"
-#include "search.hpp"
-#include "solve.hpp"
-#include "store.hpp"
+#include "db/store.hpp"
+#include "engine/position.hpp"
+#include "engine/search.hpp"
+#include "exhaustive/solve.hpp"
 
 namespace kalah::kgp {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "position.hpp"
+#include "engine/position.hpp"
 
 namespace kalah::kgp {
 

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <string>
 
-#include "kgp_socket.hpp"
+#include "kgp/kgp_socket.hpp"
 
 namespace kalah::referee {
 

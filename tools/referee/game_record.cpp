@@ -1,11 +1,11 @@
 // Games already played, as `kalah grade` reads them: a start and its moves, or its positions.
-#include "game_record.hpp"
+#include "referee/game_record.hpp"
 
 #include <cstdio>
 #include <sstream>
 #include <string>
 
-#include "move.hpp"
+#include "engine/move.hpp"
 
 namespace kalah::referee {
 namespace {

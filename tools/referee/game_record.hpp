@@ -4,8 +4,8 @@
 #include <istream>
 #include <vector>
 
-#include "position.hpp"
-#include "rules.hpp"
+#include "engine/position.hpp"
+#include "engine/rules.hpp"
 
 namespace kalah::referee {
 

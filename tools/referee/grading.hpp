@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "position.hpp"
-#include "probe.hpp"
-#include "query.hpp"
-#include "rules.hpp"
-#include "solve_tt.hpp"
-#include "store.hpp"
+#include "answers/query.hpp"
+#include "db/probe.hpp"
+#include "db/store.hpp"
+#include "engine/position.hpp"
+#include "engine/rules.hpp"
+#include "exhaustive/solve_tt.hpp"
 
 namespace kalah::referee {
 

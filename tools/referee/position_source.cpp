@@ -1,14 +1,14 @@
 // The positions a referee sends a bot: drawn inside a table, read from a file, or from games
 // played against the bot.
-#include "position_source.hpp"
+#include "referee/position_source.hpp"
 
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
 
-#include "kgp_protocol.hpp"
-#include "move.hpp"
-#include "search.hpp"
+#include "engine/move.hpp"
+#include "engine/search.hpp"
+#include "kgp/kgp_protocol.hpp"
 
 namespace kalah::referee {
 namespace {

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "grading.hpp"
-#include "position.hpp"
+#include "engine/position.hpp"
+#include "referee/grading.hpp"
 
 namespace kalah::referee {
 

@@ -1,5 +1,5 @@
 // `kalah referee`: the server side of the Kalah Game Protocol, grading each bot that connects.
-#include "referee_server.hpp"
+#include "referee/referee_server.hpp"
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -25,11 +25,11 @@
 #include <system_error>
 #include <thread>
 
-#include "bot_connection.hpp"
-#include "kgp_protocol.hpp"
-#include "kgp_socket.hpp"
-#include "report.hpp"
-#include "rule_check.hpp"
+#include "kgp/kgp_protocol.hpp"
+#include "kgp/kgp_socket.hpp"
+#include "referee/bot_connection.hpp"
+#include "referee/report.hpp"
+#include "referee/rule_check.hpp"
 
 namespace kalah::referee {
 namespace {

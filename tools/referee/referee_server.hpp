@@ -4,8 +4,8 @@
 #include <cstddef>
 #include <string>
 
-#include "grading.hpp"
-#include "position_source.hpp"
+#include "referee/grading.hpp"
+#include "referee/position_source.hpp"
 
 namespace kalah::referee {
 

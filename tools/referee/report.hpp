@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "grading.hpp"
+#include "referee/grading.hpp"
 
 namespace kalah::referee {
 

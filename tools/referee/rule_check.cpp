@@ -1,8 +1,8 @@
 // The verify mode's check of a bot's rules: the board after a move and the repeat flag.
-#include "rule_check.hpp"
+#include "referee/rule_check.hpp"
 
-#include "kgp_protocol.hpp"
-#include "move.hpp"
+#include "engine/move.hpp"
+#include "kgp/kgp_protocol.hpp"
 
 namespace kalah::referee {
 namespace {

@@ -5,8 +5,8 @@
 #include <map>
 #include <string>
 
-#include "position.hpp"
-#include "rules.hpp"
+#include "engine/position.hpp"
+#include "engine/rules.hpp"
 
 namespace kalah::serve {
 

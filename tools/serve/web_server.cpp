@@ -1,5 +1,5 @@
 // WebServer: the routes of `kalah serve` and their error answers.
-#include "web_server.hpp"
+#include "serve/web_server.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -13,8 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "http_api.hpp"
-#include "web_page.hpp"
+#include "serve/http_api.hpp"
+#include "serve/web_page.hpp"
 
 namespace kalah::serve {
 namespace {

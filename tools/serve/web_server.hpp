@@ -8,7 +8,7 @@
 #include <string>
 
 #include "kalah/kalah.hpp"
-#include "search_admission.hpp"
+#include "serve/search_admission.hpp"
 
 namespace kalah::serve {
 

@@ -1,13 +1,13 @@
 // A process's share of a level's stored blocks: which blocks, the values they need, their encoding.
-#include "block_share.hpp"
+#include "retrograde/mpi/block_share.hpp"
 
 #include <algorithm>
 
 #include <tbb/parallel_for.h>
 
-#include "block_codec.hpp"
-#include "store.hpp"
-#include "table.hpp"
+#include "db/block_codec.hpp"
+#include "db/store.hpp"
+#include "db/table.hpp"
 
 namespace kalah {
 

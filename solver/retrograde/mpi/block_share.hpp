@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "index.hpp"
-#include "partition.hpp"
-#include "storage_order.hpp"
+#include "db/index.hpp"
+#include "db/storage_order.hpp"
+#include "retrograde/mpi/partition.hpp"
 
 namespace kalah {
 

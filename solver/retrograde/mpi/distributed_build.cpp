@@ -1,7 +1,6 @@
 // The distributed build's driver: the stored levels handed out, then each new level solved, stored.
-#include "distributed_build.hpp"
+#include "retrograde/mpi/distributed_build.hpp"
 
-#include <mpi.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -13,18 +12,18 @@
 
 #include <tbb/task_arena.h>
 
-#include "arena_threads.hpp"
-#include "exchange.hpp"
-#include "fault_injection.hpp"
-#include "level_kernel.hpp"
-#include "memory_check.hpp"
-#include "mpi_world.hpp"
-#include "partition.hpp"
-#include "physical_memory.hpp"
-#include "slice_kernel.hpp"
-#include "stopwatch.hpp"
-#include "storage_order.hpp"
-#include "stored_blocks.hpp"
+#include "db/storage_order.hpp"
+#include "engine/physical_memory.hpp"
+#include "engine/stopwatch.hpp"
+#include "mpi/mpi_world.hpp"
+#include "retrograde/arena_threads.hpp"
+#include "retrograde/level_kernel.hpp"
+#include "retrograde/mpi/exchange.hpp"
+#include "retrograde/mpi/fault_injection.hpp"
+#include "retrograde/mpi/memory_check.hpp"
+#include "retrograde/mpi/partition.hpp"
+#include "retrograde/mpi/slice_kernel.hpp"
+#include "retrograde/mpi/stored_blocks.hpp"
 
 namespace kalah {
 
@@ -62,7 +61,7 @@ StoreState broadcast_store_state(const Store* store, TableId t, World w) {
     shared[1] = store->options().block_entries;
     shared[2] = store->options().zstd_level;
   }
-  MPI_Bcast(shared, 3, MPI_INT64_T, 0, MPI_COMM_WORLD);
+  broadcast_from_first(shared);
   return {int(shared[0]), std::uint32_t(shared[1]), int(shared[2])};
 }
 

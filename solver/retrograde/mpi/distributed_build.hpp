@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <functional>
 
-#include "build.hpp"
-#include "mpi_session.hpp"
+#include "mpi/mpi_session.hpp"
+#include "retrograde/build.hpp"
 
 namespace kalah {
 

@@ -7,9 +7,9 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include "mpi_world.hpp"
-#include "partition.hpp"
-#include "request_groups.hpp"
+#include "mpi/mpi_world.hpp"
+#include "retrograde/mpi/partition.hpp"
+#include "retrograde/mpi/request_groups.hpp"
 
 namespace kalah {
 

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "build.hpp"
+#include "retrograde/build.hpp"
 
 namespace kalah {
 

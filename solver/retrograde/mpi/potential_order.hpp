@@ -8,7 +8,7 @@
 
 #include <tbb/parallel_for.h>
 
-#include "level_kernel.hpp"
+#include "retrograde/level_kernel.hpp"
 
 namespace kalah {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "partition.hpp"
+#include "retrograde/mpi/partition.hpp"
 
 namespace kalah {
 

@@ -11,12 +11,12 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include "exchange.hpp"
-#include "level_kernel.hpp"
-#include "mpi_world.hpp"
-#include "partition.hpp"
-#include "potential_order.hpp"
-#include "slice_values.hpp"
+#include "mpi/mpi_world.hpp"
+#include "retrograde/level_kernel.hpp"
+#include "retrograde/mpi/exchange.hpp"
+#include "retrograde/mpi/partition.hpp"
+#include "retrograde/mpi/potential_order.hpp"
+#include "retrograde/mpi/slice_values.hpp"
 
 namespace kalah {
 

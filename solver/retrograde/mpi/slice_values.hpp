@@ -4,8 +4,8 @@
 #include <atomic>
 #include <cstdint>
 
-#include "level_tables.hpp"
-#include "partition.hpp"
+#include "retrograde/level_tables.hpp"
+#include "retrograde/mpi/partition.hpp"
 
 namespace kalah {
 

@@ -1,14 +1,13 @@
 // A level's stored blocks made by every process: each encodes its share, process 0 collects them.
-#include "stored_blocks.hpp"
-
-#include <mpi.h>
+#include "retrograde/mpi/stored_blocks.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "block_share.hpp"
-#include "slice_values.hpp"
-#include "table.hpp"
+#include "db/table.hpp"
+#include "mpi/mpi_world.hpp"
+#include "retrograde/mpi/block_share.hpp"
+#include "retrograde/mpi/slice_values.hpp"
 
 namespace kalah {
 
@@ -42,7 +41,7 @@ void send_blocks(const std::vector<std::string>& mine, std::uint64_t first_block
   std::uint64_t total = 0;
   for (std::size_t i = 0; i < mine.size(); ++i) total += sizes[i] = mine[i].size();
   const std::uint64_t head[3] = {first_block, mine.size(), total};
-  MPI_Send(head, 3, MPI_UINT64_T, 0, kTag, MPI_COMM_WORLD);
+  send_message(head, sizeof head, 0, kTag);
   send_bytes(sizes.data(), sizes.size() * sizeof(std::uint64_t), 0, kTag);
   std::string all;
   all.reserve(total);
@@ -54,7 +53,7 @@ void send_blocks(const std::vector<std::string>& mine, std::uint64_t first_block
 // Process q's blocks (send_blocks) appended to `blocks`, which they must continue.
 void receive_blocks(int q, std::vector<std::string>& blocks) {
   std::uint64_t head[3];
-  MPI_Recv(head, 3, MPI_UINT64_T, q, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  receive_message(head, sizeof head, q, kTag);
   if (head[0] != blocks.size())
     throw std::runtime_error("distributed build: process " + std::to_string(q) +
                              " sent blocks from " + std::to_string(head[0]) + ", expected " +

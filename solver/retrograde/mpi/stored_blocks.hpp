@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "exchange.hpp"
-#include "index.hpp"
-#include "level_tables.hpp"
-#include "mpi_world.hpp"
-#include "partition.hpp"
-#include "storage_order.hpp"
+#include "db/index.hpp"
+#include "db/storage_order.hpp"
+#include "mpi/mpi_world.hpp"
+#include "retrograde/level_tables.hpp"
+#include "retrograde/mpi/exchange.hpp"
+#include "retrograde/mpi/partition.hpp"
 
 namespace kalah {
 

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "position.hpp"
+#include "engine/position.hpp"
 
 namespace kalah::cli {
 

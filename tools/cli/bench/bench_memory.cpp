@@ -5,12 +5,12 @@
 #include <cstdio>
 #include <string>
 
-#include "bench.hpp"
-#include "board.hpp"
-#include "huge_buffer.hpp"
-#include "options.hpp"
-#include "physical_memory.hpp"
-#include "stopwatch.hpp"
+#include "cli/bench/bench.hpp"
+#include "cli/options.hpp"
+#include "engine/board.hpp"
+#include "engine/huge_buffer.hpp"
+#include "engine/physical_memory.hpp"
+#include "engine/stopwatch.hpp"
 
 namespace kalah::cli {
 namespace {

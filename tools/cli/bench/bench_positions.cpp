@@ -3,8 +3,8 @@
 #include <random>
 #include <set>
 
-#include "bench.hpp"
-#include "options.hpp"
+#include "cli/bench/bench.hpp"
+#include "cli/options.hpp"
 
 namespace kalah::cli {
 

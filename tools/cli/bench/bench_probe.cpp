@@ -10,11 +10,11 @@
 #include <thread>
 #include <vector>
 
-#include "bench.hpp"
-#include "board.hpp"
+#include "cli/bench/bench.hpp"
+#include "cli/options.hpp"
+#include "engine/board.hpp"
+#include "engine/stopwatch.hpp"
 #include "kalah/kalah.hpp"
-#include "options.hpp"
-#include "stopwatch.hpp"
 
 namespace kalah::cli {
 namespace {

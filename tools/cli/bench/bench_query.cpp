@@ -8,14 +8,14 @@
 #include <tuple>
 #include <vector>
 
-#include "bench.hpp"
-#include "move.hpp"
-#include "options.hpp"
-#include "probe.hpp"
-#include "query.hpp"
-#include "stopwatch.hpp"
-#include "store.hpp"
-#include "xxhash64.hpp"
+#include "answers/query.hpp"
+#include "cli/bench/bench.hpp"
+#include "cli/options.hpp"
+#include "db/probe.hpp"
+#include "db/store.hpp"
+#include "db/xxhash64.hpp"
+#include "engine/move.hpp"
+#include "engine/stopwatch.hpp"
 
 namespace kalah::cli {
 namespace {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/options.hpp"
 #include "kalah/kalah.hpp"
-#include "options.hpp"
 
 namespace kalah::cli {
 

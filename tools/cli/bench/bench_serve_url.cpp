@@ -15,14 +15,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench.hpp"
-#include "bench_serve.hpp"
-#include "db_open.hpp"
-#include "options.hpp"
-#include "serve_load.hpp"
-#include "stopwatch.hpp"
-#include "web_server.hpp"
-#include "xxhash64.hpp"
+#include "cli/bench/bench.hpp"
+#include "cli/bench/bench_serve.hpp"
+#include "cli/bench/serve_load.hpp"
+#include "cli/db_open.hpp"
+#include "cli/options.hpp"
+#include "db/xxhash64.hpp"
+#include "engine/stopwatch.hpp"
+#include "serve/web_server.hpp"
 
 namespace kalah::cli {
 namespace {

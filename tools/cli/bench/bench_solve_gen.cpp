@@ -7,16 +7,16 @@
 #include <string>
 #include <vector>
 
-#include "bench.hpp"
-#include "build.hpp"
-#include "generate.hpp"
-#include "options.hpp"
-#include "physical_memory.hpp"
-#include "probe.hpp"
-#include "solve.hpp"
-#include "solve_tt.hpp"
-#include "stopwatch.hpp"
-#include "store.hpp"
+#include "cli/bench/bench.hpp"
+#include "cli/options.hpp"
+#include "db/probe.hpp"
+#include "db/store.hpp"
+#include "engine/physical_memory.hpp"
+#include "engine/stopwatch.hpp"
+#include "exhaustive/solve.hpp"
+#include "exhaustive/solve_tt.hpp"
+#include "retrograde/build.hpp"
+#include "retrograde/generate.hpp"
 
 namespace kalah::cli {
 namespace {

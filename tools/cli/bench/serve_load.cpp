@@ -1,5 +1,5 @@
 // HttpConnection, SlowClients: the sockets of `kalah bench serve --url`.
-#include "serve_load.hpp"
+#include "cli/bench/serve_load.hpp"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -16,7 +16,7 @@
 #include <cstring>
 #include <thread>
 
-#include "options.hpp"
+#include "cli/options.hpp"
 
 namespace kalah::cli {
 namespace {

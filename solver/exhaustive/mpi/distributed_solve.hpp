@@ -5,9 +5,9 @@
 #include <functional>
 #include <string>
 
-#include "position.hpp"
-#include "rules.hpp"
-#include "solve.hpp"
+#include "engine/position.hpp"
+#include "engine/rules.hpp"
+#include "exhaustive/solve.hpp"
 
 namespace kalah {
 

@@ -6,9 +6,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "position.hpp"
-#include "rules.hpp"
-#include "solve.hpp"
+#include "engine/position.hpp"
+#include "engine/rules.hpp"
+#include "exhaustive/solve.hpp"
 
 namespace kalah {
 

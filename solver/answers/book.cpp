@@ -1,13 +1,13 @@
 // build_book and verify_book: the opening book written through the solver, and checked.
-#include "book.hpp"
+#include "answers/book.hpp"
 
 #include <chrono>
 #include <map>
 
-#include "index.hpp"
-#include "move.hpp"
-#include "oracle.hpp"
-#include "stopwatch.hpp"
+#include "db/index.hpp"
+#include "engine/move.hpp"
+#include "engine/oracle.hpp"
+#include "engine/stopwatch.hpp"
 
 namespace kalah {
 

@@ -1,18 +1,16 @@
 // The distributed solve's messages: tests from process 0 to the others, their bounds back.
-#include "distributed_solve.hpp"
-
-#include <mpi.h>
+#include "exhaustive/mpi/distributed_solve.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <optional>
-#include <thread>
 #include <vector>
 
-#include "move.hpp"
-#include "root_split.hpp"
-#include "stopwatch.hpp"
+#include "engine/move.hpp"
+#include "engine/stopwatch.hpp"
+#include "exhaustive/mpi/root_split.hpp"
+#include "mpi/mpi_world.hpp"
 
 namespace kalah {
 
@@ -28,24 +26,6 @@ struct TestMessage {
 struct BoundMessage {
   std::int64_t pit, stopped, at_least, bound, nodes, expanded;
 };
-
-// Waits for a message of `tag` from `source` (MPI_ANY_SOURCE: any) without keeping a core busy
-// (MPI's blocking receive polls), and returns its status.
-MPI_Status wait_for(int source, int tag) {
-  MPI_Status st;
-  for (int flag = 0;;) {
-    MPI_Iprobe(source, tag, MPI_COMM_WORLD, &flag, &st);
-    if (flag) return st;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-}
-
-void send(const void* msg, int bytes, int dest, int tag) {
-  MPI_Send(msg, bytes, MPI_BYTE, dest, tag, MPI_COMM_WORLD);
-}
-void receive(void* msg, int bytes, int source, int tag) {
-  MPI_Recv(msg, bytes, MPI_BYTE, source, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-}
 
 }  // namespace
 
@@ -68,16 +48,16 @@ SolveResult coordinate_split_solve(
       if (!job) break;
       const TestMessage m{job->pit, job->beta,
                           max_seconds > 0 ? std::int64_t(left * 1000) + 1 : -1};
-      send(&m, sizeof m, w, kTest);
+      send_message(&m, sizeof m, w, kTest);
       running[std::size_t(w)] = std::move(job);
       ++busy;
     }
     if (busy == 0) break;  // done, or out of time with every test back
-    const MPI_Status st = wait_for(MPI_ANY_SOURCE, kBound);
+    const int from = wait_for_message(kAnySource, kBound).source;
     BoundMessage b;
-    receive(&b, sizeof b, st.MPI_SOURCE, kBound);
-    const RootSplit::Job job = *running[std::size_t(st.MPI_SOURCE)];
-    running[std::size_t(st.MPI_SOURCE)].reset();
+    receive_message(&b, sizeof b, from, kBound);
+    const RootSplit::Job job = *running[std::size_t(from)];
+    running[std::size_t(from)].reset();
     --busy;
     nodes += std::uint64_t(b.nodes);
     expanded += std::uint64_t(b.expanded);
@@ -94,7 +74,7 @@ SolveResult coordinate_split_solve(
       on_proven(so_far, split.status());
     }
   }
-  for (int w = 1; w < processes; ++w) send(nullptr, 0, w, kOver);
+  for (int w = 1; w < processes; ++w) send_message(nullptr, 0, w, kOver);
   SolveResult r = split.result();
   r.nodes = nodes;
   r.expanded = expanded;
@@ -104,20 +84,19 @@ SolveResult coordinate_split_solve(
 
 void serve_split_tests(Rules rules, const Position& p, SolveOptions opt) {
   while (true) {
-    const MPI_Status st = wait_for(0, MPI_ANY_TAG);
-    if (st.MPI_TAG == kOver) {
-      receive(nullptr, 0, 0, kOver);
+    if (wait_for_message(0, kAnyTag).tag == kOver) {
+      receive_message(nullptr, 0, 0, kOver);
       return;
     }
     TestMessage m;
-    receive(&m, sizeof m, 0, kTest);
+    receive_message(&m, sizeof m, 0, kTest);
     Position c = p;
     play_move(rules, c, int(m.pit));
     opt.max_seconds = m.millis_left < 0 ? 0 : std::max(1e-3, double(m.millis_left) / 1000);
     const TestResult t = solve_test(rules, c, int(m.beta), opt);
     const BoundMessage b{
         m.pit, t.stopped, t.at_least, t.bound, std::int64_t(t.nodes), std::int64_t(t.expanded)};
-    send(&b, sizeof b, 0, kBound);
+    send_message(&b, sizeof b, 0, kBound);
   }
 }
 

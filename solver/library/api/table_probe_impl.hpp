@@ -4,10 +4,10 @@
 #include <memory>
 #include <string>
 
+#include "db/probe.hpp"
+#include "db/store.hpp"
+#include "engine/rules.hpp"
 #include "kalah/kalah.hpp"
-#include "probe.hpp"
-#include "rules.hpp"
-#include "store.hpp"
 
 namespace kalah::api {
 

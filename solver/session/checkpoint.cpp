@@ -1,5 +1,5 @@
 // The checkpoint file: a magic line, a JSON line of what was proven, then the table's words.
-#include "checkpoint.hpp"
+#include "session/checkpoint.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "xxhash64.hpp"
+#include "db/xxhash64.hpp"
 
 namespace kalah {
 

@@ -1,12 +1,12 @@
 // RootSplit: the root's moves settled by tests run elsewhere.
-#include "root_split.hpp"
+#include "exhaustive/mpi/root_split.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 #include <tuple>
 #include <utility>
 
-#include "move.hpp"
+#include "engine/move.hpp"
 
 namespace kalah {
 

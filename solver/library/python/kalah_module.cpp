@@ -1,4 +1,5 @@
-// The Python module `kalah`: kalah::api (solver/include/kalah/kalah.hpp) for Python, via pybind11.
+// The Python module `kalah`: kalah::api (solver/library/include/kalah/kalah.hpp) for Python,
+// via pybind11.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 

@@ -1,5 +1,5 @@
 // The checkpoint of `kalah solve`: read, checked against the command, and written as it runs.
-#include "checkpoint_writer.hpp"
+#include "session/checkpoint_writer.hpp"
 
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "stopwatch.hpp"
+#include "engine/stopwatch.hpp"
 
 namespace kalah {
 

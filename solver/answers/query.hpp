@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "oracle.hpp"
-#include "position.hpp"
-#include "rules.hpp"
-#include "solve.hpp"
+#include "engine/oracle.hpp"
+#include "engine/position.hpp"
+#include "engine/rules.hpp"
+#include "exhaustive/solve.hpp"
 
 namespace kalah {
 
@@ -53,7 +53,7 @@ struct QueryAnswer {
 };
 
 // How query_position searches. The public API's kalah::api::QueryOptions (kalah/kalah.hpp) is
-// mapped onto it by Database::query (solver/api/database.cpp), which adds the kept table.
+// mapped onto it by Database::query (solver/library/api/database.cpp), which adds the kept table.
 struct QuerySearchOptions {
   double max_seconds = 0;  // of search in all; 0: unlimited
   int threads = 1;         // search threads (SolveOptions::threads)

@@ -10,8 +10,8 @@
 #include <string>
 #include <thread>
 
-#include "checkpoint.hpp"
-#include "solve.hpp"
+#include "exhaustive/solve.hpp"
+#include "session/checkpoint.hpp"
 
 namespace kalah {
 

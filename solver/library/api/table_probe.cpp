@@ -3,7 +3,7 @@
 #include <exception>
 #include <optional>
 
-#include "table_probe_impl.hpp"
+#include "api/table_probe_impl.hpp"
 
 namespace kalah::api {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "probe.hpp"
+#include "db/probe.hpp"
 
 namespace kalah {
 

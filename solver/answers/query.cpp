@@ -1,10 +1,10 @@
 // query_position: a position's value and every move's, from the oracle or one analysis by the
 // solver.
-#include "query.hpp"
+#include "answers/query.hpp"
 
 #include <algorithm>
 
-#include "move.hpp"
+#include "engine/move.hpp"
 
 namespace kalah {
 

@@ -1,14 +1,14 @@
 // check_engine and resolve_sample: the engine and the solver measured against the database.
-#include "engine_check.hpp"
+#include "answers/engine_check.hpp"
 
 #include <chrono>
 #include <random>
 
-#include "index.hpp"
-#include "move.hpp"
-#include "search.hpp"
-#include "solve.hpp"
-#include "stopwatch.hpp"
+#include "db/index.hpp"
+#include "engine/move.hpp"
+#include "engine/search.hpp"
+#include "engine/stopwatch.hpp"
+#include "exhaustive/solve.hpp"
 
 namespace kalah {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "probe.hpp"
-#include "solve.hpp"
+#include "db/probe.hpp"
+#include "exhaustive/solve.hpp"
 
 namespace kalah {
 

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "position.hpp"
-#include "root_bounds.hpp"
-#include "rules.hpp"
-#include "solve.hpp"
+#include "engine/position.hpp"
+#include "engine/rules.hpp"
+#include "exhaustive/root_bounds.hpp"
+#include "exhaustive/solve.hpp"
 
 namespace kalah {
 

@@ -1,0 +1,96 @@
+// A solve run as a job: its TT's size, the checkpoint it resumes, the stop signals, the exit
+// status a signal gives, and files written whole or not at all.
+#include "session/solve_session.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+#include "exhaustive/solve.hpp"
+#include "session/checkpoint_writer.hpp"
+
+namespace kalah {
+
+std::size_t solve_tt_bytes(const SolveJob& job, const Position& q, const Probe* probe) {
+  if (job.tt_mb > 0) return std::size_t(job.tt_mb) << 20;
+  const bool untabled_levels = job.untabled > 0   ? probe != nullptr && probe->resident()
+                               : job.untabled < 0 ? untabled_by_default(job.rules, probe)
+                                                  : false;
+  return auto_tt_bytes(q, probe != nullptr ? probe->max_stones() : -1, untabled_levels);
+}
+
+SolveCheckpoint checkpoint_base(const SolveJob& job, const std::optional<SolveCheckpoint>& from,
+                                std::size_t tt_bytes, int processes) {
+  SolveCheckpoint base = from ? *from : new_checkpoint(job.rules, job.position, tt_bytes);
+  base.tt_bytes = tt_bytes;
+  base.processes = processes;
+  return base;
+}
+
+ResumePlan plan_resume(const SolveJob& job, std::size_t tt_bytes) {
+  ResumePlan plan{checkpoint_to_resume(job.checkpoint, job.rules, job.position), tt_bytes};
+  if (plan.from) {
+    if (job.tt_mb > 0 && tt_bytes != plan.from->tt_bytes)
+      throw InputError("checkpoint " + job.checkpoint + " was made with --tt-mb " +
+                       std::to_string(plan.from->tt_bytes >> 20) +
+                       ": give that or leave --tt-mb out");
+    plan.tt_bytes = plan.from->tt_bytes;
+  }
+  check_checkpoint_writable(job.checkpoint, SolveTable::bytes_for(plan.tt_bytes));
+  return plan;
+}
+
+std::atomic<bool> stop_requested{false};
+std::atomic<int> stop_signal{0};
+
+namespace {
+extern "C" void on_stop_signal(int sig) {
+  stop_signal.store(sig);
+  stop_requested.store(true);
+}
+}  // namespace
+
+void stop_on_signals() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+int exit_status_after(int otherwise) {
+  const int sig = stop_signal.load();
+  return sig != 0 ? 128 + sig : otherwise;
+}
+
+void write_file_whole(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error(path + ": " + std::strerror(errno));
+  std::size_t done = 0;
+  bool ok = true;
+  while (ok && done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    ok = n > 0;
+    if (ok) done += std::size_t(n);
+  }
+  ok = ok && ::fsync(fd) == 0;
+  int err = ok ? 0 : errno;
+  if (::close(fd) != 0 && ok) {
+    ok = false;
+    err = errno;
+  }
+  if (ok && std::rename(tmp.c_str(), path.c_str()) == 0) return;
+  if (ok) err = errno;
+  ::unlink(tmp.c_str());
+  throw std::runtime_error(path + ": " + std::strerror(err));
+}
+
+}  // namespace kalah

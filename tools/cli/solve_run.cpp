@@ -1,0 +1,81 @@
+// What every kind of `kalah solve` run shares on the command line: its job, the database and the
+// options, the table of a resumed checkpoint, the answer printed with the final checkpoint, the
+// certificate.
+#include "cli/solve_run.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <stdexcept>
+
+#include "engine/stopwatch.hpp"
+
+namespace kalah::cli {
+
+SolveJob solve_job(const SolveArgs& a) {
+  return {a.rules, a.position, a.tt_mb, a.untabled, a.checkpoint};
+}
+
+SolveOptions shared_solve_options(const SolveArgs& a) {
+  SolveOptions o;
+  o.memo_stones = a.memo;
+  o.max_seconds = a.max_time;
+  o.threads = a.threads;
+  o.guess_depth = a.guess_depth;
+  o.untabled_above_db = a.untabled;
+  return o;
+}
+
+SolveSetup open_solve(const SolveArgs& a, Progress* progress) {
+  SolveSetup s;
+  const Position& p = a.position;
+  const auto open_start = std::chrono::steady_clock::now();
+  if (!a.no_db) {
+    if (progress != nullptr && (a.explicit_db || std::filesystem::exists(a.db_path)))
+      progress->status("opening the database at " + a.db_path);
+    s.db = open_db_for(a.db_path, a.explicit_db, {a.rules, p.m}, a.db_load.cache_bytes(), a.load,
+                       a.db_load.levels, p.pit_stones());
+  }
+  s.open_s = seconds_since(open_start);
+  s.opt = shared_solve_options(a);
+  s.opt.oracle = s.db.probe.get();
+  s.opt.tt_bytes = solve_tt_bytes(solve_job(a), p, s.db.probe.get());
+  return s;
+}
+
+Resumed resume_checkpoint(const SolveArgs& a, std::size_t tt_bytes) {
+  ResumePlan plan = plan_resume(solve_job(a), tt_bytes);
+  Resumed r;
+  r.from = std::move(plan.from);
+  r.table = allocate_table("tt-mb", SolveTable::bytes_for(plan.tt_bytes),
+                           [&] { return std::make_unique<SolveTable>(plan.tt_bytes); });
+  if (r.from && r.from->has_table) load_checkpoint_table(a.checkpoint, *r.table);
+  return r;
+}
+
+int print_answer(const SolveArgs& a, const SolveResult& r, const DbUse& use,
+                 CheckpointWriter* writer, bool resumed) {
+  const SolveCheckpoint* final_checkpoint = writer ? &writer->finish(r) : nullptr;
+  if (a.json)
+    print_json(a.position, a.rules, r, use, final_checkpoint);
+  else
+    print_text(a.position, a.rules, r, use);
+  std::cout.flush();
+  if (writer) {
+    if (!writer->write_final()) return kOutputNotWritten;
+    print_checkpoint(a, *final_checkpoint, resumed);
+  }
+  return 0;
+}
+
+bool write_certificate(const std::string& path, const std::string& text) {
+  try {
+    write_file_whole(path, text);
+    return true;
+  } catch (const std::runtime_error& e) {
+    std::cerr << "kalah solve: warning: cannot write the certificate " << e.what() << "\n";
+    return false;
+  }
+}
+
+}  // namespace kalah::cli

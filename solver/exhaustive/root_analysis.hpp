@@ -14,7 +14,7 @@
 namespace kalah::solve_detail {
 
 // The defence rounds of the analysis (prove_move): within 8 moves of the test's root, 100,000
-// nodes a move in the first round (docs/PERFORMANCE.md, "Where a proof goes: the defences").
+// nodes a move in the first round (docs/HISTORY.md, "Where a proof goes: the defences").
 constexpr int kDefencePlies = 8;
 constexpr std::uint64_t kDefenceBudget = 100000;
 

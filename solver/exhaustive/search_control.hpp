@@ -1,6 +1,7 @@
 // What a solver search keeps beside its tree: the node count and the limits polled every few
-// thousand nodes, the path of nodes it is in (to leave one another thread settled), the budget of
-// a defence round, and the line it is searching (for the progress report).
+// thousand nodes, what it shares with the other threads of its team (the stop flag, the busy
+// marks), the path of nodes it is in (to leave one another thread settled), the defence rounds
+// and their budgets, and the line it is searching (for the progress report).
 #pragma once
 
 #include <algorithm>
@@ -47,6 +48,36 @@ class SearchControl {
   // its deadline (polled like it), and stays stopped through restart().
   void set_failed_flag(const std::atomic<bool>* failed) { failed_ = failed; }
 
+  // Several threads search one root: they share the TT (SolveTable needs no locks) and `busy`, a
+  // zeroed table of kBusySlots words that all threads are given, and each stops when *stop becomes
+  // true. As in ABDADA, a thread marks a child busy while it searches it (children with at least
+  // kBusyAbove stones in pits more than the TT's minimum), and a thread that meets a busy child
+  // other than a node's first puts it off until the node's other children are done: by then the
+  // other thread's result is usually in the TT. Every poll, a thread reads the entries of the
+  // nodes on its path (abandon_settled_ancestor): one that now settles its node's window (another
+  // thread stored it) ends the search below that node, which answers from it (or is searched again
+  // when a later store replaced the entry). restart() clears a stop for the next search() call;
+  // a passed deadline stops it again. set_parallel(nullptr, nullptr) returns to one thread.
+  static constexpr std::size_t kBusySlots = std::size_t(1) << 16;
+  static constexpr int kBusyAbove = 4;
+  void set_parallel(const std::atomic<bool>* stop, std::uint64_t* busy) {
+    stop_ = stop;
+    busy_ = busy;
+  }
+
+  // The every-move analysis's defence rounds (R::kDefenceRounds; docs/SOLVER.md, "Every move:
+  // one analysis"): at nodes fewer than `plies` moves from the search's root where `side` is to
+  // move (0: the side to move at the root, 1: the other), the moves left after the database
+  // children are searched in rounds, each move within a node budget (`budget` nodes in the first
+  // round, doubled every round): a move whose search runs past its budget is abandoned, storing
+  // nothing above the subtrees it finished, and taken up again in the next round; a move settled
+  // within it counts as in the plain loop. side -1: none. Values do not change, only node counts.
+  void set_defence_rounds(int side, int plies, std::uint64_t budget) {
+    rounds_side_ = side;
+    rounds_plies_ = plies;
+    rounds_budget_ = budget;
+  }
+
   std::uint64_t nodes() const { return nodes_; }
   // nodes() as of the last poll (every few thousand nodes), safe to read from any thread.
   std::uint64_t polled_nodes() const { return polled_nodes_.load(std::memory_order_relaxed); }
@@ -68,6 +99,42 @@ class SearchControl {
 
  protected:
   explicit SearchControl(TableView tt) : tt_(tt) {}
+
+  // The busy mark of the child whose lookup (its TT key) is `lookup` (set_parallel).
+  std::atomic_ref<std::uint64_t> busy_slot(std::uint64_t lookup) const {
+    return std::atomic_ref<std::uint64_t>(busy_[lookup & (kBusySlots - 1)]);
+  }
+
+  // Whether the node at the current ply, with `mover` to move (0: the side to move at the
+  // search's root), searches its moves in defence rounds (set_defence_rounds).
+  bool in_rounds(int mover) const { return mover == rounds_side_ && ply_ < rounds_plies_; }
+
+  // The defence rounds of one node: visit(pit) searches the child after `pit` and says whether
+  // that ends the node; pending[0, count) are the children left, the first of them the node's
+  // k-th tried. Each round gives each pending child a node budget (doubled every round); one that
+  // runs past it is abandoned and pending in the next round. Returns when a child ends the node,
+  // every child is settled, or the search halts (stopped, or an enclosing budget ran out).
+  template <class Visit>
+  void visit_in_rounds(int* pending, int count, int k, Visit&& visit) {
+    for (std::uint64_t budget = rounds_budget_; count > 0; budget *= 2) {
+      int left = 0;
+      for (int j = 0; j < count; ++j) {
+        const std::uint64_t outer = budget_end_;
+        const std::uint64_t inner = std::min(outer, nodes_ + budget);
+        budget_end_ = inner;
+        if (ply_ < kLinePlies) line_rank_[ply_] = std::int8_t(k + j);
+        const bool end = visit(pending[j]);
+        budget_end_ = outer;
+        if (halted()) return;
+        if (nodes_ >= inner) {
+          pending[left++] = pending[j];  // abandoned: again in the next round
+        } else if (end) {
+          return;
+        }
+      }
+      count = left;
+    }
+  }
 
   // True when lo <= future <= hi settles the window (alpha, beta); *v: search()'s answer.
   static bool settles(int lo, int hi, int alpha, int beta, int* v) {
@@ -145,6 +212,8 @@ class SearchControl {
   // Nodes at which the innermost defence round's budget runs out: from then on every search()
   // returns at once, its result meaningless, until the round takes the budget back.
   std::uint64_t budget_end_ = ~std::uint64_t(0);
+  int rounds_side_ = -1, rounds_plies_ = 0;  // set_defence_rounds()
+  std::uint64_t rounds_budget_ = 0;
   std::optional<Clock::time_point> deadline_;
   std::function<void()> report_;
   Clock::duration report_every_{};

@@ -7,6 +7,7 @@
 #include <boost/program_options/errors.hpp>
 
 #include "cli/command.hpp"
+#include "cli/man_page.hpp"
 #include "engine/position.hpp"
 #include "kalah/kalah.hpp"
 
@@ -20,7 +21,8 @@ std::vector<Command>& commands() {
 namespace {
 
 void print_usage(std::ostream& out) {
-  out << "usage: kalah COMMAND [OPTIONS]   (kalah COMMAND --help for a command's options)\n\n"
+  out << "usage: kalah COMMAND [OPTIONS]   (kalah COMMAND --help for a command's options)\n"
+         "       kalah help --man-sections   (the manual page's command sections, in roff)\n\n"
          "Solver, endgame-database generator and playing engine for Kalah.\n\ncommands:\n";
   auto sorted = commands();
   std::sort(sorted.begin(), sorted.end(),
@@ -41,6 +43,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string_view name = argv[1];
+  if (name == "help" && argc == 3 && std::string_view(argv[2]) == "--man-sections") {
+    write_man_sections(std::cout);
+    return 0;
+  }
   if (name == "--help" || name == "-h" || name == "help") {
     print_usage(std::cout);
     return 0;

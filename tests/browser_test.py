@@ -1,11 +1,9 @@
 #!/usr/bin/env python3
 # Browser test of `kalah serve`'s page: headless Chromium over the DevTools pipe opens the default position, loads a position, plays a move, goes back.
-"""usage: browser_test.py KALAH DB OUTDIR [--rules R] [--position P] [--chromium PATH]
-                       [--server-cmd TEMPLATE] [--timeout SEC]
+"""usage: browser_test.py KALAH DB OUTDIR [--rules R] [--position P] [--chromium PATH] [--timeout SEC]
 
-Starts the server (by default `KALAH serve --db DB --host 127.0.0.1 --port PORT`; --server-cmd
-replaces it, a shell command with {kalah}, {db}, {host} and {port} filled in) on a free loopback
-port, drives headless Chromium over --remote-debugging-pipe and checks the page against
+Starts `KALAH serve --db DB --host 127.0.0.1 --max-time 120` on a free loopback port through
+servers.py, drives headless Chromium over --remote-debugging-pipe and checks the page against
 `KALAH solve --json` (the default position: every move exact), `KALAH query --json` and `KALAH move`. Writes screenshots into OUTDIR. Exit 0 when every check
 passes, 1 with a one-line reason otherwise, 77 when Chromium is not installed (a skip).
 """
@@ -15,20 +13,19 @@ import base64
 import json
 import os
 import queue
-import shlex
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 
-CHILDREN = []
+import servers
+
+CHILDREN = []  # Chromium, in its own process group
+SERVERS = []  # kalah serve, stopped through servers.stop
 
 
 class Failure(Exception):
@@ -56,12 +53,6 @@ def fail(reason):
   raise Failure(reason)
 
 
-def free_port():
-  with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-    s.bind(("127.0.0.1", 0))
-    return s.getsockname()[1]
-
-
 def cli_json(kalah, args):
   r = subprocess.run([kalah] + args, capture_output=True, text=True, timeout=120)
   if r.returncode != 0:
@@ -69,28 +60,28 @@ def cli_json(kalah, args):
   return r.stdout
 
 
-def start_server(cmd_template, kalah, db, deadline):
-  host, port = "127.0.0.1", free_port()
-  cmd = cmd_template.format(kalah=shlex.quote(kalah), db=shlex.quote(db), host=host, port=port)
+def start_server(kalah, db):
+  """kalah serve through servers.start; returns its base URL. Its stderr goes to a file whose last
+  line, or else its first line on stdout, the failure reports when it does not start listening."""
   log = tempfile.TemporaryFile()
-  p = subprocess.Popen(cmd, shell=True, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-  CHILDREN.append(p)
-  base = "http://%s:%d" % (host, port)
-  while True:
-    if p.poll() is not None:
-      log.seek(0)
-      out = log.read().decode(errors="replace").strip().splitlines()
-      fail("server exited with status %d: %s" % (p.returncode, out[-1] if out else "(no output)"))
+  proc, port, line = servers.start(kalah, "serve", "--db", db, "--host", "127.0.0.1", "--max-time", "120",
+                                   stderr=log)
+  SERVERS.append(proc)
+  if port is None:
     try:
-      with urllib.request.urlopen(base + "/api/v1/tables", timeout=2) as r:
-        if r.status == 200:
-          json.load(r)
-          return base
-    except (urllib.error.URLError, ConnectionError, OSError, ValueError):
-      pass
-    if time.monotonic() > deadline:
-      fail("server did not answer GET /api/v1/tables within the time allowed: " + cmd)
-    time.sleep(0.1)
+      status = proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+      fail("kalah serve did not start listening; its first line: %r" % line.strip())
+    log.seek(0)
+    out = log.read().decode(errors="replace").strip().splitlines() or line.strip().splitlines()
+    fail("kalah serve exited with status %d before listening: %s" % (status, out[-1] if out else "(no output)"))
+  return "http://127.0.0.1:%d" % port
+
+
+def stop_servers():
+  for p in SERVERS:
+    servers.stop(p)
+    p.stdout.close()
 
 
 class Browser:
@@ -362,7 +353,7 @@ def run(a):
     return 77
   rules, start = a.rules, a.position
 
-  base = start_server(a.server_cmd, kalah, db, deadline)
+  base = start_server(kalah, db)
   b = Browser(chromium, deadline)
   try:
     b.attach()
@@ -429,7 +420,6 @@ def main():
   ap.add_argument("--default-position", default="3,3,3,3,3,0/3,3,3,3,3,0 S",
                   help="the page's default position with DB (the start of its first table's game)")
   ap.add_argument("--chromium", default="")
-  ap.add_argument("--server-cmd", default="{kalah} serve --db {db} --host {host} --port {port} --max-time 120")
   ap.add_argument("--timeout", type=float, default=170, help="seconds for the whole test")
   a = ap.parse_args()
 
@@ -449,6 +439,7 @@ def main():
   finally:
     signal.alarm(0)
     stop_children()
+    stop_servers()
   sys.exit(rc)
 
 

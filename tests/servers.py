@@ -9,10 +9,16 @@ _LISTENING = re.compile(r"listening on (?:http://)?127\.0\.0\.1:(\d+)")
 def start(kalah, command, *args, stderr=subprocess.DEVNULL):
     """Starts `kalah COMMAND --port 0 ARGS...`; returns (process, port, first line). The port is
     None when the server did not start listening: the process has then ended or is left to the
-    caller (its stdout at the first line's end)."""
+    caller (its stdout at the first line's end). An exception while it waits for that line (a
+    caller's alarm) kills the process before the exception leaves start()."""
     proc = subprocess.Popen([kalah, command, "--port", "0", *args], stdout=subprocess.PIPE,
                             stderr=stderr, text=True)
-    line = proc.stdout.readline()
+    try:
+        line = proc.stdout.readline()
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
     found = _LISTENING.search(line)
     return proc, int(found.group(1)) if found else None, line
 

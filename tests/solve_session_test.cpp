@@ -1,7 +1,6 @@
-// A solve job's pieces below the command line: the TT's size, the checkpoint's base, a file
+// A solve job's pieces below the command line (the TT's size, the checkpoint's base) and a file
 // written whole or not at all.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -12,6 +11,7 @@
 #include "engine/position.hpp"
 #include "exhaustive/solve.hpp"
 #include "session/solve_session.hpp"
+#include "session/whole_file.hpp"
 
 namespace kalah {
 namespace {
@@ -45,22 +45,23 @@ TEST_F(SolveSessionFiles, AFileIsReplacedWholeAndNoTemporaryIsLeft) {
   EXPECT_FALSE(fs::exists(path.string() + ".tmp"));
 }
 
-TEST_F(SolveSessionFiles, AFailedWriteNamesThePathAndLeavesTheOldFile) {
+TEST_F(SolveSessionFiles, AFailedRenameNamesThePathLeavesItAsItWasAndNoTemporary) {
+  // A directory in the way: the temporary file is written, its rename over the path fails.
   const fs::path path = dir / "certificate.json";
-  write_file_whole(path.string(), "kept\n");
-  fs::permissions(dir, fs::perms::owner_read | fs::perms::owner_exec);
-  const bool can_still_write = ::access(dir.c_str(), W_OK) == 0;  // root ignores the mode
-  if (!can_still_write) {
-    try {
-      write_file_whole(path.string(), "lost\n");
-      ADD_FAILURE() << "a write into a read-only directory succeeded";
-    } catch (const std::runtime_error& e) {
-      EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
-    }
+  fs::create_directories(path);
+  write_file_whole((path / "inside").string(), "kept\n");
+  try {
+    write_file_whole(path.string(), "lost\n");
+    ADD_FAILURE() << "a file renamed over a directory";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
   }
-  fs::permissions(dir, fs::perms::owner_all);
-  EXPECT_EQ(read_all(path), "kept\n");
-  // A path whose directory does not exist fails the same way, whoever runs the test.
+  EXPECT_TRUE(fs::is_directory(path));
+  EXPECT_EQ(read_all(path / "inside"), "kept\n");
+  EXPECT_FALSE(fs::exists(path.string() + ".tmp"));
+}
+
+TEST_F(SolveSessionFiles, AFailedOpenNamesThePath) {
   const fs::path missing = dir / "no-such-dir" / "c.json";
   try {
     write_file_whole(missing.string(), "x");
@@ -68,7 +69,7 @@ TEST_F(SolveSessionFiles, AFailedWriteNamesThePathAndLeavesTheOldFile) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(missing.string()), std::string::npos) << e.what();
   }
-  EXPECT_FALSE(fs::exists(missing.string() + ".tmp"));
+  EXPECT_FALSE(fs::exists(missing.parent_path()));
 }
 
 TEST(SolveSession, TtSizeIsTtMbWhenGivenElseSizedToThePosition) {

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "db/xxhash64.hpp"
+#include "session/whole_file.hpp"
 
 namespace kalah {
 
@@ -75,21 +76,6 @@ SolveCheckpoint from_header(const nlohmann::json& j) {
   return c;
 }
 
-// Writes all of [data, data + len) to fd; false on failure (errno set).
-bool write_all(int fd, const void* data, std::size_t len) {
-  const char* p = static_cast<const char*>(data);
-  while (len > 0) {
-    const ssize_t w = ::write(fd, p, len);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    p += w;
-    len -= std::size_t(w);
-  }
-  return true;
-}
-
 // Writes the table's words to fd, each read whole; its XXH64 in *sum. False on failure.
 bool write_table(int fd, const SolveTable& table, std::uint64_t* sum) {
   Xxh64Stream hash;
@@ -136,28 +122,23 @@ void save_checkpoint(const std::string& path, SolveCheckpoint c, const SolveTabl
     return std::runtime_error("cannot write checkpoint " + path + " (through " + tmp + "): " +
                               std::strerror(why) + " (the previous checkpoint, if any, is kept)");
   };
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw failed(errno);
   // The header is written last, over a placeholder of its length: the checksum follows the table.
-  std::uint64_t sum = 0;
   const std::size_t header_len = header_text(c, ~std::uint64_t(0)).size();  // the longest
-  bool ok = ::lseek(fd, off_t(header_len), SEEK_SET) >= 0 &&
-            (table == nullptr || write_table(fd, *table, &sum));
-  if (ok) {
+  const int why = write_through(path, tmp, [&](int fd) {
+    std::uint64_t sum = 0;
+    if (::lseek(fd, off_t(header_len), SEEK_SET) < 0 ||
+        (table != nullptr && !write_table(fd, *table, &sum)))
+      return false;
     // A checksum of fewer digits leaves spaces at the end of the JSON line.
     std::string text = header_text(c, sum);
     if (text.size() < header_len) text.insert(text.size() - 1, header_len - text.size(), ' ');
-    ok = text.size() == header_len && ::lseek(fd, 0, SEEK_SET) == 0 &&
-         write_all(fd, text.data(), text.size()) && ::fsync(fd) == 0;
-    if (text.size() != header_len) errno = EOVERFLOW;
-  }
-  const int err = errno;
-  ::close(fd);
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int why = ok ? errno : err;
-    ::unlink(tmp.c_str());
-    throw failed(why);
-  }
+    if (text.size() != header_len) {
+      errno = EOVERFLOW;
+      return false;
+    }
+    return ::lseek(fd, 0, SEEK_SET) == 0 && write_all(fd, text.data(), text.size());
+  });
+  if (why != 0) throw failed(why);
 }
 
 SolveCheckpoint load_checkpoint(const std::string& path) {

@@ -1,15 +1,10 @@
-// A solve run as a job: its TT's size, the checkpoint it resumes, the stop signals, the exit
-// status a signal gives, and files written whole or not at all.
+// A solve run as a job: its TT's size, the checkpoint it resumes, the stop signals and the exit
+// status a signal gives.
 #include "session/solve_session.hpp"
 
-#include <fcntl.h>
 #include <signal.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <stdexcept>
+#include <string>
 
 #include "exhaustive/solve.hpp"
 #include "session/checkpoint_writer.hpp"
@@ -67,30 +62,6 @@ void stop_on_signals() {
 int exit_status_after(int otherwise) {
   const int sig = stop_signal.load();
   return sig != 0 ? 128 + sig : otherwise;
-}
-
-void write_file_whole(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error(path + ": " + std::strerror(errno));
-  std::size_t done = 0;
-  bool ok = true;
-  while (ok && done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    ok = n > 0;
-    if (ok) done += std::size_t(n);
-  }
-  ok = ok && ::fsync(fd) == 0;
-  int err = ok ? 0 : errno;
-  if (::close(fd) != 0 && ok) {
-    ok = false;
-    err = errno;
-  }
-  if (ok && std::rename(tmp.c_str(), path.c_str()) == 0) return;
-  if (ok) err = errno;
-  ::unlink(tmp.c_str());
-  throw std::runtime_error(path + ": " + std::strerror(err));
 }
 
 }  // namespace kalah

@@ -1,5 +1,5 @@
-// A solve run as a job: its TT's size, the checkpoint it resumes, the stop signals, the exit
-// status a signal gives, and files written whole or not at all.
+// A solve run as a job: its TT's size, the checkpoint it resumes, the stop signals and the exit
+// status a signal gives.
 #pragma once
 
 #include <atomic>
@@ -51,10 +51,5 @@ void stop_on_signals();
 
 // The exit status of a run: 128 + the signal that stopped it, else `otherwise`.
 int exit_status_after(int otherwise);
-
-// Writes `text` to `path` whole or not at all: into path + ".tmp", flushed to disk, then renamed
-// over path. Throws std::runtime_error naming the path and the failure; a temporary file this call
-// created is removed and the file at path is as it was.
-void write_file_whole(const std::string& path, const std::string& text);
 
 }  // namespace kalah

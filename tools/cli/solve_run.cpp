@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "engine/stopwatch.hpp"
+#include "session/whole_file.hpp"
 
 namespace kalah::cli {
 

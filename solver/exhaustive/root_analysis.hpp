@@ -102,10 +102,8 @@ class PrincipalVariation {
   // The board after own pit i of `from`, with its exact future margin, when the move keeps
   // from.future (a null-window test on the child); else nullopt.
   std::optional<Proven> achieved(const Proven& from, int i) {
-    Proven c{from.board, 0, 0};
-    bool again;
-    const int gain = c.board.play(i, again);
-    c.stones = from.stones - gain;
+    const auto [board, gain, again] = after_move(from.board, i);
+    Proven c{board, from.stones - gain, 0};
     if (again) {
       c.future = from.future - gain;
       if (s_.search(c.board, c.stones, c.future - 1, c.future) >= c.future) return c;

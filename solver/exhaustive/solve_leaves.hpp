@@ -11,10 +11,9 @@
 #include "engine/node_loop.hpp"
 #include "engine/oracle.hpp"
 #include "exhaustive/solve_memo.hpp"
+#include "exhaustive/solve_tt.hpp"
 
 namespace kalah::solve_detail {
-
-inline constexpr int kNoBound = 32767;  // SolveEntry's bound for "none"
 
 // A move of a node: the board after it, the stones it put into the mover's kalah, whether the
 // mover goes on (extra turn), and its key in the node's MoveQueue (child_order).

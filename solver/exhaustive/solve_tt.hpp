@@ -17,6 +17,9 @@
 
 namespace kalah::solve_detail {
 
+// A bound that stands for none: a SolveEntry's lower of -kNoBound, upper of kNoBound.
+inline constexpr int kNoBound = 32767;
+
 // An entry proves lower <= future <= upper for the position whose pits hash to `key` (side to
 // move first), future being the margin minus the kalah difference (RULES.md "Values"). Keying by
 // the pits lets positions that differ only in their kalahs share an entry. A 64-bit key makes a
@@ -117,8 +120,8 @@ class SolveTable {
 
   // Records lower <= future <= upper (either may be the trivial -n / n).
   void store(std::uint64_t key, int lower, int upper, int move, int work) {
-    SolveEntry in{key, std::int16_t(std::clamp(lower, -kNone, kNone)),
-                  std::int16_t(std::clamp(upper, -kNone, kNone)), std::int8_t(move),
+    SolveEntry in{key, std::int16_t(std::clamp(lower, -kNoBound, kNoBound)),
+                  std::int16_t(std::clamp(upper, -kNoBound, kNoBound)), std::int8_t(move),
                   std::uint8_t(std::min(work, kMaxWork))};
     const std::size_t i = key & mask_;
     if (ages_ == nullptr) [[likely]] {
@@ -139,7 +142,6 @@ class SolveTable {
   static constexpr int kFieldBits = 64 - kTagBits;
   static constexpr int kWorkShift = 22;
   static constexpr int kMaxWork = 63;
-  static constexpr int kNone = 32767;  // SolveEntry's bound for "none"
   static_assert(kWorkShift + 6 == kFieldBits);
 
   struct alignas(64) Bucket {
@@ -221,8 +223,8 @@ class SolveTable {
   }
   static SolveEntry unpack(std::uint64_t key, std::uint64_t w) {
     const int lower = bound(w & 0x1FF), upper = bound(w >> 9 & 0x1FF);
-    return SolveEntry{key, std::int16_t(lower == -256 ? -kNone : lower),
-                      std::int16_t(upper == 255 ? kNone : upper),
+    return SolveEntry{key, std::int16_t(lower == -256 ? -kNoBound : lower),
+                      std::int16_t(upper == 255 ? kNoBound : upper),
                       std::int8_t(int(w >> 18 & 15) - 1), std::uint8_t(w >> kWorkShift & kMaxWork)};
   }
 

@@ -1,5 +1,5 @@
 // The distributed build's and solve's calls on MPI_COMM_WORLD: who this process is, reductions,
-// bulk bytes, small messages.
+// all-to-all exchanges, bytes between two processes.
 #include "mpi/mpi_world.hpp"
 
 #include <mpi.h>
@@ -55,15 +55,21 @@ int processes_on_this_machine() {
 
 void send_bytes(const void* data, std::uint64_t size, int dest, int tag) {
   const auto* p = static_cast<const char*>(data);
-  for (std::uint64_t at = 0; at < size; at += kChunk)
+  std::uint64_t at = 0;
+  do {
     MPI_Send(p + at, int(std::min(kChunk, size - at)), MPI_BYTE, dest, tag, MPI_COMM_WORLD);
+    at += kChunk;
+  } while (at < size);
 }
 
 void recv_bytes(void* data, std::uint64_t size, int source, int tag) {
   auto* p = static_cast<char*>(data);
-  for (std::uint64_t at = 0; at < size; at += kChunk)
+  std::uint64_t at = 0;
+  do {
     MPI_Recv(p + at, int(std::min(kChunk, size - at)), MPI_BYTE, source, tag, MPI_COMM_WORLD,
              MPI_STATUS_IGNORE);
+    at += kChunk;
+  } while (at < size);
 }
 
 void exchange_counts(std::span<const int> counts, std::span<int> received) {
@@ -90,14 +96,6 @@ Envelope wait_for_message(int source, int tag) {
     if (flag) return {st.MPI_SOURCE, st.MPI_TAG};
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-}
-
-void send_message(const void* data, int size, int dest, int tag) {
-  MPI_Send(data, size, MPI_BYTE, dest, tag, MPI_COMM_WORLD);
-}
-
-void receive_message(void* data, int size, int source, int tag) {
-  MPI_Recv(data, size, MPI_BYTE, source, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
 }  // namespace kalah

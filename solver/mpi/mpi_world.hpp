@@ -1,5 +1,5 @@
 // The distributed build's and solve's calls on MPI_COMM_WORLD: who this process is, reductions,
-// bulk bytes, small messages.
+// all-to-all exchanges, bytes between two processes.
 #pragma once
 
 #include <cstdint>
@@ -25,8 +25,8 @@ void broadcast_from_first(std::span<std::int64_t> v);
 // Processes of this job on this machine: threads = 0 shares the machine's cores among them.
 int processes_on_this_machine();
 
-// `size` bytes from this process to process `dest`, any size (sent in messages of up to 1 GiB);
-// recv_bytes is the matching receive.
+// `size` bytes from this process to process `dest`, any size (sent in messages of up to 1 GiB; 0:
+// one empty message, a signal by its tag alone); recv_bytes is the matching receive.
 void send_bytes(const void* data, std::uint64_t size, int dest, int tag);
 void recv_bytes(void* data, std::uint64_t size, int source, int tag);
 
@@ -51,12 +51,7 @@ struct Envelope {
 };
 
 // Waits for a message from `source` with `tag` (either may be any) without keeping a core busy,
-// and says who sent it; the message is left to receive_message.
+// and says who sent it; the message is left to recv_bytes.
 Envelope wait_for_message(int source, int tag);
-
-// One message of `size` bytes (0: an empty message, a signal by its tag alone) to process
-// `dest`; receive_message is the matching receive.
-void send_message(const void* data, int size, int dest, int tag);
-void receive_message(void* data, int size, int source, int tag);
 
 }  // namespace kalah

@@ -48,14 +48,14 @@ SolveResult coordinate_split_solve(
       if (!job) break;
       const TestMessage m{job->pit, job->beta,
                           max_seconds > 0 ? std::int64_t(left * 1000) + 1 : -1};
-      send_message(&m, sizeof m, w, kTest);
+      send_bytes(&m, sizeof m, w, kTest);
       running[std::size_t(w)] = std::move(job);
       ++busy;
     }
     if (busy == 0) break;  // done, or out of time with every test back
     const int from = wait_for_message(kAnySource, kBound).source;
     BoundMessage b;
-    receive_message(&b, sizeof b, from, kBound);
+    recv_bytes(&b, sizeof b, from, kBound);
     const RootSplit::Job job = *running[std::size_t(from)];
     running[std::size_t(from)].reset();
     --busy;
@@ -74,7 +74,7 @@ SolveResult coordinate_split_solve(
       on_proven(so_far, split.status());
     }
   }
-  for (int w = 1; w < processes; ++w) send_message(nullptr, 0, w, kOver);
+  for (int w = 1; w < processes; ++w) send_bytes(nullptr, 0, w, kOver);
   SolveResult r = split.result();
   r.nodes = nodes;
   r.expanded = expanded;
@@ -85,18 +85,18 @@ SolveResult coordinate_split_solve(
 void serve_split_tests(Rules rules, const Position& p, SolveOptions opt) {
   while (true) {
     if (wait_for_message(0, kAnyTag).tag == kOver) {
-      receive_message(nullptr, 0, 0, kOver);
+      recv_bytes(nullptr, 0, 0, kOver);
       return;
     }
     TestMessage m;
-    receive_message(&m, sizeof m, 0, kTest);
+    recv_bytes(&m, sizeof m, 0, kTest);
     Position c = p;
     play_move(rules, c, int(m.pit));
     opt.max_seconds = m.millis_left < 0 ? 0 : std::max(1e-3, double(m.millis_left) / 1000);
     const TestResult t = solve_test(rules, c, int(m.beta), opt);
     const BoundMessage b{
         m.pit, t.stopped, t.at_least, t.bound, std::int64_t(t.nodes), std::int64_t(t.expanded)};
-    send_message(&b, sizeof b, 0, kBound);
+    send_bytes(&b, sizeof b, 0, kBound);
   }
 }
 

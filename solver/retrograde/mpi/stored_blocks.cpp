@@ -41,7 +41,7 @@ void send_blocks(const std::vector<std::string>& mine, std::uint64_t first_block
   std::uint64_t total = 0;
   for (std::size_t i = 0; i < mine.size(); ++i) total += sizes[i] = mine[i].size();
   const std::uint64_t head[3] = {first_block, mine.size(), total};
-  send_message(head, sizeof head, 0, kTag);
+  send_bytes(head, sizeof head, 0, kTag);
   send_bytes(sizes.data(), sizes.size() * sizeof(std::uint64_t), 0, kTag);
   std::string all;
   all.reserve(total);
@@ -53,7 +53,7 @@ void send_blocks(const std::vector<std::string>& mine, std::uint64_t first_block
 // Process q's blocks (send_blocks) appended to `blocks`, which they must continue.
 void receive_blocks(int q, std::vector<std::string>& blocks) {
   std::uint64_t head[3];
-  receive_message(head, sizeof head, q, kTag);
+  recv_bytes(head, sizeof head, q, kTag);
   if (head[0] != blocks.size())
     throw std::runtime_error("distributed build: process " + std::to_string(q) +
                              " sent blocks from " + std::to_string(head[0]) + ", expected " +

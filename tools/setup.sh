@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ninja-build pkg-config liblmdb-dev lmdb-utils libzstd-dev
           libboost-program-options-dev libtbb-dev libgtest-dev libgmock-dev libbenchmark-dev graphviz
-          libopenmpi-dev openmpi-bin libxxhash-dev nlohmann-json3-dev libcpp-httplib-dev python3 chromium
+          libopenmpi-dev openmpi-bin libxxhash-dev nlohmann-json3-dev libboost-dev zlib1g-dev iproute2 python3 chromium
           clang clang-format libclang-rt-14-dev pybind11-dev python3-dev python3-pytest nginx)
 missing=()
 for p in "${packages[@]}"; do

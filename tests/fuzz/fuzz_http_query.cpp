@@ -1,19 +1,33 @@
-// libFuzzer target: any bytes as a URL query string, split by cpp-httplib, then parse_api_query:
-// InputError, or a query that keeps its documented contract and whose position round-trips.
-#include <httplib.h>
-
+// libFuzzer target: any bytes as a URL query string, decoded by parse_query_string, then
+// parse_api_query: InputError, or a query that keeps its documented contract and whose position
+// round-trips; every decoded parameter encodes and decodes back to itself.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "fuzz_check.hpp"
 #include "serve/http_api.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using kalah::fuzz::check;
-  httplib::Params params;
-  httplib::detail::parse_query_text(std::string(reinterpret_cast<const char*>(data), size), params);
+  kalah::serve::QueryParams params;
+  try {
+    params = kalah::serve::parse_query_string(
+        std::string_view(reinterpret_cast<const char*>(data), size));
+  } catch (const kalah::InputError&) {
+    return 0;
+  } catch (...) {
+    kalah::fuzz::unexpected_exception("parse_query_string");
+  }
+  for (const auto& [key, value] : params) {
+    const std::string encoded = kalah::serve::encode_query_component(key) + "=" +
+                                kalah::serve::encode_query_component(value);
+    const kalah::serve::QueryParams again = kalah::serve::parse_query_string(encoded);
+    check(again.size() == 1 && again.begin()->first == key && again.begin()->second == value,
+          "a decoded parameter encodes and decodes back to itself");
+  }
   kalah::serve::ApiQuery q;
   try {
     q = kalah::serve::parse_api_query(params);

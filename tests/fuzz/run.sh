@@ -5,7 +5,7 @@
 # each run, for longer searches by hand). Exits non-zero on any crash, leak, timeout or broken
 # contract; the input that did it is kept in build-fuzz/artifacts/TARGET/.
 # Usage: [FUZZ_SEED=N] tests/fuzz/run.sh [SECONDS_PER_TARGET]
-# Needs (Debian): clang, libclang-rt-14-dev, cmake, pkg-config, libzstd-dev, libcpp-httplib-dev,
+# Needs (Debian): clang, libclang-rt-14-dev, cmake, pkg-config, libzstd-dev,
 # libxxhash-dev, liblmdb-dev; ninja-build if present.
 set -euo pipefail
 

@@ -57,8 +57,22 @@ const char* const kServeDescription =
     "for a search. Prints the address it listens on, the analysis cache's size and the\n"
     "search slots, then one line per failed request on stderr (and with --access-log\n"
     "one line per request). SIGINT or SIGTERM: the requests under way are answered,\n"
-    "then it exits with status 0. On a public address, put a reverse proxy in front\n"
-    "(docs/SERVING.md): it holds slow clients, which would each keep a connection.";
+    "then it exits with status 0.";
+
+// The limits every connection is held to, from serve::HttpLimits.
+std::string serve_limits_text() {
+  using L = serve::HttpLimits;
+  return "Every connection is held to fixed limits: a request's line and headers within " +
+         std::to_string(L::kHeaderBytes / 1024) + " KiB and " + std::to_string(L::kHeaderFields) +
+         " fields\n(else 431), no request body (413), GET, HEAD and OPTIONS only (405), its "
+         "header\nwhole within " +
+         std::to_string(L::kHeaderSeconds) +
+         " s of the connection's opening or of the previous answer (the\nkeep-alive idle "
+         "timeout), " +
+         std::to_string(L::kRequestsPerConnection) +
+         " requests a connection; byte ranges are ignored.\nOn a public address, put a reverse "
+         "proxy in front (docs/SERVING.md): TLS, and\nlimits per client.";
+}
 
 // Parses and checks the command line; false when --help was answered.
 bool parse_serve_args(int argc, char** argv, ServeArgs& a) {
@@ -71,7 +85,8 @@ bool parse_serve_args(int argc, char** argv, ServeArgs& a) {
       "seconds of search per query beyond the database (0 < SEC <= 3600); what it does not "
       "settle is answered as bounds, marked not exact")(
       "connections", po::value(&a.connections)->default_value(a.connections),
-      "connections served at once, each on its own thread (1..1024); more wait their turn")(
+      "API requests answered at once, each on a worker thread (1..1024); more wait for a free "
+      "one. Connections themselves hold no thread: two threads read and write them all")(
       "threads", po::value(&a.threads)->default_value(a.threads),
       "search threads of each query beyond the database; 0: all cores")(
       "searches", po::value(&a.searches)->default_value(a.searches),
@@ -94,7 +109,9 @@ bool parse_serve_args(int argc, char** argv, ServeArgs& a) {
       "64..1024");
   a.db_load.add_to(desc);
   po::variables_map vm;
-  if (!parse_command(argc, argv, kServeUsage, kServeDescription, desc, {}, vm)) return false;
+  if (!parse_command(argc, argv, kServeUsage,
+                     std::string(kServeDescription) + "\n" + serve_limits_text(), desc, {}, vm))
+    return false;
   check_range("port", a.port, 0, 65535);
   check_range("connections", a.connections, 1, 1024);
   check_range("threads", a.threads, 0, 256);

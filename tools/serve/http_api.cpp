@@ -15,9 +15,68 @@ std::string printable(const std::string& s) {
   return s.size() > 40 ? out + "..." : out;
 }
 
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string decode_component(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '+') {
+      out += ' ';
+    } else if (text[i] != '%') {
+      out += text[i];
+    } else {
+      const int hi = i + 2 < text.size() ? hex_digit(text[i + 1]) : -1;
+      const int lo = hi >= 0 ? hex_digit(text[i + 2]) : -1;
+      if (lo < 0)
+        throw InputError("malformed %-escape in the query string: '" +
+                         printable(std::string(text.substr(i, 3))) + "' (want %HH)");
+      out += char(hi * 16 + lo);
+      i += 2;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
-ApiQuery parse_api_query(const std::multimap<std::string, std::string>& params) {
+QueryParams parse_query_string(std::string_view query) {
+  QueryParams params;
+  while (!query.empty()) {
+    const std::size_t amp = query.find('&');
+    const std::string_view piece = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    if (piece.empty()) continue;
+    const std::size_t eq = piece.find('=');
+    params.emplace(decode_component(piece.substr(0, eq)),
+                   eq == std::string_view::npos ? "" : decode_component(piece.substr(eq + 1)));
+  }
+  return params;
+}
+
+std::string encode_query_component(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const unsigned char c : text) {
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+        c == '.' || c == '_' || c == '~') {
+      out += char(c);
+    } else if (c == ' ') {
+      out += '+';
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+ApiQuery parse_api_query(const QueryParams& params) {
   for (const auto& [key, value] : params) {
     if (key != "rules" && key != "position" && key != "max_time")
       throw InputError("unknown parameter '" + printable(key) + "' (rules, position, max_time)");

@@ -21,14 +21,15 @@
 #include "cli/options.hpp"
 #include "db/xxhash64.hpp"
 #include "engine/stopwatch.hpp"
+#include "serve/http_api.hpp"
 #include "serve/web_server.hpp"
 
 namespace kalah::cli {
 
 // The request GET /api/v1/query of `position` under `rules`.
 std::string query_target(const std::string& rules, const std::string& position) {
-  return "/api/v1/query?" +
-         httplib::detail::params_to_query_str({{"rules", rules}, {"position", position}});
+  return "/api/v1/query?rules=" + serve::encode_query_component(rules) +
+         "&position=" + serve::encode_query_component(position);
 }
 
 // `count` distinct positions of table t's board (random_positions), as text.
@@ -204,13 +205,11 @@ double serve_requests(const ServeBenchArgs& a, const api::Database& db, const Se
   std::vector<std::thread> clients;
   for (int c = 0; c < a.connections; ++c)
     clients.emplace_back([&, c] {
-      httplib::Client client("127.0.0.1", port);
-      client.set_keep_alive(true);
-      client.set_tcp_nodelay(true);
+      HttpConnection client(HostPort{"127.0.0.1", port}, "", 3600);
       for (int i = c; i < a.requests; i += a.connections) {
         const std::size_t k = std::size_t(i) % w.targets.size();
-        const auto res = client.Get(w.targets[k]);
-        if (!res || res->status != 200 || res->body != w.expected[k]) ++wrong;
+        const HttpConnection::Reply res = client.get(w.targets[k]);
+        if (res.status != 200 || res.body != w.expected[k]) ++wrong;
       }
     });
   for (auto& t : clients) t.join();

@@ -127,16 +127,16 @@ const char* const kPosition = "2,1,0,0/1,2,1,0 S";  // 3 pits a side, searched a
 TEST_F(Served, ConcurrentClientsGetTheLibrarysAnswers) {
   start(12, 6);  // a search slot for each client
   const std::string want = db_.query("kalah", kPosition).to_json();
-  const std::string target = "/api/v1/query?rules=kalah&position=" +
-                             encode_query_component(kPosition);
+  const std::string target =
+      "/api/v1/query?rules=kalah&position=" + encode_query_component(kPosition);
   std::atomic<int> right = 0;
   std::vector<std::thread> clients;
   for (int c = 0; c < 6; ++c)
     clients.emplace_back([&, c] {
       for (int i = 0; i < 10; ++i) {
         if ((i + c) % 3 == 0) {
-          const Raw r = get(port_, "/api/v1/analyze?rules=kalah&position=" +
-                                       encode_query_component(kPosition));
+          const Raw r = get(
+              port_, "/api/v1/analyze?rules=kalah&position=" + encode_query_component(kPosition));
           right += r.status == 200 && r.body.find("event: done") != std::string::npos;
         } else {
           const Raw r = get(port_, (i + c) % 3 == 1 ? target : "/api/v1/health");
@@ -156,11 +156,11 @@ TEST_F(Served, RefusalsNameTheLimitAndCloseTheConnection) {
   const Raw fields = round_trip(port_, many + "\r\n");  // no Connection: close: the server closes
   EXPECT_EQ(fields.status, 431);
   EXPECT_NE(fields.body.find("header fields"), std::string::npos);
-  const Raw big = round_trip(port_, "GET /" + std::string(HttpLimits::kHeaderBytes, 'a') +
-                                      " HTTP/1.1\r\n\r\n");
+  const Raw big =
+      round_trip(port_, "GET /" + std::string(HttpLimits::kHeaderBytes, 'a') + " HTTP/1.1\r\n\r\n");
   EXPECT_EQ(big.status, 431);
-  const Raw body = round_trip(port_,
-                            "GET /api/v1/health HTTP/1.1\r\nContent-Length: 100000000\r\n\r\nxx");
+  const Raw body =
+      round_trip(port_, "GET /api/v1/health HTTP/1.1\r\nContent-Length: 100000000\r\n\r\nxx");
   EXPECT_EQ(body.status, 413);
   const Raw put = round_trip(port_, "PUT / HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc");
   EXPECT_EQ(put.status, 405);
@@ -180,8 +180,8 @@ TEST_F(Served, IdleConnectionsHoldNoWorker) {
   start(2, 1);
   std::vector<int> idle;
   for (int i = 0; i < 50; ++i) idle.push_back(connect_to(port_));
-  const Raw r = get(port_, "/api/v1/query?rules=kalah&position=" +
-                               encode_query_component(kPosition));
+  const Raw r =
+      get(port_, "/api/v1/query?rules=kalah&position=" + encode_query_component(kPosition));
   EXPECT_EQ(r.status, 200);
   for (int fd : idle) ::close(fd);
 }
@@ -191,16 +191,18 @@ TEST_F(Served, StopAnswersTheStreamUnderWay) {
   Raw streamed;
   // The 6-pit start takes longer than the test: the stream runs until the stop ends its search.
   std::thread client([&] {
-    streamed = get(port_, "/api/v1/analyze?rules=kalah&max_time=2&position=" +
+    streamed = get(port_, "/api/v1/analyze?rules=kalah&max_time=1&position=" +
                               encode_query_component("4,4,4,4,4,4,0/4,4,4,4,4,4,0 S"));
   });
-  for (int i = 0; i < 200 && get(port_, "/api/v1/health").body.find("\"running\":1") ==
-                                 std::string::npos;
-       ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  bool running = false;
+  for (int i = 0; i < 500 && !running; ++i) {
+    running = get(port_, "/api/v1/health").body.find("\"running\":1") != std::string::npos;
+    if (!running) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   server_->stop();
   client.join();
   serving_.join();
+  EXPECT_TRUE(running) << "the stream's search never started before the stop";
   EXPECT_EQ(streamed.status, 200);
   EXPECT_NE(streamed.body.find("event: done"), std::string::npos);
 }

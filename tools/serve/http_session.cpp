@@ -269,13 +269,13 @@ bool HttpSession::on_strand_and_wait(Start start) {
 }
 
 bool HttpSession::stream_begin(const Reply& reply) {
-  record_.status = reply.status;
-  record_.bytes.reset();  // "-": streamed
-  auto res = std::make_shared<http::response<http::empty_body>>();
-  set_header(*res, reply, keep_alive());
-  res->chunked(true);
-  auto serializer = std::make_shared<http::response_serializer<http::empty_body>>(*res);
-  return on_strand_and_wait([self = shared_from_this(), res, serializer](auto done) {
+  return on_strand_and_wait([self = shared_from_this(), &reply](auto done) {
+    self->record_.status = reply.status;
+    self->record_.bytes.reset();  // "-": streamed
+    auto res = std::make_shared<http::response<http::empty_body>>();
+    set_header(*res, reply, self->keep_alive());
+    res->chunked(true);
+    auto serializer = std::make_shared<http::response_serializer<http::empty_body>>(*res);
     self->stream_.expires_after(std::chrono::seconds(HttpLimits::kWriteSeconds));
     http::async_write_header(
         self->stream_, *serializer,

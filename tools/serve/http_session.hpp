@@ -26,8 +26,8 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 
 // Lives while its connection is open (held by its pending operation or the worker answering it).
-// Every member is used on the connection's strand only, but for the stream's writes, which a
-// worker asks of the strand and waits for.
+// Every member is used on the connection's strand only; a worker answering a request reads what
+// dispatch() set before handing it over (head_), and asks the strand for each write of a stream.
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
   HttpSession(tcp::socket&& socket, ServerState& server);

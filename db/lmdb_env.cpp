@@ -120,10 +120,13 @@ void LmdbEnv::open(std::uint64_t map_size) {
     throw DbError("no database at " + path + " (data.mdb is empty)");
   unsigned flags = MDB_NOTLS | (writable_ ? 0 : MDB_RDONLY);
   if (!writable_ && !lock_file_usable(path)) flags |= MDB_NOLOCK;
+  locked_ = (flags & MDB_NOLOCK) == 0;
   int rc = mdb_env_create(&env_);
   if (rc == 0 && writable_) rc = mdb_env_set_mapsize(env_, map_size);
-  if (rc == 0) rc = mdb_env_set_maxreaders(env_, 1022);
+  if (rc == 0) rc = mdb_env_set_maxreaders(env_, kMaxReaders);
   if (rc == 0) rc = mdb_env_open(env_, path.c_str(), flags, 0664);
+  int dead = 0;
+  if (rc == 0 && locked_) rc = mdb_reader_check(env_, &dead);
   MDB_txn* txn = nullptr;
   if (rc == 0) rc = mdb_txn_begin(env_, nullptr, writable_ ? 0 : MDB_RDONLY, &txn);
   if (rc == 0) rc = mdb_dbi_open(txn, nullptr, 0, &dbi_);
@@ -161,6 +164,14 @@ std::uint64_t LmdbEnv::used_bytes() const {
   MDB_stat st;
   if (mdb_env_info(env_, &info) != 0 || mdb_env_stat(env_, &st) != 0) return 0;
   return std::uint64_t(info.me_last_pgno + 1) * st.ms_psize;
+}
+
+std::size_t LmdbEnv::clear_stale_readers() const {
+  if (!locked_) return 0;
+  int dead = 0;
+  const int rc = mdb_reader_check(env_, &dead);
+  if (rc != 0) throw_lmdb(path_, "cannot check the reader table", rc);
+  return std::size_t(dead);
 }
 
 std::uint64_t LmdbEnv::map_size() const {

@@ -24,11 +24,15 @@ class LmdbEnv {
   static constexpr unsigned kMaxReaders = 1022;
 
   // writable: creates the directory and environment if absent, with the given map size, and
-  // refuses a disk with less than kLeastFreeToWrite free ("disk full").
+  // refuses a disk with less than kLeastFreeToWrite free ("disk full"), and a lock file it may
+  // not open or create (one line naming lock.mdb, its owner and mode, and what to do).
   // Read-only: the environment must exist; "no database at PATH ..." otherwise. A reader without
   // write access to the lock file (or, when there is none, the directory), or whose lock file
   // the disk has no room for, opens without it (MDB_NOLOCK: nothing then keeps a writer in
   // another process from reusing the pages of this process's snapshots).
+  // A lock file an open creates beside another user's data.mdb stays openable by that user:
+  // root gives it to data.mdb's owner and group; another user makes it writable by data.mdb's
+  // group (0664, when that user and the owner are both members) or else by all (0666).
   // An open with the lock file clears the reader slots of dead processes
   // (clear_stale_readers()).
   LmdbEnv(const std::string& path, bool writable, std::uint64_t map_size);

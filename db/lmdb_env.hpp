@@ -3,6 +3,7 @@
 
 #include <lmdb.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,12 +20,21 @@ class LmdbEnv {
   // Free bytes a writable open needs on the database's disk.
   static constexpr std::uint64_t kLeastFreeToWrite = std::uint64_t(1) << 20;
 
+  // The most processes' read transactions at once (LMDB's reader table).
+  static constexpr unsigned kMaxReaders = 1022;
+
   // writable: creates the directory and environment if absent, with the given map size, and
-  // refuses a disk with less than kLeastFreeToWrite free ("disk full").
+  // refuses a disk with less than kLeastFreeToWrite free ("disk full"), and a lock file it may
+  // not open or create (one line naming lock.mdb, its owner and mode, and what to do).
   // Read-only: the environment must exist; "no database at PATH ..." otherwise. A reader without
   // write access to the lock file (or, when there is none, the directory), or whose lock file
   // the disk has no room for, opens without it (MDB_NOLOCK: nothing then keeps a writer in
   // another process from reusing the pages of this process's snapshots).
+  // A lock file an open creates beside another user's data.mdb stays openable by that user:
+  // root gives it to data.mdb's owner and group; another user makes it writable by data.mdb's
+  // group (0664, when that user and the owner are both members) or else by all (0666).
+  // An open with the lock file clears the reader slots of dead processes
+  // (clear_stale_readers()).
   LmdbEnv(const std::string& path, bool writable, std::uint64_t map_size);
   ~LmdbEnv();
   LmdbEnv(const LmdbEnv&) = delete;
@@ -37,12 +47,20 @@ class LmdbEnv {
   // Bytes of the data file in use (pages up to the last used one).
   std::uint64_t used_bytes() const;
   std::uint64_t map_size() const;
+  // Whether this open uses the lock file (not MDB_NOLOCK).
+  bool uses_lock_file() const { return locked_; }
+  // Frees the reader slots of processes that ended without closing the database (killed): LMDB
+  // keeps them until every process has closed it, and while kept they count against
+  // kMaxReaders and keep their snapshots' pages from reuse. Returns how many it freed; 0 without
+  // the lock file. One pass over the slots; safe from any thread at any time.
+  std::size_t clear_stale_readers() const;
 
  private:
   void open(std::uint64_t map_size);
   void check_structure() const;
   std::string path_, key_;
   bool writable_;
+  bool locked_ = false;
   MDB_env* env_ = nullptr;
   MDB_dbi dbi_ = 0;
 };

@@ -431,4 +431,8 @@ std::uint64_t Store::used_bytes() const {
   return env_->used_bytes();
 }
 
+std::size_t Store::clear_stale_readers() const {
+  return env_->clear_stale_readers();
+}
+
 }  // namespace kalah

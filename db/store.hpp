@@ -1,6 +1,7 @@
 // The solved-table store: levels as verified zstd blocks in LMDB, plus a book of solved positions.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -165,6 +166,10 @@ class Store {
 
   // Bytes of the LMDB data file in use, all tables together.
   std::uint64_t used_bytes() const;
+
+  // Frees the reader slots that processes killed while this database was open left behind, and
+  // returns how many (LmdbEnv::clear_stale_readers). For long-running readers, now and then.
+  std::size_t clear_stale_readers() const;
 
  private:
   std::string level_where(TableId t, int n) const;

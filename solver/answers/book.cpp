@@ -3,7 +3,10 @@
 
 #include <chrono>
 #include <map>
+#include <memory>
 
+#include "answers/book_keep.hpp"
+#include "db/db_error.hpp"
 #include "db/index.hpp"
 #include "engine/move.hpp"
 #include "engine/oracle.hpp"
@@ -41,7 +44,8 @@ std::optional<int> successor_future(Rules rules, const Position& c, Probe& probe
 
 BookReport build_book(Rules rules, Store& store, Probe& probe, const Position& root, int plies,
                       const SolveOptions& base, const std::function<void(int, int)>& progress,
-                      const std::function<std::size_t(const Position&)>& tt_bytes) {
+                      const std::function<std::size_t(const Position&)>& tt_bytes,
+                      const std::string& keep_path) {
   const auto start = std::chrono::steady_clock::now();
   BookReport rep;
   // Distinct pit arrangements within `plies` moves, breadth first.
@@ -62,12 +66,20 @@ BookReport build_book(Rules rules, Store& store, Probe& probe, const Position& r
     frontier = std::move(next);
   }
   rep.positions = int(seen.size());
+  std::unique_ptr<BookKeep> keep;
+  if (!keep_path.empty())
+    keep = std::make_unique<BookKeep>(keep_path, rules, root, plies, rep.positions);
   std::vector<std::pair<std::vector<Stones>, int>> entries;
   int done = 0;
   for (const auto& [pits, p] : seen) {
     if (progress) progress(done, rep.positions);
     ++done;
     if (is_over(rules, p) || p.pit_stones() <= probe.max_stones()) continue;
+    if (const auto kept = keep ? keep->find(pits) : std::nullopt) {
+      entries.emplace_back(pits, *kept);
+      ++rep.reused;
+      continue;
+    }
     SolveOptions opt = base;
     opt.oracle = &probe;
     opt.find_moves = false;
@@ -79,9 +91,25 @@ BookReport build_book(Rules rules, Store& store, Probe& probe, const Position& r
       continue;
     }
     entries.emplace_back(pits, r.lower - p.kalah_difference());
+    if (keep) keep->keep(pits, entries.back().second);
   }
   if (progress) progress(rep.positions, rep.positions);
-  store.put_book(probe.table(), entries);
+  if (keep) keep->sync();
+  try {
+    store.put_book(probe.table(), entries);
+  } catch (const DbError& e) {
+    if (!keep) throw;
+    if (keep->size() == 0) {
+      keep->remove();
+      throw;
+    }
+    const std::string why = e.what();
+    throw DbError(why + "; " +
+                  (why.find("disk full") != std::string::npos ? "free space" : "mend that") +
+                  " and run the same command again: the " + std::to_string(keep->size()) +
+                  " solved positions are kept in " + keep->path());
+  }
+  if (keep) keep->remove();
   rep.stored = int(entries.size());
   rep.seconds = seconds_since(start);
   return rep;

@@ -156,6 +156,12 @@ def test_options_close_and_reopen(db_path, tmp_path):
     reopened.close()
 
 
+def test_clear_stale_readers_counts_the_freed_slots(db):
+    # No reader of this database was killed: nothing to free; without a database, never.
+    assert db.clear_stale_readers() == 0
+    assert kalah.Database().clear_stale_readers() == 0
+
+
 @pytest.mark.parametrize("call", [
     lambda db: db.value(RULES, "not a position"),
     lambda db: db.value(RULES, "1,2,3/1,2 S"),

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "answers/book.hpp"
+#include "answers/book_keep.hpp"
 #include "cli/db_open.hpp"
 #include "cli/solve_report.hpp"
 #include "cli/solve_run.hpp"
@@ -34,6 +35,7 @@ int store_book(const SolveArgs& a, Progress& progress) {
   if (auto sink = progress.status_sink())
     base.progress = [&at, sink](const std::string& line) { sink(at + ": " + line); };
   TtRange tt;
+  const std::string keep_path = book_keep_path(a.db_path, a.rules, p, a.book_plies);
   const BookReport b = build_book(
       a.rules, store, probe, p, a.book_plies, base,
       [&](int done, int total) {
@@ -44,9 +46,10 @@ int store_book(const SolveArgs& a, Progress& progress) {
         const std::size_t bytes = solve_tt_bytes(solve_job(a), q, &probe);
         tt.add(bytes);
         return bytes;
-      });
+      },
+      keep_path);
   progress.clear_line();
-  print_book_report(a, b, tt, probe, open_s);
+  print_book_report(a, b, tt, probe, open_s, keep_path);
   return b.unsolved ? 1 : 0;
 }
 

@@ -116,7 +116,7 @@ void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUs
 }
 
 void print_book_report(const SolveArgs& a, const BookReport& b, const TtRange& tt,
-                       const Probe& probe, double open_s) {
+                       const Probe& probe, double open_s, const std::string& keep_path) {
   if (a.json) {
     nlohmann::ordered_json j;
     j["position"] = to_string(a.position);
@@ -126,6 +126,7 @@ void print_book_report(const SolveArgs& a, const BookReport& b, const TtRange& t
     j["positions"] = b.positions;
     j["stored"] = b.stored;
     j["unsolved"] = b.unsolved;
+    j["reused"] = b.reused;
     j["threads"] = a.threads;
     j["tt_mb_min"] = tt.min >> 20;
     j["tt_mb_max"] = tt.max >> 20;
@@ -143,6 +144,9 @@ void print_book_report(const SolveArgs& a, const BookReport& b, const TtRange& t
                 static_cast<unsigned long long>(b.nodes), a.threads, a.threads == 1 ? "" : "s",
                 tt.text().c_str());
   std::cout << buf;
+  if (b.reused > 0)
+    std::cout << "kept:       " << b.reused << " of them solved by an earlier run (kept in "
+              << keep_path << ")\n";
   std::cout << "database:   " << a.db_path << ", " << db_text(db_use(probe, open_s)) << "\n";
 }
 

@@ -32,6 +32,9 @@ class Tables {
   ExactOracle* oracle(int m);
   // The most stones in pits the table of m-pit boards answers; -1 when there is none.
   int max_stones(int m);
+  // Frees the database's reader slots left by killed processes (Store::clear_stale_readers):
+  // what a referee that runs for long calls now and then. Returns how many.
+  std::size_t clear_stale_readers() const { return store_.clear_stale_readers(); }
 
  private:
   Rules rules_;

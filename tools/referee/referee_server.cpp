@@ -430,6 +430,18 @@ class Sessions {
   int started_ = 0;
 };
 
+// How often the referee frees the database's reader slots left by killed processes.
+constexpr std::chrono::seconds kStaleReaderInterval{60};
+
+// Tables::clear_stale_readers, its failure a warning line: the referee goes on.
+void clear_stale_readers(const Tables& tables) {
+  try {
+    tables.clear_stale_readers();
+  } catch (const std::exception& e) {
+    std::cerr << "kalah referee: warning: " << e.what() << "\n";
+  }
+}
+
 }  // namespace
 
 int run_referee(Tables& tables, const RefereeOptions& o) {
@@ -440,7 +452,12 @@ int run_referee(Tables& tables, const RefereeOptions& o) {
   catch_stop_signals();
   {
     Sessions sessions(tables, o, publisher);
+    Clock::time_point next_reader_check = Clock::now() + kStaleReaderInterval;
     while (!g_signalled && !(o.sessions > 0 && sessions.finished() >= o.sessions)) {
+      if (Clock::now() >= next_reader_check) {
+        clear_stale_readers(tables);
+        next_reader_check = Clock::now() + kStaleReaderInterval;
+      }
       pollfd p{listener, POLLIN, 0};
       if (poll(&p, 1, 200) <= 0) continue;
       sockaddr_storage peer{};

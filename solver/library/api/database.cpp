@@ -278,6 +278,11 @@ void Database::clear_cache() const {
   if (impl_->table) impl_->table = Impl::new_table(impl_->table->bytes());
 }
 
+std::size_t Database::clear_stale_readers() const {
+  return translated(
+      [&]() -> std::size_t { return impl_->store ? impl_->store->clear_stale_readers() : 0; });
+}
+
 std::size_t Database::tt_bytes() const {
   std::lock_guard lock(impl_->table_mutex);
   return impl_->table ? impl_->table->bytes() : 0;

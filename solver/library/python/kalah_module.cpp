@@ -313,7 +313,15 @@ void bind_database_queries(py::class_<PyDatabase>& db) {
               return 0;
             });
           },
-          "Empties the analysis cache: the next query searches as on a fresh Database.");
+          "Empties the analysis cache: the next query searches as on a fresh Database.")
+      .def(
+          "clear_stale_readers",
+          [](const PyDatabase& self) {
+            return self.released([](const Database& db) { return db.clear_stale_readers(); });
+          },
+          "Frees the database's reader slots left by killed processes and returns how many:\n"
+          "for a process that keeps the database open for long, now and then (opening it does\n"
+          "the same). 0 without a database or without its lock file.");
 }
 
 // Database's life: close, the context manager, repr.

@@ -212,6 +212,15 @@ class KALAH_API Database {
   // finish with the cache they started with.
   void clear_cache() const;
 
+  // Frees the database's reader slots left by processes that were killed while it was open
+  // (LMDB keeps them until every process has closed the database; 1022 of them make every new
+  // read fail) and returns how many it freed: 0 without a database, or when the database is read
+  // without its lock file. Opening a database does the same; a reader that stays open for long
+  // (a server) calls this now and then, e.g. once a minute: it is one pass over the slots, safe
+  // from any thread at any time, beside queries. Throws Error(kDatabase) when the lock file
+  // cannot be read.
+  std::size_t clear_stale_readers() const;
+
   // The pits (1..m) of the moves that keep the position's exact value: query()'s best moves.
   // Empty when the game is over or the value could not be settled within max_seconds.
   std::vector<int> best_moves(std::string_view rules, std::string_view position,

@@ -23,6 +23,9 @@ struct ServerOptions {
   std::string client_header;
   // Gets a line per request (Common Log Format, then the seconds taken); null: none.
   std::ostream* access_log = nullptr;
+  // How often the server frees the database's reader slots that killed processes left
+  // (api::Database::clear_stale_readers), in seconds.
+  int reader_check_seconds = 60;
 };
 
 // The limits every connection is held to (docs/SERVING.md, "Limits", lists them). A request

@@ -52,10 +52,13 @@ class ServerState {
  private:
   void accept();
   void begin_stop();
+  // Every options.reader_check_seconds: the database's stale reader slots freed.
+  void check_readers_later();
 
   tcp::acceptor acceptor_;
   net::steady_timer retry_;  // a pause before accepting again after an error (EMFILE)
-  std::size_t most_open_;    // HttpLimits::kOpenConnections, below the file descriptor limit
+  net::steady_timer readers_;
+  std::size_t most_open_;  // HttpLimits::kOpenConnections, below the file descriptor limit
   std::mutex mutex_;
   std::map<HttpSession*, std::weak_ptr<HttpSession>> sessions_;
   bool accepting_ = false;  // an accept is under way (else paused at most_open_ or stopped)

@@ -43,7 +43,8 @@ ServerState::ServerState(const api::Database& db, const ServerOptions& server_op
       io(kIoThreads),
       workers(std::size_t(std::max(1, options.connections))),
       acceptor_(net::make_strand(io)),
-      retry_(acceptor_.get_executor()) {
+      retry_(acceptor_.get_executor()),
+      readers_(acceptor_.get_executor()) {
   // Room for the database, the logs and the listening socket beside the connections.
   const std::size_t files = raise_file_limit();
   most_open_ = std::min<std::size_t>(HttpLimits::kOpenConnections, files > 256 ? files - 128 : 64);
@@ -80,7 +81,10 @@ void ServerState::serve() {
     std::lock_guard lock(mutex_);
     accepting_ = true;
   }
-  net::post(acceptor_.get_executor(), [this] { accept(); });
+  net::post(acceptor_.get_executor(), [this] {
+    accept();
+    check_readers_later();
+  });
   const auto run = [this] {
     for (;;) {
       try {
@@ -107,6 +111,7 @@ void ServerState::begin_stop() {
   beast::error_code ec;
   acceptor_.close(ec);
   retry_.cancel();
+  readers_.cancel();
   std::vector<std::shared_ptr<HttpSession>> live;
   {
     std::lock_guard lock(mutex_);
@@ -141,6 +146,20 @@ void ServerState::accept() {
     }
     session->start();
     accept();
+  });
+}
+
+void ServerState::check_readers_later() {
+  if (stopping) return;
+  readers_.expires_after(std::chrono::seconds(std::max(1, options.reader_check_seconds)));
+  readers_.async_wait([this](beast::error_code ec) {
+    if (ec || stopping) return;
+    try {
+      routes.db.clear_stale_readers();
+    } catch (const std::exception& e) {  // the server goes on; a later check may succeed
+      std::cerr << "kalah serve: warning: " << e.what() << "\n";
+    }
+    check_readers_later();
   });
 }
 

@@ -153,7 +153,8 @@ void HttpSession::dispatch() {
   req.client = record_.client;
   if (const auto it = h.find(http::field::accept_encoding); it != h.end())
     req.gzip = accepts_gzip(view(it->value()));
-  if (!may_search(req.path)) return send(answer(req, server_.routes));
+  if (std::optional<Reply> ready = answer_at_once(req, server_.routes))
+    return send(std::move(*ready));
   // The work guard keeps the I/O threads running until the worker has handed its answer back.
   net::post(server_.workers, [self = shared_from_this(), req = std::move(req),
                               guard = net::make_work_guard(server_.io)]() mutable {

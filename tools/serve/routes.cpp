@@ -125,20 +125,24 @@ Reply stream_analysis(const RouteContext& ctx, const ApiQuery& q,
   return r;
 }
 
-// GET /api/v1/query: what the tables answer at once, a search beyond them when admitted.
-Reply query(const Request& req, const RouteContext& ctx) {
+// GET /api/v1/query: what the tables answer at once, a search beyond them when admitted (nullopt
+// instead when `at_once`).
+std::optional<Reply> query(const Request& req, const RouteContext& ctx, bool at_once) {
   const ApiQuery q = parse_api_query(parse_query_string(req.query));
   const std::string rules(rules_name(q.rules)), position = to_string(q.position);
   if (const std::optional<api::Answer> a = ctx.db.lookup(rules, position))
     return json_reply(a->to_json());
+  if (at_once) return std::nullopt;
   const std::optional<SearchAdmission::Ticket> ticket = ctx.admission.admit(req.client);
   if (!ticket) return busy(ctx.admission);
   return json_reply(ctx.db.query(rules, position, query_options(q, ctx.options)).to_json());
 }
 
-// GET /api/v1/analyze: the stream, its search slot taken first when the tables do not answer.
-Reply analyze(const Request& req, const RouteContext& ctx) {
+// GET /api/v1/analyze: the stream, its search slot taken first when the tables do not answer
+// (nullopt instead when `at_once`, but for a bad request).
+std::optional<Reply> analyze(const Request& req, const RouteContext& ctx, bool at_once) {
   const ApiQuery q = parse_api_query(parse_query_string(req.query));
+  if (at_once) return std::nullopt;
   std::shared_ptr<SearchAdmission::Ticket> ticket;
   if (!ctx.db.lookup(rules_name(q.rules), to_string(q.position))) {
     std::optional<SearchAdmission::Ticket> admitted = ctx.admission.admit(req.client);
@@ -148,10 +152,10 @@ Reply analyze(const Request& req, const RouteContext& ctx) {
   return stream_analysis(ctx, q, std::move(ticket));
 }
 
-Reply route(const Request& req, const RouteContext& ctx) {
+std::optional<Reply> route(const Request& req, const RouteContext& ctx, bool at_once) {
   if (req.path == "/") return page(req.gzip);
-  if (req.path == "/api/v1/query") return query(req, ctx);
-  if (req.path == "/api/v1/analyze") return analyze(req, ctx);
+  if (req.path == "/api/v1/query") return query(req, ctx, at_once);
+  if (req.path == "/api/v1/analyze") return analyze(req, ctx, at_once);
   if (req.path == "/api/v1/tables") return json_reply(tables_json(ctx.db, ctx.options.max_time));
   if (req.path == "/api/v1/health") {
     Reply r = json_reply(health_json(ctx));
@@ -161,15 +165,10 @@ Reply route(const Request& req, const RouteContext& ctx) {
   return error_reply(404, "no such page: " + req.path.substr(0, 256));
 }
 
-}  // namespace
-
-bool may_search(std::string_view path) {
-  return path == "/api/v1/query" || path == "/api/v1/analyze";
-}
-
-Reply answer(const Request& req, const RouteContext& ctx) {
+// route(), a failure its error answer: a bad request 400, the database's failure 500.
+std::optional<Reply> answering_errors(const Request& req, const RouteContext& ctx, bool at_once) {
   try {
-    return route(req, ctx);
+    return route(req, ctx, at_once);
   } catch (const InputError& e) {
     return error_reply(400, e.what());
   } catch (const api::Error& e) {
@@ -179,6 +178,16 @@ Reply answer(const Request& req, const RouteContext& ctx) {
   } catch (...) {
     return error_reply(500, "internal error");
   }
+}
+
+}  // namespace
+
+std::optional<Reply> answer_at_once(const Request& req, const RouteContext& ctx) {
+  return answering_errors(req, ctx, true);
+}
+
+Reply answer(const Request& req, const RouteContext& ctx) {
+  return *answering_errors(req, ctx, false);
 }
 
 Reply error_reply(int status, const std::string& message) {

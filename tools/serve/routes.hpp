@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -42,9 +43,10 @@ struct RouteContext {
   SearchAdmission& admission;
 };
 
-// Whether the answer to `path` may wait on a search: such requests are answered on the worker
-// threads (--connections of them), every other one at once on the connection's thread.
-bool may_search(std::string_view path);
+// The answer to GET `req` when it is ready at once: every route but a search beyond the tables
+// and a stream, which give nullopt (answer() then runs on a worker thread, --connections of
+// them). Throws nothing.
+std::optional<Reply> answer_at_once(const Request& req, const RouteContext& ctx);
 
 // The answer to GET `req` (HEAD: the same, its body left unsent): GET / (the explorer page),
 // /api/v1/query, /api/v1/analyze, /api/v1/tables, /api/v1/health; 404 for any other path. Throws

@@ -251,5 +251,24 @@ TEST(Solve, DefaultOptionsSolveTheValueVectorsOfFourPits) {
   }
 }
 
+// A table that starts at 1 KiB and doubles as it fills (to 1 MiB) moves entries between buckets
+// while the search runs, on one thread and on two: every answer is the naive minimax's.
+TEST(Solve, AGrowingTableAnswersAsMinimaxOnOneThreadAndTwo) {
+  std::mt19937_64 rng(4242);
+  for (Rules rules : kAllRules) {
+    Naive naive(rules);
+    for (int m = 3; m <= 4; ++m) {
+      for (int trial = 0; trial < 8; ++trial) {
+        const Position p = random_position(rules, m, m == 3 ? 3 : 2, rng);
+        SolveOptions opt = small_options();
+        opt.tt_bytes = 1 << 20;
+        opt.tt_start_bytes = 1 << 10;
+        opt.threads = 1 + trial % 2;
+        check_result(rules, p, solve(rules, p, opt), naive);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kalah

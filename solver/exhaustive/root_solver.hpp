@@ -68,7 +68,7 @@ class RootSolver {
         own_tt_(opt.table != nullptr
                     ? nullptr
                     : std::make_unique<SolveTable>(opt.tt_bytes, SolveTable::Aging::kOff,
-                                                   std::max(1, opt.threads))),
+                                                   std::max(1, opt.threads), opt.tt_start_bytes)),
         tt_(opt.table != nullptr ? *opt.table : *own_tt_,
             opt.table != nullptr ? table_salt(rules_id<typename B::Rules>, p.m) : 0) {
     // Only probed: TableView's store() is never called on it.

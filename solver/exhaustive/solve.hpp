@@ -33,6 +33,10 @@ struct SolveOptions {
   // allocated whole when the solve starts. When `table` is given, only the automatic memo's
   // budget (memo_stones).
   std::size_t tt_bytes = std::size_t(64) << 20;
+  // With neither `table` nor 0: the solve's table starts at this size and doubles as it fills, up
+  // to tt_bytes (SolveTable's growable table), touching only the memory it uses; a small game then
+  // costs no more memory than its proof needs.
+  std::size_t tt_start_bytes = 0;
   // A transposition table kept by the caller instead of one allocated for this solve: what earlier
   // solves proved in it is reused, and what this one proves stays for later ones. Any number of
   // solves, of any rule sets and board sizes, may share it at once: an entry is a bound proven for

@@ -19,6 +19,11 @@ std::size_t solve_tt_bytes(const SolveJob& job, const Position& q, const Probe* 
   return auto_tt_bytes(q, probe != nullptr ? probe->max_stones() : -1, untabled_levels);
 }
 
+std::size_t solve_tt_start_bytes(const SolveJob& job, std::size_t tt_bytes) {
+  if (job.tt_mb > 0 || !job.checkpoint.empty() || tt_bytes <= kTtStartBytes) return 0;
+  return kTtStartBytes;
+}
+
 SolveCheckpoint checkpoint_base(const SolveJob& job, const std::optional<SolveCheckpoint>& from,
                                 std::size_t tt_bytes, int processes) {
   SolveCheckpoint base = from ? *from : new_checkpoint(job.rules, job.position, tt_bytes);

@@ -125,7 +125,8 @@ void add_solve_options(po::options_description& desc, SolveArgs& a,
        "transposition table size in MiB; 0: sized to the position (64 MiB up to 24 stones in pits "
        "beyond the database, doubled for every 2 more; from 48 stones in pits 64 MiB up to 20, "
        "doubled for every stone more; 16 MiB up to 28 when --untabled is in effect, doubled for "
-       "every 2 more; at most 2048 and a quarter of the memory); "
+       "every 2 more; at most 2048 and a quarter of the memory), starting at 64 MiB and doubling "
+       "as it fills (whole at once with --checkpoint); "
        "at most the memory available (the machine's, within MemAvailable and ulimit -v)")
       ("memo", po::value(&a.memo)->default_value(a.memo),
        "solve boards with up to this many stones in pits once into a dense table (-1: automatic, "
@@ -247,9 +248,11 @@ int prove_claims(const SolveArgs& a, Progress& progress) {
   if (!a.checkpoint.empty())
     resumed = resume_checkpoint(a, opt.tt_bytes);
   else
-    resumed.table = allocate_table("tt-mb", SolveTable::bytes_for(opt.tt_bytes),
-                                   [&] { return std::make_unique<SolveTable>(opt.tt_bytes); });
-  opt.tt_bytes = resumed.table->bytes();
+    resumed.table = allocate_table("tt-mb", SolveTable::bytes_for(opt.tt_bytes), [&] {
+      return std::make_unique<SolveTable>(opt.tt_bytes, SolveTable::Aging::kOff, 1,
+                                          opt.tt_start_bytes);
+    });
+  opt.tt_bytes = resumed.table->max_bytes();
   opt.table = resumed.table.get();
   const SolveCheckpoint base = checkpoint_base(solve_job(a), resumed.from, opt.tt_bytes, 1);
   std::unique_ptr<CheckpointWriter> writer;

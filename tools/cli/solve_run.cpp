@@ -41,6 +41,7 @@ SolveSetup open_solve(const SolveArgs& a, Progress* progress) {
   s.opt = shared_solve_options(a);
   s.opt.oracle = s.db.probe.get();
   s.opt.tt_bytes = solve_tt_bytes(solve_job(a), p, s.db.probe.get());
+  s.opt.tt_start_bytes = solve_tt_start_bytes(solve_job(a), s.opt.tt_bytes);
   return s;
 }
 

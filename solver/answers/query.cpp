@@ -83,6 +83,7 @@ QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle,
   so.oracle = oracle;
   if (options.table) so.table = options.table();
   so.tt_bytes = auto_tt_bytes(rules, p, oracle);  // the table, or with a kept one the memo's budget
+  so.tt_start_bytes = kAutoTtStartBytes;          // a table of the query's own grows as it fills
   so.max_seconds = options.max_seconds;
   so.threads = options.threads;
   so.every_move = true;

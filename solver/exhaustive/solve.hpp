@@ -150,6 +150,8 @@ std::string moves_text(const SolveResult& r);
 // more; at most 2 GiB and a quarter of the memory.
 // The tree grows with the stones beyond the database, and a table larger than the solve needs
 // costs its first touch and longer memory latency (docs/PERFORMANCE.md, solver).
+// The size an automatic table (auto_tt_bytes) starts at when it may grow (tt_start_bytes).
+inline constexpr std::size_t kAutoTtStartBytes = std::size_t(64) << 20;
 std::size_t auto_tt_bytes(const Position& p, int oracle_stones, bool untabled_levels);
 // The same for a solve under `rules` with untabled_above_db -1 (untabled_by_default).
 std::size_t auto_tt_bytes(Rules rules, const Position& p, const ExactOracle* oracle);

@@ -20,8 +20,8 @@ std::size_t solve_tt_bytes(const SolveJob& job, const Position& q, const Probe* 
 }
 
 std::size_t solve_tt_start_bytes(const SolveJob& job, std::size_t tt_bytes) {
-  if (job.tt_mb > 0 || !job.checkpoint.empty() || tt_bytes <= kTtStartBytes) return 0;
-  return kTtStartBytes;
+  if (job.tt_mb > 0 || !job.checkpoint.empty() || tt_bytes <= kAutoTtStartBytes) return 0;
+  return kAutoTtStartBytes;
 }
 
 SolveCheckpoint checkpoint_base(const SolveJob& job, const std::optional<SolveCheckpoint>& from,

@@ -28,9 +28,8 @@ struct SolveJob {
 std::size_t solve_tt_bytes(const SolveJob& job, const Position& q, const Probe* probe);
 
 // The size an automatic TT of `tt_bytes` starts at, growing as it fills (SolveOptions::
-// tt_start_bytes): kTtStartBytes, or 0 (the whole table at once) when --tt-mb gave the size or
-// the job keeps a checkpoint (which writes the table whole).
-inline constexpr std::size_t kTtStartBytes = std::size_t(64) << 20;
+// tt_start_bytes): kAutoTtStartBytes, or 0 (the whole table at once) when --tt-mb gave the size
+// or the job keeps a checkpoint (which writes the table whole).
 std::size_t solve_tt_start_bytes(const SolveJob& job, std::size_t tt_bytes);
 
 // The checkpoint a run of `processes` processes starts from: `from` when it resumes one, else a

@@ -378,7 +378,9 @@ int play_game(const PlayArgs& a, ExactOracle* oracle) {
   std::mt19937_64 rng(a.seed);
   std::optional<int> proven;          // --exact --self: the first move's value for South
   std::unique_ptr<SolveTable> table;  // --exact: the solver's table, kept for the whole game
-  if (cfg.exact) table = std::make_unique<SolveTable>(auto_tt_bytes(cfg.rules, p, oracle));
+  if (cfg.exact)
+    table = std::make_unique<SolveTable>(auto_tt_bytes(cfg.rules, p, oracle),
+                                         SolveTable::Aging::kOff, 1, kAutoTtStartBytes);
   while (!game_finished(cfg.rules, p)) {
     std::cout << "\n";
     if (!cfg.self && p.mover == cfg.human) {

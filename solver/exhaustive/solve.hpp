@@ -142,6 +142,9 @@ struct SolveResult {
 // upper bound is below the root's lower bound is shown by its upper bound alone: it is not best).
 std::string moves_text(const SolveResult& r);
 
+// The size an automatic table (auto_tt_bytes) starts at when it may grow (tt_start_bytes).
+inline constexpr std::size_t kAutoTtStartBytes = std::size_t(64) << 20;
+
 // The transposition table a solve of p needs (`kalah solve --tt-mb 0`): sized from the stones in
 // pits beyond the oracle's levels (oracle_stones; -1: no oracle): 64 MiB up to 24, doubled for
 // every 2 more; from 48 stones in pits (longer games: larger trees for as many beyond), 64 MiB up
@@ -150,8 +153,6 @@ std::string moves_text(const SolveResult& r);
 // more; at most 2 GiB and a quarter of the memory.
 // The tree grows with the stones beyond the database, and a table larger than the solve needs
 // costs its first touch and longer memory latency (docs/PERFORMANCE.md, solver).
-// The size an automatic table (auto_tt_bytes) starts at when it may grow (tt_start_bytes).
-inline constexpr std::size_t kAutoTtStartBytes = std::size_t(64) << 20;
 std::size_t auto_tt_bytes(const Position& p, int oracle_stones, bool untabled_levels);
 // The same for a solve under `rules` with untabled_above_db -1 (untabled_by_default).
 std::size_t auto_tt_bytes(Rules rules, const Position& p, const ExactOracle* oracle);

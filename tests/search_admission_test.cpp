@@ -27,6 +27,11 @@ TEST(SearchAdmission, RefusesBeyondTheSlotsAndTheClientsShare) {
   EXPECT_EQ(admission.running(), 2);
   EXPECT_TRUE(admission.admit("c")) << "a slot given back is free again";
   EXPECT_EQ(admission.running(), 2) << "the ticket of the admitted temporary is gone";
+  b1->release();
+  EXPECT_EQ(admission.running(), 1) << "release() gives the slot back before the ticket ends";
+  b1->release();
+  b1.reset();
+  EXPECT_EQ(admission.running(), 1) << "a slot is given back once";
   EXPECT_THROW(SearchAdmission(2, 3), std::invalid_argument);
   EXPECT_THROW(SearchAdmission(0, 0), std::invalid_argument);
 }

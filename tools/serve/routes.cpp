@@ -98,7 +98,7 @@ std::string sse_event(const char* name, const std::string& data) {
 // search's status ({"line": ...}) about once a second, and `done` the final answer (or `failed`,
 // {"error": ...}, when the database fails); then the stream ends. A client that goes away cancels
 // the search at the next event it misses.
-// The search slot `ticket` (null when the tables answer) is held until the stream ends.
+// The search slot `ticket` (null when the tables answer) is held until the search ends.
 Reply stream_analysis(const RouteContext& ctx, const ApiQuery& q,
                       std::shared_ptr<SearchAdmission::Ticket> ticket) {
   Reply r;
@@ -116,11 +116,16 @@ Reply stream_analysis(const RouteContext& ctx, const ApiQuery& q,
     o.cancel = &gone;
     o.on_proven = [&](const api::Answer& a) { send("answer", a.to_json()); };
     o.progress = [&](const std::string& line) { send("progress", dump({{"line", line}})); };
+    // The slot is given back before the last event: a client that reads it may search again.
+    std::string name = "done", data;
     try {
-      send("done", db.query(rules_name(q.rules), to_string(q.position), o).to_json());
+      data = db.query(rules_name(q.rules), to_string(q.position), o).to_json();
     } catch (const api::Error& e) {
-      send("failed", dump({{"error", e.what()}}));
+      name = "failed";
+      data = dump({{"error", e.what()}});
     }
+    if (ticket) ticket->release();
+    send(name.c_str(), data);
   };
   return r;
 }

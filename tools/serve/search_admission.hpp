@@ -15,7 +15,7 @@ class SearchAdmission {
   // slots >= 1, 1 <= per_client <= slots.
   SearchAdmission(int slots, int per_client);
 
-  // A slot held until the ticket is destroyed.
+  // A slot held until release() or the ticket's end, whichever comes first.
   class Ticket {
    public:
     Ticket(SearchAdmission& admission, std::string client)
@@ -26,8 +26,11 @@ class SearchAdmission {
     Ticket(const Ticket&) = delete;
     Ticket& operator=(const Ticket&) = delete;
     Ticket& operator=(Ticket&&) = delete;
-    ~Ticket() {
+    ~Ticket() { release(); }
+    // The slot given back; later calls do nothing.
+    void release() {
       if (admission_ != nullptr) admission_->release(client_);
+      admission_ = nullptr;
     }
 
    private:

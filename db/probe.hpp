@@ -53,6 +53,13 @@ class Probe : public ExactOracle {
   // nullopt when p has another board size than t, or lies above the levels and not in the book.
   std::optional<int> future(const Position& p) override;
 
+  // From now on, positions above the levels are not answered from the book (benchmarks of the
+  // search: every value proven).
+  void forget_book() {
+    book_.clear();
+    answers_beyond_ = false;
+  }
+
   TableId table() const { return table_; }
   std::uint64_t hits() const { return cache_.hits(); }      // level probes served from the cache
   std::uint64_t misses() const { return cache_.misses(); }  // level probes that read a block

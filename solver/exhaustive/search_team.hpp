@@ -144,13 +144,15 @@ class SearchTeam {
     return nodes;
   }
 
-  // r's nodes, oracle hits and expanded nodes: the sums over every search (none running).
+  // r's nodes, oracle hits, expanded nodes and TT cutoffs: the sums over every search (none
+  // running).
   void count_into(SolveResult& r) const {
-    r.nodes = r.oracle_hits = r.expanded = 0;
+    r.nodes = r.oracle_hits = r.expanded = r.tt_cutoffs = 0;
     const auto add = [&r](const Search<B>& s) {
       r.nodes += s.nodes();
       r.oracle_hits += s.oracle_hits();
       r.expanded += s.expanded();
+      r.tt_cutoffs += s.tt_cutoffs();
     };
     add(*main_);
     for (const auto& h : helpers_) add(*h);

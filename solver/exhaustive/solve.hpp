@@ -131,6 +131,10 @@ struct SolveResult {
   // Nodes whose moves were searched: not answered by the game's end, the bounds, the oracle, the
   // memo or a TT cutoff (the nodes Irving's solver counts; nodes counts every position visited).
   std::uint64_t expanded = 0;
+  // Nodes settled by transposition-table entries without their moves being searched: their own
+  // entry, the bounds their parent read from theirs, or an enhanced transposition cutoff (their
+  // children's entries).
+  std::uint64_t tt_cutoffs = 0;
   double seconds = 0;
   // Thread-seconds the threads beyond the first spent waiting while the solve ran (threads - 1
   // times seconds, less the time they searched): phases one thread works alone (the principal

@@ -61,6 +61,9 @@ class Search : public SearchControl {
   void oracle_hit() { ++oracle_hits_; }
   std::uint64_t oracle_hits() const { return oracle_hits_; }
   std::uint64_t expanded() const { return expanded_; }
+  // Nodes settled by TT entries: their own, the one their parent read for the enhanced
+  // transposition cutoff, or their children's (the cutoff itself).
+  std::uint64_t tt_cutoffs() const { return tt_cutoffs_; }
 
   // lookup: where b is looked up, when the caller already computed it (0: not computed): b's TT
   // key when n >= table_min_stones(), its storage rank + 1 when n is within a resident probe's
@@ -83,8 +86,10 @@ class Search : public SearchControl {
           lookup != 0 ? lookup - 1
                       : leaves_.order->template rank_cells<B::kFixedCells>(b.cells(), n));
     }
-    if (int v; settles(std::max(least_future(n), lower), std::min(n, upper), alpha, beta, &v))
+    if (int v; settles(std::max(least_future(n), lower), std::min(n, upper), alpha, beta, &v)) {
+      tt_cutoffs_ += least_future(n) != n;  // else the bounds read from the TT settled it
       return v;
+    }
     return expand(b, n, alpha, beta, lookup);
   }
 
@@ -162,7 +167,9 @@ class Search : public SearchControl {
     node.lo = std::max(node.lo, int(e.lower));
     node.hi = std::min(node.hi, int(e.upper));
     node.tt_move = e.move;
-    return settles(node.lo, node.hi, node.w.alpha, node.w.beta, v);
+    const bool settled = settles(node.lo, node.hi, node.w.alpha, node.w.beta, v);
+    tt_cutoffs_ += settled;
+    return settled;
   }
 
   // Searches the node's moves: the TT move first, then the others in order. Returns a value
@@ -266,6 +273,7 @@ class Search : public SearchControl {
       c.upper = e.upper;
       const int v = std::max(node.w.best, c.again ? c.gain + e.lower : c.gain - e.upper);
       if (v >= node.w.beta) {
+        ++tt_cutoffs_;
         tt_.store(node.key, v, node.hi, c.pit, 0);
         return v;
       }
@@ -322,6 +330,7 @@ class Search : public SearchControl {
   const int busy_min_ = leaves_.table_min + kBusyAbove;
   std::uint64_t oracle_hits_ = 0;
   std::uint64_t expanded_ = 0;  // nodes whose moves were searched
+  std::uint64_t tt_cutoffs_ = 0;
   int mover_ = 0;  // the side to move at the current node: 0 as at the search's root, 1 the other
 };
 

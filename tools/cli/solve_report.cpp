@@ -78,6 +78,7 @@ void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUs
   add_db_fields(j, db);
   j["db_hits"] = r.oracle_hits;
   j["expanded_nodes"] = r.expanded;
+  j["tt_cutoffs"] = r.tt_cutoffs;
   j["seconds"] = r.seconds;
   j["nodes_per_second"] = std::llround(r.seconds > 0 ? r.nodes / r.seconds : 0.0);
   j["idle_thread_seconds"] = r.idle_seconds;
@@ -108,10 +109,11 @@ void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUs
   if (db.stones >= 0) std::cout << "database:   " << db_text(db) << "\n";
   char line[160];
   std::snprintf(
-      line, sizeof line, "nodes:      %llu, db hits %llu, expanded %llu, %.3f s, %.2f M nodes/s\n",
+      line, sizeof line,
+      "nodes:      %llu, db hits %llu, expanded %llu, TT cutoffs %llu, %.3f s, %.2f M nodes/s\n",
       static_cast<unsigned long long>(r.nodes), static_cast<unsigned long long>(r.oracle_hits),
-      static_cast<unsigned long long>(r.expanded), r.seconds,
-      r.seconds > 0 ? r.nodes / r.seconds / 1e6 : 0.0);
+      static_cast<unsigned long long>(r.expanded), static_cast<unsigned long long>(r.tt_cutoffs),
+      r.seconds, r.seconds > 0 ? r.nodes / r.seconds / 1e6 : 0.0);
   std::cout << line;
 }
 

@@ -89,6 +89,30 @@ TEST(BenchSuite, BaselineRatiosAndTheGapClosed) {
   EXPECT_FALSE(contains(without.out, "gap")) << without.out;
 }
 
+// --levels: the traced solve's expansions add up to the one-thread solve's expanded nodes, and no
+// level has more distinct positions than expansions; some are expanded more than once.
+TEST(BenchSuite, LevelsCountExpansionsAndDistinctPositions) {
+  const std::string json = fresh_path("suite_levels");
+  const auto r =
+      run_cli("KALAH bench suite --threads 1 --levels --only small-empty-5x4 --json " + json);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "expanded by stones in pits (expansions/positions): ")) << r.out;
+  const Json w = Json::parse(slurp(json))["workloads"][0];
+  std::uint64_t expansions = 0, positions = 0;
+  int last = -1;
+  for (const Json& level : w["expanded_by_stones"]) {
+    const std::uint64_t e = level["expansions"], p = level["positions"];
+    EXPECT_GT(level["stones"].get<int>(), last);
+    last = level["stones"];
+    EXPECT_LE(p, e);
+    EXPECT_GT(p, 0u);
+    expansions += e;
+    positions += p;
+  }
+  EXPECT_EQ(expansions, w["runs"][0]["expanded"].get<std::uint64_t>());
+  EXPECT_LT(positions, expansions) << "MTD(f)'s tests expand some positions again";
+}
+
 // A workload whose table no database holds through its levels is reported skipped, naming the
 // table and what the databases hold; the others run.
 TEST(BenchSuite, WorkloadsWithoutTheirTableAreSkippedByName) {

@@ -18,6 +18,7 @@
 #include "cli/options.hpp"
 #include "db/probe.hpp"
 #include "db/store.hpp"
+#include "db/xxhash64.hpp"
 #include "engine/move.hpp"
 #include "engine/stopwatch.hpp"
 #include "exhaustive/solve.hpp"
@@ -108,7 +109,7 @@ struct SuiteArgs {
   std::string threads_text = "1,2", json_path, baseline_path;
   std::vector<int> threads;
   long long tt_mb = 0;
-  bool perfect_order = false, list = false;
+  bool perfect_order = false, levels = false, list = false;
 };
 
 const char* const kSuiteDescription =
@@ -128,7 +129,10 @@ const char* const kSuiteDescription =
     "Every solve has an automatic table (as kalah solve's) unless --tt-mb gives one size.\n"
     "--perfect-order also solves each workload twice more on one thread (into a table, then\n"
     "with that table's move first at every node): the perfect-order limit of its expanded\n"
-    "nodes. --json writes every figure to a file; --baseline reads such a file and prints, for\n"
+    "nodes. --levels also solves each workload once more on one thread, tracing what it expands:\n"
+    "the expansions and the distinct positions expanded at each count of stones in pits, their\n"
+    "difference being the positions expanded again.\n"
+    "--json writes every figure to a file; --baseline reads such a file and prints, for\n"
     "each workload in both, this run's expanded nodes and time over the baseline's and the share\n"
     "of the gap to the perfect-order limit closed: (baseline - now) / (baseline - limit).\n"
     "The signature is the total of the one-thread solves' nodes: the same on every run with\n"
@@ -166,13 +170,16 @@ bool parse_suite_args(int argc, char** argv, SuiteArgs& a) {
       "every solve's transposition table in MiB; 0: automatic, as kalah solve's")(
       "perfect-order", po::bool_switch(&a.perfect_order),
       "also each workload's perfect-order limit (two more one-thread solves)")(
-      "json", po::value(&a.json_path), "write every figure to this file as JSON")(
+      "levels", po::bool_switch(&a.levels),
+      "also each workload's expansions and distinct positions expanded by stones in pits (one "
+      "more one-thread solve)")("json", po::value(&a.json_path),
+                                "write every figure to this file as JSON")(
       "baseline", po::value(&a.baseline_path),
       "an earlier run's --json file: ratios and the share of the gap closed against it");
   po::variables_map vm;
   if (!parse_command(argc, argv,
                      "bench suite [--db PATH...] [--threads LIST] [--only NAME...] [--list] "
-                     "[--tt-mb MB] [--perfect-order] [--json FILE] [--baseline FILE]",
+                     "[--tt-mb MB] [--perfect-order] [--levels] [--json FILE] [--baseline FILE]",
                      kSuiteDescription, desc, {}, vm))
     return false;
   a.threads = parse_threads_list(a.threads_text);
@@ -277,6 +284,31 @@ SolveResult perfect_order_limit(const Workload& w, Probe* probe, long long tt_mb
     throw std::logic_error("bench suite: the perfect-order solves of " + w.name +
                            " found another margin");
   return l;
+}
+
+// Expansions and distinct positions expanded (by a 64-bit hash of the pits) at each count of
+// stones in pits.
+struct LevelCounts {
+  std::map<int, std::uint64_t> expansions, positions;
+};
+
+// One more one-thread solve of w, tracing what it expands.
+LevelCounts expanded_by_level(const Workload& w, Probe* probe, long long tt_mb, int margin) {
+  std::map<int, std::vector<std::uint64_t>> seen;
+  SolveOptions o = solve_options(w, probe, 1, tt_mb);
+  o.trace_expanded = [&seen](const Position& p, int, int) {
+    seen[p.pit_stones()].push_back(xxh64(p.cell.data(), sizeof(Stones) * (2 * p.m + 2)));
+  };
+  if (solve_checked(w, o).margin != margin)
+    throw std::logic_error("bench suite: the traced solve of " + w.name + " found another margin");
+  LevelCounts out;
+  for (auto& [n, keys] : seen) {
+    out.expansions[n] = keys.size();
+    std::sort(keys.begin(), keys.end());
+    out.positions[n] = std::uint64_t(std::unique(keys.begin(), keys.end()) - keys.begin());
+    std::vector<std::uint64_t>().swap(keys);
+  }
+  return out;
 }
 
 // n with a comma between each three digits.
@@ -428,6 +460,18 @@ int bench_suite(int argc, char** argv) {
                   count(limit->expanded).c_str(), count(limit->nodes).c_str(),
                   limit->expanded > 0 ? double(expanded) / double(limit->expanded) : 0.0);
       wj["perfect_order"] = {{"nodes", limit->nodes}, {"expanded", limit->expanded}};
+    }
+    if (a.levels) {
+      const LevelCounts levels = expanded_by_level(w, probe, a.tt_mb, first->margin);
+      std::printf("  expanded by stones in pits (expansions/positions):");
+      Json lj = Json::array();
+      for (const auto& [n, e] : levels.expansions) {
+        const std::uint64_t distinct = levels.positions.at(n);
+        std::printf(" %d: %s/%s", n, count(e).c_str(), count(distinct).c_str());
+        lj.push_back({{"stones", n}, {"expansions", e}, {"positions", distinct}});
+      }
+      std::printf("\n");
+      wj["expanded_by_stones"] = lj;
     }
     const auto other = one_thread_nodes.find(w.compare_to);
     if (one_thread && other != one_thread_nodes.end()) {

@@ -87,7 +87,9 @@ class Search : public SearchControl {
                       : leaves_.order->template rank_cells<B::kFixedCells>(b.cells(), n));
     }
     if (int v; settles(std::max(least_future(n), lower), std::min(n, upper), alpha, beta, &v)) {
-      tt_cutoffs_ += least_future(n) != n;  // else the bounds read from the TT settled it
+      // Past the checks above the game's own bounds settle only when they meet; else the caller's
+      // bounds, read from the TT for the enhanced transposition cutoff, did.
+      tt_cutoffs_ += least_future(n) != n;
       return v;
     }
     return expand(b, n, alpha, beta, lookup);

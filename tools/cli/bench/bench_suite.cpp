@@ -16,6 +16,7 @@
 
 #include "cli/bench/bench.hpp"
 #include "cli/options.hpp"
+#include "cli/progress.hpp"
 #include "db/probe.hpp"
 #include "db/store.hpp"
 #include "db/xxhash64.hpp"
@@ -311,22 +312,11 @@ LevelCounts expanded_by_level(const Workload& w, Probe* probe, long long tt_mb, 
   return out;
 }
 
-// n with a comma between each three digits.
-std::string count(std::uint64_t n) {
-  const std::string digits = std::to_string(n);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
-    out.push_back(digits[i]);
-  }
-  return out;
-}
-
 void print_row(const std::string& name, const Run& run) {
   const SolveResult& r = run.r;
   std::printf("%-24s %7d %+6d %15s %15s %15s %15s %9.3f\n", name.c_str(), run.threads, r.margin,
-              count(r.nodes).c_str(), count(r.expanded).c_str(), count(r.oracle_hits).c_str(),
-              count(r.tt_cutoffs).c_str(), r.seconds);
+              with_commas(r.nodes).c_str(), with_commas(r.expanded).c_str(),
+              with_commas(r.oracle_hits).c_str(), with_commas(r.tt_cutoffs).c_str(), r.seconds);
   std::fflush(stdout);
 }
 
@@ -366,12 +356,10 @@ void print_against_baseline(const BaseFigures& base, const SolveResult& now,
                             const std::optional<SolveResult>& limit, Json& out) {
   const std::optional<std::uint64_t> lim =
       limit ? std::optional<std::uint64_t>(limit->expanded) : base.limit;
-  std::printf("  against the baseline: expanded %.3fx, time %.3fx",
-              double(now.expanded) / double(std::max<std::uint64_t>(base.expanded, 1)),
-              base.seconds > 0 ? now.seconds / base.seconds : 0.0);
-  out = {
-      {"expanded_ratio", double(now.expanded) / double(std::max<std::uint64_t>(base.expanded, 1))},
-      {"seconds_ratio", base.seconds > 0 ? now.seconds / base.seconds : 0.0}};
+  const double expanded = double(now.expanded) / double(std::max<std::uint64_t>(base.expanded, 1));
+  const double seconds = base.seconds > 0 ? now.seconds / base.seconds : 0.0;
+  std::printf("  against the baseline: expanded %.3fx, time %.3fx", expanded, seconds);
+  out = {{"expanded_ratio", expanded}, {"seconds_ratio", seconds}};
   if (lim && base.expanded > *lim) {
     const double closed =
         (double(base.expanded) - double(now.expanded)) / (double(base.expanded) - double(*lim));
@@ -381,35 +369,119 @@ void print_against_baseline(const BaseFigures& base, const SolveResult& now,
   std::printf("\n");
 }
 
+// The suite's workloads, or --only's; InputError for a name not in it.
+std::vector<Workload> chosen_workloads(const std::vector<std::string>& only) {
+  std::vector<Workload> workloads = suite_workloads();
+  if (only.empty()) return workloads;
+  for (const std::string& name : only)
+    if (std::none_of(workloads.begin(), workloads.end(),
+                     [&](const Workload& w) { return w.name == name; }))
+      throw InputError("--only " + name + ": no such workload (bench suite --list)");
+  std::erase_if(workloads, [&](const Workload& w) {
+    return std::find(only.begin(), only.end(), w.name) == only.end();
+  });
+  return workloads;
+}
+
+// The --levels line of a workload and its JSON.
+Json print_levels(const LevelCounts& levels) {
+  std::printf("  expanded by stones in pits (expansions/positions):");
+  Json out = Json::array();
+  for (const auto& [n, e] : levels.expansions) {
+    const std::uint64_t distinct = levels.positions.at(n);
+    std::printf(" %d: %s/%s", n, with_commas(e).c_str(), with_commas(distinct).c_str());
+    out.push_back({{"stones", n}, {"expansions", e}, {"positions", distinct}});
+  }
+  std::printf("\n");
+  return out;
+}
+
+// What the suite keeps across its workloads.
+struct SuiteRun {
+  const SuiteArgs& a;
+  Tables tables;
+  std::map<std::string, BaseFigures> baseline;
+  std::map<std::string, std::uint64_t> one_thread_nodes;  // by workload: the signature's terms
+};
+
+// Runs w as asked (or reports it skipped) and returns its JSON.
+Json run_workload(SuiteRun& suite, const Workload& w) {
+  const SuiteArgs& a = suite.a;
+  Json wj = {
+      {"name", w.name},   {"rules", rules_name(w.rules)}, {"position", to_string(w.position)},
+      {"table", w.table}, {"every_move", w.every_move},   {"skipped", nullptr}};
+  std::string why;
+  double load_s = 0;
+  Probe* probe = nullptr;
+  if (w.table >= 0 && (probe = suite.tables.probe_for(w, &why, &load_s)) == nullptr) {
+    std::printf("%-24s skipped: %s\n", w.name.c_str(), why.c_str());
+    wj["skipped"] = why;
+    return wj;
+  }
+  if (load_s > 0)
+    std::printf("  (%s loaded into memory in %.2f s)\n", table_text(w).c_str(), load_s);
+  Json runs = Json::array();
+  std::optional<SolveResult> first, one_thread;
+  for (const int threads : a.threads) {
+    const Run run{threads, solve_checked(w, solve_options(w, probe, threads, a.tt_mb))};
+    if (first && run.r.margin != first->margin)
+      throw std::logic_error("bench suite: " + w.name + " found two margins");
+    if (!first) first = run.r;
+    if (threads == 1) {
+      one_thread = run.r;
+      suite.one_thread_nodes[w.name] = run.r.nodes;
+    }
+    print_row(w.name, run);
+    runs.push_back(run_json(run));
+  }
+  wj["runs"] = runs;
+  std::optional<SolveResult> limit;
+  if (a.perfect_order) {
+    limit = perfect_order_limit(w, probe, a.tt_mb, first->margin);
+    const std::uint64_t expanded = (one_thread ? one_thread : first)->expanded;
+    std::printf("  perfect order: %s expanded (%s nodes): %.2fx fewer expanded\n",
+                with_commas(limit->expanded).c_str(), with_commas(limit->nodes).c_str(),
+                limit->expanded > 0 ? double(expanded) / double(limit->expanded) : 0.0);
+    wj["perfect_order"] = {{"nodes", limit->nodes}, {"expanded", limit->expanded}};
+  }
+  if (a.levels)
+    wj["expanded_by_stones"] = print_levels(expanded_by_level(w, probe, a.tt_mb, first->margin));
+  const auto other = suite.one_thread_nodes.find(w.compare_to);
+  if (one_thread && other != suite.one_thread_nodes.end()) {
+    const double ratio =
+        double(one_thread->nodes) / double(std::max<std::uint64_t>(other->second, 1));
+    std::printf("  %.2fx the nodes of %s\n", ratio, w.compare_to.c_str());
+    wj["nodes_over_" + w.compare_to] = ratio;
+  }
+  if (const auto base = suite.baseline.find(w.name); one_thread && base != suite.baseline.end()) {
+    Json against;
+    print_against_baseline(base->second, *one_thread, limit, against);
+    wj["against_baseline"] = against;
+  }
+  return wj;
+}
+
 int bench_suite(int argc, char** argv) {
   SuiteArgs a;
   if (!parse_suite_args(argc, argv, a)) return 0;
-  std::vector<Workload> workloads = suite_workloads();
   if (a.list) {
-    for (const Workload& w : workloads)
+    for (const Workload& w : suite_workloads())
       std::printf("%-24s %-20s %-36s %s%s\n", w.name.c_str(),
                   std::string(rules_name(w.rules)).c_str(), to_string(w.position).c_str(),
                   table_text(w).c_str(), w.every_move ? ", every move exact" : "");
     return 0;
   }
-  if (!a.only.empty()) {
-    for (const std::string& name : a.only)
-      if (std::none_of(workloads.begin(), workloads.end(),
-                       [&](const Workload& w) { return w.name == name; }))
-        throw InputError("--only " + name + ": no such workload (bench suite --list)");
-    std::erase_if(workloads, [&](const Workload& w) {
-      return std::find(a.only.begin(), a.only.end(), w.name) == a.only.end();
-    });
-  }
-  const std::map<std::string, BaseFigures> baseline = a.baseline_path.empty()
-                                                          ? std::map<std::string, BaseFigures>{}
-                                                          : read_baseline(a.baseline_path);
+  const std::vector<Workload> workloads = chosen_workloads(a.only);
+  SuiteRun suite{a,
+                 Tables(a.dbs),
+                 a.baseline_path.empty() ? std::map<std::string, BaseFigures>{}
+                                         : read_baseline(a.baseline_path),
+                 {}};
   std::optional<std::ofstream> json_out;
   if (!a.json_path.empty()) {
     json_out.emplace(a.json_path);
     if (!*json_out) throw InputError("--json " + a.json_path + ": cannot write it");
   }
-  Tables tables(a.dbs);
 
   std::printf("bench suite: %zu workload%s, threads %s, %s TT\n", workloads.size(),
               workloads.size() == 1 ? "" : "s", a.threads_text.c_str(),
@@ -417,79 +489,16 @@ int bench_suite(int argc, char** argv) {
   std::printf("%-24s %7s %6s %15s %15s %15s %15s %9s\n", "workload", "threads", "margin", "nodes",
               "expanded", "table hits", "TT cutoffs", "seconds");
   Json results = Json::array();
-  std::map<std::string, std::uint64_t> one_thread_nodes;
-  std::uint64_t signature = 0;
-  int ran = 0;
+  std::size_t ran = 0;
   for (const Workload& w : workloads) {
-    Json wj = {
-        {"name", w.name},   {"rules", rules_name(w.rules)}, {"position", to_string(w.position)},
-        {"table", w.table}, {"every_move", w.every_move},   {"skipped", nullptr}};
-    std::string why;
-    double load_s = 0;
-    Probe* probe = nullptr;
-    if (w.table >= 0 && (probe = tables.probe_for(w, &why, &load_s)) == nullptr) {
-      std::printf("%-24s skipped: %s\n", w.name.c_str(), why.c_str());
-      wj["skipped"] = why;
-      results.push_back(wj);
-      continue;
-    }
-    if (load_s > 0)
-      std::printf("  (%s loaded into memory in %.2f s)\n", table_text(w).c_str(), load_s);
-    ++ran;
-    Json runs = Json::array();
-    std::optional<SolveResult> first, one_thread;
-    for (const int threads : a.threads) {
-      const Run run{threads, solve_checked(w, solve_options(w, probe, threads, a.tt_mb))};
-      if (first && run.r.margin != first->margin)
-        throw std::logic_error("bench suite: " + w.name + " found two margins");
-      if (!first) first = run.r;
-      if (threads == 1) {
-        one_thread = run.r;
-        signature += run.r.nodes;
-        one_thread_nodes[w.name] = run.r.nodes;
-      }
-      print_row(w.name, run);
-      runs.push_back(run_json(run));
-    }
-    wj["runs"] = runs;
-    std::optional<SolveResult> limit;
-    if (a.perfect_order) {
-      limit = perfect_order_limit(w, probe, a.tt_mb, first->margin);
-      const std::uint64_t expanded = (one_thread ? one_thread : first)->expanded;
-      std::printf("  perfect order: %s expanded (%s nodes): %.2fx fewer expanded\n",
-                  count(limit->expanded).c_str(), count(limit->nodes).c_str(),
-                  limit->expanded > 0 ? double(expanded) / double(limit->expanded) : 0.0);
-      wj["perfect_order"] = {{"nodes", limit->nodes}, {"expanded", limit->expanded}};
-    }
-    if (a.levels) {
-      const LevelCounts levels = expanded_by_level(w, probe, a.tt_mb, first->margin);
-      std::printf("  expanded by stones in pits (expansions/positions):");
-      Json lj = Json::array();
-      for (const auto& [n, e] : levels.expansions) {
-        const std::uint64_t distinct = levels.positions.at(n);
-        std::printf(" %d: %s/%s", n, count(e).c_str(), count(distinct).c_str());
-        lj.push_back({{"stones", n}, {"expansions", e}, {"positions", distinct}});
-      }
-      std::printf("\n");
-      wj["expanded_by_stones"] = lj;
-    }
-    const auto other = one_thread_nodes.find(w.compare_to);
-    if (one_thread && other != one_thread_nodes.end()) {
-      const double ratio =
-          double(one_thread->nodes) / double(std::max<std::uint64_t>(other->second, 1));
-      std::printf("  %.2fx the nodes of %s\n", ratio, w.compare_to.c_str());
-      wj["nodes_over_" + w.compare_to] = ratio;
-    }
-    if (const auto base = baseline.find(w.name); one_thread && base != baseline.end()) {
-      Json against;
-      print_against_baseline(base->second, *one_thread, limit, against);
-      wj["against_baseline"] = against;
-    }
-    results.push_back(wj);
+    results.push_back(run_workload(suite, w));
+    ran += results.back()["skipped"].is_null();
   }
-  std::printf("%d of %zu workloads run", ran, workloads.size());
+  std::uint64_t signature = 0;
+  for (const auto& [name, nodes] : suite.one_thread_nodes) signature += nodes;
+  std::printf("%zu of %zu workloads run", ran, workloads.size());
   if (std::find(a.threads.begin(), a.threads.end(), 1) != a.threads.end())
-    std::printf("; one-thread nodes in all %s (signature)", count(signature).c_str());
+    std::printf("; one-thread nodes in all %s (signature)", with_commas(signature).c_str());
   std::printf("\n");
   if (json_out) {
     *json_out << Json{{"threads", a.threads},

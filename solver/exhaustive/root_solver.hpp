@@ -12,6 +12,7 @@
 #include <string>
 
 #include "engine/stopwatch.hpp"
+#include "exhaustive/proof_tree.hpp"
 #include "exhaustive/root_analysis.hpp"
 #include "exhaustive/root_context.hpp"
 #include "exhaustive/root_ledger.hpp"
@@ -164,6 +165,12 @@ class RootSolver {
                              : 0;
     team_ =
         std::make_unique<SearchTeam<B>>(threads, tt_, opt_.oracle, memo_.get(), resident, untabled);
+    if (opt_.best_first_plies > 0) {
+      top_ = std::make_unique<ProofTree<B>>(
+          *team_,
+          ProofTreeLimits{.plies = opt_.best_first_plies, .budget = opt_.best_first_budget});
+      team_->set_test([this](const B& b, int nb, int beta) { return top_->test(b, nb, beta); });
+    }
     if (move_source_) team_->for_each([this](Search<B>& s) { s.set_move_source(&*move_source_); });
     if (opt_.trace_expanded) {
       if (threads != 1) throw std::invalid_argument("solve: trace_expanded needs one thread");
@@ -206,6 +213,10 @@ class RootSolver {
   // The result with every thread's counts.
   SolveResult finish() {
     if (team_) team_->count_into(res_);
+    if (top_) {
+      res_.top_nodes = top_->peak_nodes();
+      res_.top_bytes = top_->peak_bytes();
+    }
     ledger_.fill(res_);
     res_.seconds = seconds();
     if (team_)
@@ -227,6 +238,7 @@ class RootSolver {
   TableView tt_;
   std::unique_ptr<ExactMemo<B>> memo_;
   std::unique_ptr<SearchTeam<B>> team_;  // from start_searches()
+  std::unique_ptr<ProofTree<B>> top_;    // the best-first top, with best_first_plies
   SolveResult res_;
 };
 

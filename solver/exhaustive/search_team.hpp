@@ -44,6 +44,11 @@ class SearchTeam {
     for_each([this](Search<B>& s) { s.set_failed_flag(&failed_); });
   }
 
+  // From now on test() is `top` (the best-first top: ProofTree), which searches with
+  // search_within(); an empty function: test() searches depth-first.
+  using TestFunction = std::function<Test(const B& b, int nb, int beta)>;
+  void set_test(TestFunction top) { top_ = std::move(top); }
+
   Search<B>& main() { return *main_; }
   const Search<B>& main() const { return *main_; }
   bool alone() const { return helpers_.empty(); }
@@ -117,6 +122,7 @@ class SearchTeam {
   // will do). stop() is raised once the test is over (answered, or stopped by the deadline, a
   // cancel or a failure: then nullopt).
   Test test(const B& b, int nb, int beta) {
+    if (top_) return top_(b, nb, beta);
     if (alone()) return test_alone(*main_, b, nb, beta);
     stop_ = false;
     std::atomic<bool> answered{false};
@@ -129,6 +135,34 @@ class SearchTeam {
     });
     if (!answered) return std::nullopt;
     return answer;
+  }
+
+  // Search::search_within() of b on every thread, each within `budget` nodes of its own: the
+  // first answer (the others then stop), or nullopt when no thread answered: then *stopped says
+  // whether the deadline, a cancel or a failure stopped them (else every budget ran out).
+  std::optional<int> search_within(const B& b, int nb, int alpha, int beta, int ply, int mover,
+                                   std::uint64_t budget, bool* stopped) {
+    if (alone()) {
+      main_->restart();
+      const std::optional<int> r = main_->search_within(b, nb, alpha, beta, ply, mover, budget);
+      *stopped = !r && main_->stopped();
+      return r;
+    }
+    stop_ = false;
+    std::atomic<bool> answered{false}, halted{false};
+    int answer = 0;
+    on_all_threads([&](Search<B>& s) {
+      s.restart();
+      const std::optional<int> r = s.search_within(b, nb, alpha, beta, ply, mover, budget);
+      if (r && !answered.exchange(true)) {
+        answer = *r;
+        stop_ = true;
+      } else if (!r && s.stopped() && !stop_) {
+        halted = true;
+      }
+    });
+    *stopped = !answered && halted;
+    return answered ? std::optional<int>(answer) : std::nullopt;
   }
 
   // The helper threads' seconds of work in on_all_threads(), summed over them: with `seconds` of
@@ -160,6 +194,7 @@ class SearchTeam {
 
  private:
   std::unique_ptr<Search<B>> main_;
+  TestFunction top_;  // set_test()
   std::vector<std::unique_ptr<Search<B>>> helpers_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> failed_{false};  // a thread threw: every search stops (on_all_threads)

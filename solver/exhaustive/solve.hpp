@@ -75,6 +75,13 @@ struct SolveOptions {
   // in memory and the rules give extra turns (kalah, kalah-empty-capture), else 0 (wetherell's
   // relays make those subtrees large). Values are exact either way; node counts differ.
   int untabled_above_db = -1;
+  // The best-first top (docs/SOLVER.md, "The best-first top"): each null-window test keeps the
+  // nodes within this many moves of its root as a tree searched by proof numbers, the depth-first
+  // search at its leaves within node budgets (best_first_budget for a leaf's first search, each
+  // later one twice its last; with several threads, each thread's). 0: every test depth-first.
+  // Values are exact either way; node counts differ.
+  int best_first_plies = 0;
+  std::uint64_t best_first_budget = 4096;
   // When set, gets a status line (time, nodes, rate, the proven bounds, what the solve is testing)
   // about once a second.
   std::function<void(const std::string& line)> progress;
@@ -135,6 +142,9 @@ struct SolveResult {
   // entry, the bounds their parent read from theirs, or an enhanced transposition cutoff (their
   // children's entries).
   std::uint64_t tt_cutoffs = 0;
+  // With best_first_plies: the most nodes a test's tree held, and their bytes.
+  std::uint64_t top_nodes = 0;
+  std::uint64_t top_bytes = 0;
   double seconds = 0;
   // Thread-seconds the threads beyond the first spent waiting while the solve ran (threads - 1
   // times seconds, less the time they searched): phases one thread works alone (the principal

@@ -99,6 +99,43 @@ class Search : public SearchControl {
   // has a move that banks R::kLeastGain stones, and the opponent gets at most the rest.
   static constexpr int least_future(int n) { return 2 * R::kLeastGain - n; }
 
+  // search() of b as a node `ply` moves below the test's root with `mover` to move there (0: the
+  // root's side to move, for the defence rounds), within `budget` more nodes: nullopt when the
+  // budget ran out or the search stopped first (stopped() tells which). What it proved of the
+  // subtrees it finished stays in the TT, so a later call with a larger budget starts from there.
+  std::optional<int> search_within(const B& b, int n, int alpha, int beta, int ply, int mover,
+                                   std::uint64_t budget) {
+    const int ply0 = ply_, mover0 = mover_;
+    const std::uint64_t end0 = budget_end_;
+    for (int p = 0; p < std::min(ply, kPathPlies); ++p) path_[p].key = 0;  // no node of this search
+    ply_ = ply;
+    mover_ = mover;
+    budget_end_ = std::min(end0, nodes_ + budget);
+    const int v = search(b, n, alpha, beta);
+    const bool out = halted();
+    ply_ = ply0;
+    mover_ = mover0;
+    budget_end_ = end0;
+    return out ? std::nullopt : std::optional<int>(v);
+  }
+
+  // The moves of b (n stones in pits) in the order the search tries them after the TT move:
+  // children[0, returned count), each with its board, gain and extra-turn mark.
+  int children_in_order(const B& b, int n, SolveChild<B>* children) const {
+    Children kids;
+    const int opp_stones = n - b.own_stones();
+    for (int i = 0; i < b.m(); ++i) {
+      if (b.pit(i) == 0) continue;
+      leaves_.make_child(b, n, opp_stones, i, kids.child[i]);
+      kids.queue.push(kids.child[i].order);
+    }
+    for (int k = 0; k < kids.queue.size(); ++k) children[k] = kids.child[kids.queue.take(k)];
+    return kids.queue.size();
+  }
+
+  // The TT the search reads and writes.
+  TableView& tt() { return tt_; }
+
  private:
   // search() past its inline answers: the oracle's other answers, the memo, the TT, the moves.
   int expand(const B& b, int n, int alpha, int beta, std::uint64_t lookup) {

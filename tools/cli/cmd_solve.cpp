@@ -46,6 +46,7 @@ const char* kUsage =
     "solve [--rules R] [--pits m] [--stones k | POSITION] [--db PATH | --no-db] [--json] "
     "[--max-time SEC] [--threads N] [--guess-depth D] [--tt-mb MB] [--cache-mb MB] "
     "[--db-load auto|memory|cache] [--db-max-stones N] [--memo N] [--untabled N] "
+    "[--best-first PLIES [--best-first-budget N]] "
     "[--checkpoint FILE [--checkpoint-every SEC]] [--certificate FILE] [--trace-expanded FILE] "
     "[--at-least L] "
     "[--at-most U] [--progress | --quiet] [--store [--book-plies P]]";
@@ -141,6 +142,13 @@ void add_solve_options(po::options_description& desc, SolveArgs& a,
        "boards with at most N stones in pits beyond the database skip the transposition table "
        "(-1: 4 with the table in memory under kalah and kalah-empty-capture, else 0); the value "
        "is the same, the nodes and time differ")
+      ("best-first", po::value(&a.best_first)->default_value(a.best_first),
+       "each null-window test keeps the nodes within PLIES moves of its root as a tree searched "
+       "best first by proof numbers, depth-first below within node budgets (0: depth-first "
+       "throughout); the value is the same, the nodes and time differ")
+      ("best-first-budget", po::value(&a.best_first_budget)->default_value(a.best_first_budget),
+       "with --best-first: the nodes a leaf's first depth-first search may spend (each thread), "
+       "each later search of it twice its last")
       ("checkpoint", po::value(&a.checkpoint), "keep what is proven in FILE and resume from it "
        "when it exists")
       ("checkpoint-every", po::value(&a.checkpoint_every)->default_value(a.checkpoint_every),
@@ -202,6 +210,10 @@ bool parse_solve_args(int argc, char** argv, SolveArgs& a) {
   a.threads = threads_or_all_cores(a.threads);
   check_range("guess-depth", a.guess_depth, 0, 60);
   check_range("untabled", a.untabled, -1, 64);
+  check_range("best-first", a.best_first, 0, 64);
+  refuse_unless(vm, "best-first-budget", a.best_first > 0, "applies only to --best-first");
+  if (a.best_first_budget < 1 || a.best_first_budget > (1LL << 40))
+    throw InputError("--best-first-budget must be in [1, 1099511627776]");
   a.store_book = vm.count("store") > 0;
   refuse_unless(vm, "book-plies", a.store_book, "applies only to --store");
   check_range("book-plies", a.book_plies, 0, 8);

@@ -32,6 +32,8 @@ struct SolveArgs {
   int threads = 0;
   int guess_depth = SolveOptions{}.guess_depth;
   int untabled = -1;
+  int best_first = 0;  // --best-first
+  long long best_first_budget = 4096;
   bool progress = false;
   std::string checkpoint;  // empty: none
   double checkpoint_every = 600;

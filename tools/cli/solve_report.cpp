@@ -79,6 +79,7 @@ void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUs
   j["db_hits"] = r.oracle_hits;
   j["expanded_nodes"] = r.expanded;
   j["tt_cutoffs"] = r.tt_cutoffs;
+  j["best_first_nodes"] = r.top_nodes;
   j["seconds"] = r.seconds;
   j["nodes_per_second"] = std::llround(r.seconds > 0 ? r.nodes / r.seconds : 0.0);
   j["idle_thread_seconds"] = r.idle_seconds;
@@ -115,6 +116,9 @@ void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUs
       static_cast<unsigned long long>(r.expanded), static_cast<unsigned long long>(r.tt_cutoffs),
       r.seconds, r.seconds > 0 ? r.nodes / r.seconds / 1e6 : 0.0);
   std::cout << line;
+  if (r.top_nodes > 0)
+    std::cout << "best-first: at most " << r.top_nodes << " tree nodes in a test ("
+              << (r.top_bytes + (1 << 20) - 1) / (1 << 20) << " MiB)\n";
 }
 
 void print_book_report(const SolveArgs& a, const BookReport& b, const TtRange& tt,

@@ -24,6 +24,8 @@ SolveOptions shared_solve_options(const SolveArgs& a) {
   o.threads = a.threads;
   o.guess_depth = a.guess_depth;
   o.untabled_above_db = a.untabled;
+  o.best_first_plies = a.best_first;
+  o.best_first_budget = std::uint64_t(a.best_first_budget);
   return o;
 }
 

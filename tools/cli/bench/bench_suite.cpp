@@ -110,6 +110,7 @@ struct SuiteArgs {
   std::string threads_text = "1,2", json_path, baseline_path;
   std::vector<int> threads;
   long long tt_mb = 0;
+  int best_first = 0;
   bool perfect_order = false, levels = false, list = false;
 };
 
@@ -128,6 +129,8 @@ const char* const kSuiteDescription =
     "that share it; a workload no database can serve is reported as skipped, naming the table.\n"
     "A database's opening book is not used: every value is proven by the search.\n"
     "Every solve has an automatic table (as kalah solve's) unless --tt-mb gives one size.\n"
+    "--best-first P solves with kalah solve's --best-first P (the perfect-order limit and the\n"
+    "levels' solves stay depth-first).\n"
     "--perfect-order also solves each workload twice more on one thread (into a table, then\n"
     "with that table's move first at every node): the perfect-order limit of its expanded\n"
     "nodes. --levels also solves each workload once more on one thread, tracing what it expands:\n"
@@ -169,6 +172,8 @@ bool parse_suite_args(int argc, char** argv, SuiteArgs& a) {
       "list", po::bool_switch(&a.list), "print the workloads and the table each needs, and exit")(
       "tt-mb", po::value(&a.tt_mb)->default_value(a.tt_mb),
       "every solve's transposition table in MiB; 0: automatic, as kalah solve's")(
+      "best-first", po::value(&a.best_first)->default_value(a.best_first),
+      "solve with a best-first top of this many plies (kalah solve --best-first)")(
       "perfect-order", po::bool_switch(&a.perfect_order),
       "also each workload's perfect-order limit (two more one-thread solves)")(
       "levels", po::bool_switch(&a.levels),
@@ -180,11 +185,13 @@ bool parse_suite_args(int argc, char** argv, SuiteArgs& a) {
   po::variables_map vm;
   if (!parse_command(argc, argv,
                      "bench suite [--db PATH...] [--threads LIST] [--only NAME...] [--list] "
-                     "[--tt-mb MB] [--perfect-order] [--levels] [--json FILE] [--baseline FILE]",
+                     "[--tt-mb MB] [--best-first P] [--perfect-order] [--levels] [--json FILE] "
+                     "[--baseline FILE]",
                      kSuiteDescription, desc, {}, vm))
     return false;
   a.threads = parse_threads_list(a.threads_text);
   if (a.tt_mb != 0) check_memory_mb("tt-mb", a.tt_mb, 1, 65536);
+  check_range("best-first", a.best_first, 0, 64);
   return true;
 }
 
@@ -423,7 +430,9 @@ Json run_workload(SuiteRun& suite, const Workload& w) {
   Json runs = Json::array();
   std::optional<SolveResult> first, one_thread;
   for (const int threads : a.threads) {
-    const Run run{threads, solve_checked(w, solve_options(w, probe, threads, a.tt_mb))};
+    SolveOptions o = solve_options(w, probe, threads, a.tt_mb);
+    o.best_first_plies = a.best_first;
+    const Run run{threads, solve_checked(w, o)};
     if (first && run.r.margin != first->margin)
       throw std::logic_error("bench suite: " + w.name + " found two margins");
     if (!first) first = run.r;

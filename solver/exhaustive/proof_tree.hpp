@@ -17,7 +17,7 @@ struct ProofTreeLimits {
   int plies = 0;  // nodes this many moves below the test's root are not expanded
   // A leaf's first search gets this many nodes (each thread), each later one twice its last.
   std::uint64_t budget = 4096;
-  // Beyond this many nodes (48 bytes each on the 6-pit boards) the test's root is searched
+  // Beyond this many nodes (80 bytes each on the 6-pit boards: 20 MiB) the test's root is searched
   // depth-first to the end.
   std::size_t max_nodes = std::size_t(1) << 18;
 };
@@ -169,6 +169,7 @@ class ProofTree {
       child.pit = c.pit;
       child.rank = std::uint8_t(k);
       child.gain = c.gain;
+      set_leaf_numbers(child);
       nodes_.push_back(child);
     }
     nodes_[x].first = first;

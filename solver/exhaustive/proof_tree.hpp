@@ -48,8 +48,7 @@ class ProofTree {
     while (!settled(nodes_[0])) {
       if (nodes_.size() + B::kMaxM > limits_.max_nodes) {  // the rest depth-first
         peak_ = std::max(peak_, nodes_.size());
-        bool stopped;
-        return team_.search_within(root, n, beta - 1, beta, 0, 0, ~std::uint64_t(0) >> 1, &stopped);
+        return team_.test_depth_first(root, n, beta);
       }
       std::size_t x = 0;
       while (nodes_[x].kids != 0) x = most_proving_child(x);
@@ -242,7 +241,7 @@ class ProofTree {
           move = nodes_[k].pit;
         }
       }
-      team_.main().tt().store(node.b.key(), node.lo, node.hi, move, 20);
+      team_.main().tt().store(node.b.key(), node.lo, node.hi, move, kTreeWork);
     }
   }
 

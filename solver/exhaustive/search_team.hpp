@@ -118,28 +118,27 @@ class SearchTeam {
     return s.stopped() ? std::nullopt : Test(r);
   }
 
-  // The same test on every thread; the first to finish answers (all answers are proofs, so any
-  // will do). stop() is raised once the test is over (answered, or stopped by the deadline, a
-  // cancel or a failure: then nullopt).
+  // The same test on every thread (through the best-first top when set_test() gave one); the
+  // first to finish answers (all answers are proofs, so any will do). stop() is raised once the
+  // test is over (answered, or stopped by the deadline, a cancel or a failure: then nullopt).
   Test test(const B& b, int nb, int beta) {
-    if (top_) return top_(b, nb, beta);
-    if (alone()) return test_alone(*main_, b, nb, beta);
-    stop_ = false;
-    std::atomic<bool> answered{false};
-    int answer = 0;
-    on_all_threads([&](Search<B>& s) {
-      s.restart();
-      const int r = s.search(b, nb, beta - 1, beta);
-      if (!s.stopped() && !answered.exchange(true)) answer = r;
-      stop_ = true;  // answered, or the deadline: the other threads stop too
-    });
-    if (!answered) return std::nullopt;
-    return answer;
+    return top_ ? top_(b, nb, beta) : test_depth_first(b, nb, beta);
   }
 
+  // test() without the best-first top.
+  Test test_depth_first(const B& b, int nb, int beta) {
+    if (alone()) return test_alone(*main_, b, nb, beta);
+    bool stopped;
+    return search_within(b, nb, beta - 1, beta, 0, 0, kUnlimited, &stopped);
+  }
+
+  // A budget no search reaches.
+  static constexpr std::uint64_t kUnlimited = ~std::uint64_t(0) >> 1;
+
   // Search::search_within() of b on every thread, each within `budget` nodes of its own: the
-  // first answer (the others then stop), or nullopt when no thread answered: then *stopped says
-  // whether the deadline, a cancel or a failure stopped them (else every budget ran out).
+  // first answer, or nullopt when no thread answered: then *stopped says whether the deadline, a
+  // cancel or a failure stopped them (else a budget ran out). The first thread to finish, with
+  // an answer or not, stops the others (stop() raised).
   std::optional<int> search_within(const B& b, int nb, int alpha, int beta, int ply, int mover,
                                    std::uint64_t budget, bool* stopped) {
     if (alone()) {
@@ -156,10 +155,10 @@ class SearchTeam {
       const std::optional<int> r = s.search_within(b, nb, alpha, beta, ply, mover, budget);
       if (r && !answered.exchange(true)) {
         answer = *r;
-        stop_ = true;
       } else if (!r && s.stopped() && !stop_) {
-        halted = true;
+        halted = true;  // not stopped by another thread finishing first
       }
+      stop_ = true;
     });
     *stopped = !answered && halted;
     return answered ? std::optional<int>(answer) : std::nullopt;

@@ -512,6 +512,7 @@ int bench_suite(int argc, char** argv) {
   if (json_out) {
     *json_out << Json{{"threads", a.threads},
                       {"tt_mb", a.tt_mb},
+                      {"best_first", a.best_first},
                       {"workloads", results},
                       {"signature", signature}}
                      .dump(1)

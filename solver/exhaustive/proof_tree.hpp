@@ -17,6 +17,9 @@ struct ProofTreeLimits {
   int plies = 0;  // nodes this many moves below the test's root are not expanded
   // A leaf's first search gets this many nodes (each thread), each later one twice its last.
   std::uint64_t budget = 4096;
+  // A leaf within `plies` is expanded only once a search of this many times `budget` failed to
+  // settle it: until then it is searched again with twice its last budget.
+  std::uint64_t expand_after = 16;
   // Beyond this many nodes (80 bytes each on the 6-pit boards: 20 MiB) the test's root is searched
   // depth-first to the end.
   std::size_t max_nodes = std::size_t(1) << 18;
@@ -28,9 +31,10 @@ struct ProofTreeLimits {
 // would prove it, its disproof number those whose disproof would disprove it: a leaf counts 1,
 // plus 3 for each move the search's order tries before its own (the order is usually right); the
 // leaf reached by following, from the root, the child that sets each node's proof number (the
-// most-proving leaf) is settled next: expanded, its children searched in the search's order within
-// the first budget until one settles it, or, at the tree's depth, searched again with twice its
-// last budget. The depth-first search at the leaves stores what it proves in the TT, so a leaf
+// most-proving leaf) is settled next: searched again with twice its last budget, or, once a search
+// of expand_after times the first budget failed to settle it and it lies within the tree's depth,
+// expanded, its children searched in the search's order within the first budget until one settles
+// it. The depth-first search at the leaves stores what it proves in the TT, so a leaf
 // searched again or a child of an expanded one starts from what the earlier searches finished.
 // Kalah's moves never return to a position, so the tree has no cycles; a position reached twice
 // is kept twice (the TT shares what its leaves proved).
@@ -52,7 +56,7 @@ class ProofTree {
       }
       std::size_t x = 0;
       while (nodes_[x].kids != 0) x = most_proving_child(x);
-      if (nodes_[x].budget != 0 && expandable(nodes_[x])) {
+      if (nodes_[x].budget / 2 >= limits_.budget * limits_.expand_after && expandable(nodes_[x])) {
         if (!expand(x)) return std::nullopt;
       } else if (!evaluate(x)) {
         return std::nullopt;

@@ -21,21 +21,14 @@ namespace kalah {
 //   kDecidedAtHalf         play may stop once a kalah holds more than half the stones
 //   kLeastGain             every position not over has a move that puts at least this many
 //                          stones into the mover's kalah (the solver's lower bound)
-//   kOrderByStonesHanded   the solver orders moves by stones handed to the opponent
-//   memo_levels(n)         levels of the solver's small-position memo for n stones in pits
-//   kUntabledAboveResident the solver's TT skips counts just above a resident table
-//   kDefenceRounds         the solver's every-move analysis searches defences in rounds
+// The solver's tuning per rule set is the solver's own (solver/exhaustive/solve_tuning.hpp).
 template <class R>
-concept RuleSet = requires(bool empty, int n) {
+concept RuleSet = requires(bool empty) {
   { R::kName } -> std::convertible_to<std::string_view>;
   { R::kCode } -> std::convertible_to<std::uint8_t>;
   { R::game_ends(empty, empty) } -> std::same_as<bool>;
   { R::kDecidedAtHalf } -> std::convertible_to<bool>;
   { R::kLeastGain } -> std::convertible_to<int>;
-  { R::kOrderByStonesHanded } -> std::convertible_to<bool>;
-  { R::memo_levels(n) } -> std::convertible_to<int>;
-  { R::kUntabledAboveResident } -> std::convertible_to<bool>;
-  { R::kDefenceRounds } -> std::convertible_to<bool>;
 };
 
 template <RuleSet... Rs>

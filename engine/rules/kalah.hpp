@@ -39,14 +39,6 @@ struct ExtraTurnRules {
     return mover_empty || opponent_empty;
   }
   static constexpr bool kDecidedAtHalf = false;  // play goes on to the natural end
-
-  // Solver heuristics (docs/SOLVER.md): moves that hand fewer stones to the opponent first; a
-  // shallow memo (the tree is lean); the TT skips counts just above a resident table; the
-  // analysis searches defences in the plain order (budgeted rounds cost more than they save).
-  static constexpr bool kOrderByStonesHanded = true;
-  static constexpr int memo_levels(int n) { return n / 4; }
-  static constexpr bool kUntabledAboveResident = true;
-  static constexpr bool kDefenceRounds = false;
 };
 
 // Kalah as most sources state it: capture only opposite a non-empty pit.

@@ -55,18 +55,6 @@ struct Wetherell : RelayRules<Wetherell> {
   static constexpr bool kDecidedAtHalf = true;
   // A sowing that stays on the mover's side wins nothing (captures are on the opponent's side).
   static constexpr int kLeastGain = 0;
-
-  // Solver heuristics (docs/SOLVER.md). Relays make the stones handed to the opponent a poor
-  // guide to a move's worth, so the order does not use them.
-  static constexpr bool kOrderByStonesHanded = false;
-  // Levels of the solver's in-memory minimax of small positions, for n stones in pits at the
-  // root: the relay tree is bushy and deep, so a deep memo pays.
-  static constexpr int memo_levels(int n) { return n / 2 - 2; }
-  // Stone counts above a resident table left out of the solver's TT.
-  static constexpr bool kUntabledAboveResident = false;
-  // The every-move analysis searches the defender's moves near a test's root in budgeted rounds:
-  // the order above often tries a failing defence first.
-  static constexpr bool kDefenceRounds = true;
 };
 
 }  // namespace kalah

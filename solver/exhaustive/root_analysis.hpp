@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "exhaustive/root_context.hpp"
+#include "exhaustive/solve_tuning.hpp"
 
 namespace kalah::solve_detail {
 
@@ -21,12 +22,12 @@ constexpr std::uint64_t kDefenceBudget = 100000;
 // Move i's margin v by MTD(f) from its proven bounds, each test at the highest margin still
 // possible: a failing test is cheap next to one that succeeds (which must find a defence against
 // every reply), and from above the only test that succeeds is the one at v itself. Under rule sets
-// with R::kDefenceRounds the root's side searches its defences in budgeted rounds
+// with SolveTuning<R>::kDefenceRounds the root's side searches its defences in budgeted rounds
 // (Search::set_defence_rounds). Each test on every thread. False when stopped.
 template <class B>
 bool prove_move(RootContext<B>& c, int i) {
   std::optional<DefenceRoundsScope<B>> rounds;
-  if constexpr (B::Rules::kDefenceRounds) {
+  if constexpr (SolveTuning<typename B::Rules>::kDefenceRounds) {
     const int defender = c.root_move(i).again ? 0 : 1;  // the root's side, seen from the child
     rounds.emplace(c.team, defender, kDefencePlies, kDefenceBudget);
   }

@@ -21,6 +21,7 @@
 #include "exhaustive/search_team.hpp"
 #include "exhaustive/solve.hpp"
 #include "exhaustive/solve_search.hpp"
+#include "exhaustive/solve_tuning.hpp"
 
 namespace kalah::solve_detail {
 
@@ -33,7 +34,7 @@ constexpr std::size_t kAutoMemoBytes = std::size_t(64) << 20;
 // database").
 template <class B>
 int auto_memo_stones(int m, int n, std::size_t tt_bytes) {
-  const int want = B::Rules::memo_levels(n);
+  const int want = SolveTuning<typename B::Rules>::memo_levels(n);
   const int fits = ExactMemo<B>::stones_for_bytes(m, std::min(tt_bytes / 4, kAutoMemoBytes));
   return std::clamp(std::min(want, fits), 0, ExactMemo<B>::kMaxValue);
 }
@@ -159,10 +160,11 @@ class RootSolver {
     if (resident != nullptr && (!resident->resident() || resident->table().m != p_.m ||
                                 resident->table().rules != rules_id<typename B::Rules>))
       resident = nullptr;  // the generic path answers (or declines) through future()
-    const int untabled = opt_.untabled_above_db >= 0 ? opt_.untabled_above_db
-                         : resident != nullptr && B::Rules::kUntabledAboveResident
-                             ? kUntabledAboveResident
-                             : 0;
+    const int untabled =
+        opt_.untabled_above_db >= 0 ? opt_.untabled_above_db
+        : resident != nullptr && SolveTuning<typename B::Rules>::kUntabledAboveResident
+            ? kUntabledAboveResident
+            : 0;
     team_ =
         std::make_unique<SearchTeam<B>>(threads, tt_, opt_.oracle, memo_.get(), resident, untabled);
     if (opt_.best_first_plies > 0) {

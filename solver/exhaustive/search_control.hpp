@@ -65,13 +65,14 @@ class SearchControl {
     busy_ = busy;
   }
 
-  // The every-move analysis's defence rounds (R::kDefenceRounds; docs/SOLVER.md, "Every move:
-  // one analysis"): at nodes fewer than `plies` moves from the search's root where `side` is to
-  // move (0: the side to move at the root, 1: the other), the moves left after the database
-  // children are searched in rounds, each move within a node budget (`budget` nodes in the first
-  // round, doubled every round): a move whose search runs past its budget is abandoned, storing
-  // nothing above the subtrees it finished, and taken up again in the next round; a move settled
-  // within it counts as in the plain loop. side -1: none. Values do not change, only node counts.
+  // The every-move analysis's defence rounds (SolveTuning<R>::kDefenceRounds; docs/SOLVER.md,
+  // "Every move: one analysis"): at nodes fewer than `plies` moves from the search's root where
+  // `side` is to move (0: the side to move at the root, 1: the other), the moves left after the
+  // database children are searched in rounds, each move within a node budget (`budget` nodes in the
+  // first round, doubled every round): a move whose search runs past its budget is abandoned,
+  // storing nothing above the subtrees it finished, and taken up again in the next round; a move
+  // settled within it counts as in the plain loop. side -1: none. Values do not change, only node
+  // counts.
   void set_defence_rounds(int side, int plies, std::uint64_t budget) {
     rounds_side_ = side;
     rounds_plies_ = plies;

@@ -6,6 +6,7 @@
 
 #include "engine/physical_memory.hpp"
 #include "exhaustive/root_solver.hpp"
+#include "exhaustive/solve_tuning.hpp"
 
 namespace kalah {
 
@@ -31,7 +32,7 @@ std::size_t auto_tt_bytes(Rules rules, const Position& p, const ExactOracle* ora
 bool untabled_by_default(Rules rules, const ExactOracle* oracle) {
   const auto* probe = dynamic_cast<const Probe*>(oracle);
   return probe != nullptr && probe->resident() &&
-         with_rules(rules, [](auto r) { return decltype(r)::kUntabledAboveResident; });
+         with_rules(rules, [](auto r) { return SolveTuning<decltype(r)>::kUntabledAboveResident; });
 }
 
 namespace {

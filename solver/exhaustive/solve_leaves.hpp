@@ -12,6 +12,7 @@
 #include "engine/oracle.hpp"
 #include "exhaustive/solve_memo.hpp"
 #include "exhaustive/solve_tt.hpp"
+#include "exhaustive/solve_tuning.hpp"
 
 namespace kalah::solve_detail {
 
@@ -95,11 +96,12 @@ struct SolveLeaves {
     }
     // Children inside the database first (exact at the cost of a probe: a cutoff among them
     // spares the searched ones), then extra turns, then by stones won, then (rule sets with
-    // R::kOrderByStonesHanded) by fewer stones added to the opponent's pits (captures count as
-    // taken away), then nearer the kalah (docs/SOLVER.md, "Move ordering"): child_order, then the
-    // higher pit (MoveQueue's ties). Clamped fields only weaken the order, never the result.
+    // SolveTuning<R>::kOrderByStonesHanded) by fewer stones added to the opponent's pits (captures
+    // count as taken away), then nearer the kalah (docs/SOLVER.md, "Move ordering"): child_order,
+    // then the higher pit (MoveQueue's ties). Clamped fields only weaken the order, never the
+    // result.
     int handed = 0;
-    if constexpr (R::kOrderByStonesHanded) {
+    if constexpr (SolveTuning<R>::kOrderByStonesHanded) {
       const int opp_after = c.again ? nc - c.b.own_stones() : c.b.own_stones();
       handed = std::clamp(opp_after - opp_stones, -255, 255);
     }

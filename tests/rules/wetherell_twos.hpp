@@ -17,10 +17,6 @@ struct WetherellTwos : RelayRules<WetherellTwos> {
   static constexpr bool game_ends(bool mover_empty, bool /*opponent_empty*/) { return mover_empty; }
   static constexpr bool kDecidedAtHalf = true;
   static constexpr int kLeastGain = 0;
-  static constexpr bool kOrderByStonesHanded = false;
-  static constexpr int memo_levels(int n) { return n / 2 - 2; }
-  static constexpr bool kUntabledAboveResident = false;
-  static constexpr bool kDefenceRounds = true;
 };
 static_assert(RuleSet<WetherellTwos>);
 

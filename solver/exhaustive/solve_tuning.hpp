@@ -1,0 +1,40 @@
+// The exhaustive solver's tuning per rule set: heuristics that change its node counts, never its
+// values (docs/SOLVER.md says what each does).
+#pragma once
+
+#include <concepts>
+
+#include "engine/rules.hpp"
+
+namespace kalah {
+
+// A rule set without a tuning of its own gets the etude's (wetherell's), which assume nothing of
+// its captures:
+//   kOrderByStonesHanded   moves that hand fewer stones to the opponent are searched first
+//                          (docs/SOLVER.md, "Move ordering"); relays make that a poor guide
+//   memo_levels(n)         levels of the small-position memo for n stones in pits at the root
+//                          (--memo -1): a deep memo pays where the tree is bushy and deep
+//   kUntabledAboveResident the TT skips the counts just above a resident table (--untabled -1)
+//   kDefenceRounds         the every-move analysis searches the defender's moves near a test's
+//                          root in budgeted rounds (the order often tries a failing defence first)
+template <class R>
+struct SolveTuning {
+  static constexpr bool kOrderByStonesHanded = false;
+  static constexpr int memo_levels(int n) { return n / 2 - 2; }
+  static constexpr bool kUntabledAboveResident = false;
+  static constexpr bool kDefenceRounds = true;
+};
+
+// The extra-turn rule sets (kalah, kalah-empty-capture): the stones handed are a good guide, the
+// tree is lean (a shallow memo), the levels above a resident table cost the TT more than they
+// give, and budgeted defence rounds cost more than they save.
+template <class R>
+requires std::derived_from<R, ExtraTurnRules<R>>
+struct SolveTuning<R> {
+  static constexpr bool kOrderByStonesHanded = true;
+  static constexpr int memo_levels(int n) { return n / 4; }
+  static constexpr bool kUntabledAboveResident = true;
+  static constexpr bool kDefenceRounds = false;
+};
+
+}  // namespace kalah

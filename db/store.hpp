@@ -40,7 +40,7 @@ void index_ranks_of_storage(const LevelIndex& index, const StorageOrder& order, 
                             std::uint64_t first, std::span<std::uint64_t> ranks);
 
 // Entries of a table's book: checksummed ones, and those of format version 1 (no checksum, not
-// used; kalah solve --store rewrites them).
+// used; kalah solve --book rewrites them).
 struct BookSize {
   std::uint64_t entries = 0, unchecked = 0;
 };

@@ -166,7 +166,7 @@ class SmallDisk {
   bool mounted_ = false;
 };
 
-// `kalah solve --store` whose disk fills while it solves fails at its commit with one line naming
+// `kalah solve --book` whose disk fills while it solves fails at its commit with one line naming
 // what is kept, and the same command run again after freeing space stores without solving.
 TEST(Book, ADiskThatFillsDuringTheSolvesLosesNoSolvedPosition) {
   test::TempDir dir("book_full_disk");
@@ -213,7 +213,7 @@ TEST(Book, ADiskThatFillsDuringTheSolvesLosesNoSolvedPosition) {
   ASSERT_GT(total, 3);
   disk.empty();
   const test::CliResult r = test::run_cli(
-      "KALAH solve --pits 4 --stones 2 --rules kalah --store "
+      "KALAH solve --pits 4 --stones 2 --rules kalah --book "
       "--book-plies 2 --json --db " +
       db);
   ASSERT_EQ(r.status, 0) << r.err;

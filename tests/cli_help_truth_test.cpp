@@ -1,5 +1,5 @@
 // What each command's --help promises, checked against what the binary does: options that used
-// to be ignored are honoured (solve --store with --threads, --db-load, the automatic TT, --json)
+// to be ignored are honoured (solve --book with --threads, --db-load, the automatic TT, --json)
 // or refused with a one-line usage error (exit 2) where they cannot apply.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -61,12 +61,12 @@ class CliHelpTruthWithTable : public ::testing::Test {
 };
 std::string* CliHelpTruthWithTable::db_ = nullptr;
 
-// solve --store used to print text whatever --json said, solve on one thread whatever --threads
+// solve --book used to print text whatever --json said, solve on one thread whatever --threads
 // said, read the table through the block cache whatever --db-load said, and take a 256 MiB TT
 // for --tt-mb 0, which --help says sizes the table to the position (16 MiB here with the table in
 // memory, whose levels just above skip the TT under kalah; 64 MiB through the block cache).
-TEST_F(CliHelpTruthWithTable, SolveStoreHonoursJsonThreadsDbLoadAndTheAutomaticTt) {
-  const std::string store = "solve --rules kalah --pits 4 --stones 3 --store --db " + db();
+TEST_F(CliHelpTruthWithTable, SolveBookHonoursJsonThreadsDbLoadAndTheAutomaticTt) {
+  const std::string store = "solve --rules kalah --pits 4 --stones 3 --book --db " + db();
   // Each --json answer is one line parsed back as JSON.
   auto json = [&](const std::string& args) {
     const Result r = kalah(store + args + " --json");
@@ -115,12 +115,20 @@ TEST_F(CliHelpTruthWithTable, SolveStoreHonoursJsonThreadsDbLoadAndTheAutomaticT
   const Result verify = kalah("verify --quiet --db " + db());
   EXPECT_EQ(verify.status, 0) << verify.out << verify.err;
   EXPECT_TRUE(contains(verify.out, "book: 20 entries, 20 checked, 0 wrong")) << verify.out;
+
+  // --store, the option's former name, writes the same book after a one-line notice.
+  const std::string alias = "solve --rules kalah --pits 4 --stones 3 --store --book-plies 1 --db ";
+  r = kalah(alias + db() + " --threads 1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "book: ")) << r.out;
+  EXPECT_EQ(r.err, "kalah solve: --store is now called --book; it does the same\n");
+  expect_usage_error("solve --pits 2 --stones 1 --store --no-db", "--book needs a database");
 }
 
-// --store writes into an existing database; it used to create an empty one at a wrong path.
-TEST(CliHelpTruth, SolveStoreNeedsAnExistingDatabase) {
+// --book writes into an existing database; it used to create an empty one at a wrong path.
+TEST(CliHelpTruth, SolveBookNeedsAnExistingDatabase) {
   const std::string missing = temp_path("missing");
-  const Result r = kalah("solve --pits 2 --stones 1 --store --db " + missing);
+  const Result r = kalah("solve --pits 2 --stones 1 --book --db " + missing);
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_TRUE(contains(r.err, missing + " does not exist")) << r.err;
   EXPECT_FALSE(std::filesystem::exists(missing));
@@ -129,7 +137,7 @@ TEST(CliHelpTruth, SolveStoreNeedsAnExistingDatabase) {
 // Options that would be ignored are refused with a one-line usage error.
 TEST(CliHelpTruth, IgnoredOptionsAreUsageErrors) {
   expect_usage_error("solve --pits 2 --stones 1 --book-plies 3",
-                     "--book-plies applies only to --store");
+                     "--book-plies applies only to --book");
   expect_usage_error("solve --pits 2 --stones 1 --no-db --db-load memory", "--db-load");
   expect_usage_error("solve --pits 2 --stones 1 --no-db --cache-mb 16", "--cache-mb");
   // More memory than any machine here has: refused up front, not a failed allocation.

@@ -284,7 +284,7 @@ def pages_part():
     for rules in (RULES, "kalah"):
         subprocess.run([KALAH, "gen", "--rules", rules, "--pits", str(PITS), "--max-stones", "10",
                         "--quiet", "--db", good_db], check=True)
-    subprocess.run([KALAH, "solve", "--rules", RULES, "--db", good_db, "--store", "--book-plies",
+    subprocess.run([KALAH, "solve", "--rules", RULES, "--db", good_db, "--book", "--book-plies",
                     "4", "--quiet", BOOK_ROOT], check=True, capture_output=True)
     data = bytearray(open(os.path.join(good_db, "data.mdb"), "rb").read())
     if Lmdb(bytes(data)).roots[1] is None or not Lmdb(bytes(data)).root_children:

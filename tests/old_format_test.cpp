@@ -29,7 +29,7 @@ using test::TempDir;
 constexpr TableId kK3{Rules::kKalah, 3};
 constexpr TableId kW3{Rules::kWetherell, 3};
 // A table written by the program of format 2: kalah m=3, levels 0..10, a book of 12 positions
-// (`kalah gen --rules kalah --pits 3 --max-stones 10`, then `kalah solve --rules kalah --store
+// (`kalah gen --rules kalah --pits 3 --max-stones 10`, then `kalah solve --rules kalah --book
 // --book-plies 2 "2,2,2,0/2,2,3,0 S"`), as mdb_dump printed it.
 const std::string kFixture = std::string(KALAH_VECTORS_DIR) + "/format2-kalah-m3.dump";
 

@@ -34,9 +34,10 @@ class Search : public SearchControl {
 
   // ETC needs at least kEtcMinStones stones in pits.
   static constexpr int kEtcMinStones = 10;
-  // Nodes this close to the search's root ask the oracle whatever their stones in pits (an
-  // opening book beyond the database's levels may know them); deeper ones only inside its levels.
-  static constexpr int kBookPlies = 6;
+  // Nodes this close to the search's root ask the oracle whatever their stones in pits (the
+  // database's opening book, which `solve --book` fills, may hold them); deeper ones only inside
+  // its levels. Not --book-plies: that is how deep a book is written.
+  static constexpr int kOracleEveryNodePlies = 6;
 
   // The oracle, the memo and the resident table at its leaves, and the TT's floor: SolveLeaves.
   Search(TableView tt, ExactOracle* oracle, ExactMemo<B>* memo, const Probe* resident, int untabled)
@@ -139,7 +140,7 @@ class Search : public SearchControl {
  private:
   // search() past its inline answers: the oracle's other answers, the memo, the TT, the moves.
   int expand(const B& b, int n, int alpha, int beta, std::uint64_t lookup) {
-    if (n <= leaves_.oracle_max || (ply_ < kBookPlies && leaves_.oracle != nullptr)) {
+    if (n <= leaves_.oracle_max || (ply_ < kOracleEveryNodePlies && leaves_.oracle != nullptr)) {
       if (const std::optional<int> f = leaves_.oracle->future(b.position())) {
         ++oracle_hits_;
         return *f;

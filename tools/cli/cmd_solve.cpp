@@ -49,7 +49,7 @@ const char* kUsage =
     "[--best-first PLIES [--best-first-budget N]] "
     "[--checkpoint FILE [--checkpoint-every SEC]] [--certificate FILE] [--trace-expanded FILE] "
     "[--at-least L] "
-    "[--at-most U] [--progress | --quiet] [--store [--book-plies P]]";
+    "[--at-most U] [--progress | --quiet] [--book [--book-plies P]]";
 const char* kDescription =
     "Solves a position exhaustively (MTD(f) over exact margins with a transposition table) and\n"
     "prints the outcome for the side to move (win / draw / loss), the exact margin (final kalah\n"
@@ -82,7 +82,7 @@ const char* kDescription =
     "root's moves by tests that the other processes run, each with its own transposition table\n"
     "and database copy; the answer has no principal variation, and --checkpoint keeps the\n"
     "moves' bounds only.\n"
-    "With --store, the exact values of the position and of every position within --book-plies\n"
+    "With --book, the exact values of the position and of every position within --book-plies\n"
     "moves of it are written into the database's book for this rule set and board size, so\n"
     "query and play from this opening are instant; kalah verify checks the book. Each of those\n"
     "positions is solved with the database at the leaves and the options above (--threads,\n"
@@ -163,9 +163,10 @@ void add_solve_options(po::options_description& desc, SolveArgs& a,
        "prove only that the margin is at least L")
       ("at-most", po::value<int>()->notifier([&](int v) { at_most = v; }),
        "prove only that the margin is at most U")
-      ("store", "write the position and its first --book-plies plies into the database's book")
+      ("book", "write the position and its first --book-plies plies into the database's book")
+      ("store", "the former name of --book: the same, with a notice")
       ("book-plies", po::value(&a.book_plies)->default_value(a.book_plies),
-       "plies below the position stored by --store (0..8)");
+       "plies below the position written by --book (0..8)");
   // clang-format on
 }
 
@@ -214,15 +215,15 @@ bool parse_solve_args(int argc, char** argv, SolveArgs& a) {
   refuse_unless(vm, "best-first-budget", a.best_first > 0, "applies only to --best-first");
   if (a.best_first_budget < 1 || a.best_first_budget > (1LL << 40))
     throw InputError("--best-first-budget must be in [1, 1099511627776]");
-  a.store_book = vm.count("store") > 0;
-  refuse_unless(vm, "book-plies", a.store_book, "applies only to --store");
+  a.write_book = vm.count("book") > 0 || vm.count("store") > 0;
+  refuse_unless(vm, "book-plies", a.write_book, "applies only to --book");
   check_range("book-plies", a.book_plies, 0, 8);
   a.explicit_db = !vm["db"].defaulted();
   a.no_db = vm.count("no-db") > 0;
   a.json = vm.count("json") > 0;
   if (a.no_db) {
     if (a.explicit_db) throw InputError("give either --db or --no-db, not both");
-    if (a.store_book) throw InputError("--store needs a database: drop --no-db");
+    if (a.write_book) throw InputError("--book needs a database: drop --no-db");
     for (const char* o : {"cache-mb", "db-load", "db-max-stones", "untabled"})
       refuse_unless(vm, o, false, "does not apply to --no-db (no database is read)");
   }
@@ -230,8 +231,8 @@ bool parse_solve_args(int argc, char** argv, SolveArgs& a) {
   a.progress = progress_wanted(vm);
   refuse_unless(vm, "checkpoint-every", !a.checkpoint.empty(), "applies only to --checkpoint");
   if (!(a.checkpoint_every > 0)) throw InputError("--checkpoint-every must be > 0");
-  if (a.store_book && !a.checkpoint.empty())
-    throw InputError("--checkpoint applies to a solve, not to --store");
+  if (a.write_book && !a.checkpoint.empty())
+    throw InputError("--checkpoint applies to a solve, not to --book");
   if (at_least) a.claims.push_back({true, *at_least});
   if (at_most) a.claims.push_back({false, *at_most});
   const int most = 2 * 255;  // a claim's bound: within what any margin could be
@@ -239,11 +240,13 @@ bool parse_solve_args(int argc, char** argv, SolveArgs& a) {
     if (c.bound < -most || c.bound > most)
       throw InputError(std::string(c.at_least ? "--at-least" : "--at-most") + " must be in [" +
                        std::to_string(-most) + ", " + std::to_string(most) + "]");
-  for (const char* o : {"certificate", "store"})
+  for (const char* o : {"certificate", "book", "store"})
     refuse_unless(vm, o, a.claims.empty(), "does not apply to --at-least/--at-most");
-  refuse_unless(vm, "certificate", !a.store_book, "applies to a solve, not to --store");
-  refuse_unless(vm, "trace-expanded", a.threads == 1 && !a.store_book && a.claims.empty(),
+  refuse_unless(vm, "certificate", !a.write_book, "applies to a solve, not to --book");
+  refuse_unless(vm, "trace-expanded", a.threads == 1 && !a.write_book && a.claims.empty(),
                 "applies to a solve on one thread (--threads 1)");
+  if (vm.count("store") > 0)  // the former name, once the command line is known to be good
+    std::cerr << "kalah solve: --store is now called --book; it does the same\n";
   return true;
 }
 
@@ -394,7 +397,7 @@ int solve_distributed(const SolveArgs& a) {
     const bool root = mpi.rank() == 0;
     if (mpi.size() < 2)
       throw InputError("a distributed solve needs 2 or more processes (process 0 coordinates)");
-    if (a.store_book) throw InputError("--store does not run distributed");
+    if (a.write_book) throw InputError("--book does not run distributed");
     if (!a.claims.empty() || !a.certificate.empty() || !a.trace_expanded.empty())
       throw InputError(
           "--at-least, --at-most, --certificate and --trace-expanded do not run distributed");
@@ -422,7 +425,7 @@ int run_solve(int argc, char** argv) {
 #endif
   Progress progress(a.progress);
   if (!a.claims.empty()) return prove_claims(a, progress);
-  return a.store_book ? store_book(a, progress) : solve_and_print(a, progress);
+  return a.write_book ? write_book(a, progress) : solve_and_print(a, progress);
 }
 
 const RegisterCommand reg{

@@ -39,7 +39,7 @@ const char* const kVerifyDescription =
     "every level and compares each level's checksum, then checks that every entry\n"
     "(or K random ones) equals the best over its moves of the stones won plus or\n"
     "minus the successor's stored value, with moves played by the engine's rules.\n"
-    "Then checks each entry of the table's opening book (kalah solve --store) the same\n"
+    "Then checks each entry of the table's opening book (kalah solve --book) the same\n"
     "way, successors from the levels, the book or a solve of at most 60 s.\n"
     "Prints counts per level; exits 1 on any damaged block or wrong value.\n\n"
     "Levels written by format 1 or 2 (before each block's checksum named its table,\n"

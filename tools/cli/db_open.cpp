@@ -19,7 +19,7 @@ std::string book_summary(const BookSize& size) {
   std::string out = with_commas(size.entries) + " positions";
   if (size.unchecked > 0)
     out += ", and " + with_commas(size.unchecked) +
-           " entries without checksums (database format 1), not used: kalah solve --store "
+           " entries without checksums (database format 1), not used: kalah solve --book "
            "rewrites them";
   return out;
 }

@@ -22,7 +22,7 @@ struct SolveArgs {
   bool explicit_db = false;  // --db given
   bool no_db = false;
   bool json = false;
-  bool store_book = false;
+  bool write_book = false;
   int book_plies = 2;
   double max_time = 0;
   long long tt_mb = 0;

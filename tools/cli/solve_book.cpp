@@ -1,4 +1,4 @@
-// `kalah solve --store`: the position and its first plies solved into the database's book.
+// `kalah solve --book`: the position and its first plies solved into the database's book.
 #include "cli/solve_book.hpp"
 
 #include <chrono>
@@ -15,7 +15,7 @@
 
 namespace kalah::cli {
 
-int store_book(const SolveArgs& a, Progress& progress) {
+int write_book(const SolveArgs& a, Progress& progress) {
   require_db(a.db_path);
   const Position& p = a.position;
   const TableId table{a.rules, p.m};

@@ -1,4 +1,4 @@
-// `kalah solve --store`: the position and its first plies solved into the database's book.
+// `kalah solve --book`: the position and its first plies solved into the database's book.
 #pragma once
 
 #include "cli/progress.hpp"
@@ -9,6 +9,6 @@ namespace kalah::cli {
 // The position and every position within --book-plies of it solved into the database's book,
 // which must exist already and hold the table; the report printed. 0, or 1 when some position was
 // not solved in time (not stored). Throws DbError when the database is missing.
-int store_book(const SolveArgs& a, Progress& progress);
+int write_book(const SolveArgs& a, Progress& progress);
 
 }  // namespace kalah::cli

@@ -40,7 +40,7 @@ struct TtRange {
 void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUse& db,
                 const SolveCheckpoint* checkpoint = nullptr);
 void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUse& db);
-// --store's report of the book written; keep_path: the file its solved entries were kept in.
+// --book's report of the book written; keep_path: the file its solved entries were kept in.
 void print_book_report(const SolveArgs& a, const BookReport& b, const TtRange& tt,
                        const Probe& probe, double open_s, const std::string& keep_path);
 // The checkpoint's line (text output only).

@@ -278,25 +278,6 @@ TEST(CliSearch, ProgressOnRequestQuietOtherwise) {
   std::system(("rm -rf '" + db + "'").c_str());
 }
 
-std::string signature(const std::string& out) {
-  const auto at = out.find("signature: ");
-  return at == std::string::npos ? "" : out.substr(at, out.find('\n', at) - at);
-}
-
-TEST(CliBench, SignatureIsIdenticalAcrossRuns) {
-  const Result a = run("KALAH bench --depth 6 --tt-mb 1");
-  const Result b = run("KALAH bench search --depth 6 --tt-mb 1");
-  EXPECT_EQ(a.status, 0) << a.err;
-  EXPECT_EQ(b.status, 0) << b.err;
-  ASSERT_NE(signature(a.out), "") << a.out;
-  EXPECT_EQ(signature(a.out), signature(b.out));
-  for (const char* rules : {"wetherell", "kalah", "kalah-empty-capture"})
-    EXPECT_TRUE(contains(a.out, rules)) << a.out;
-  const Result w = run("KALAH bench --depth 6 --tt-mb 1 --rules kalah");
-  EXPECT_EQ(w.status, 0);
-  EXPECT_FALSE(contains(w.out, "wetherell"));
-}
-
 // The generator workload's signature (a checksum of every value) is the same on 1 and 2 threads.
 TEST(CliBench, GenSignatureIsIndependentOfThreads) {
   const Result one = run("KALAH bench gen --max-stones 8 --threads 1");

@@ -5,6 +5,7 @@
 #include <map>
 #include <random>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "engine/move.hpp"
@@ -42,19 +43,22 @@ TEST_P(GenerateVsMinimax, EveryEntryMatches) {
   EXPECT_EQ(checked, table_entries(c.m, c.max_stones));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    SmallBoards, GenerateVsMinimax,
-    ::testing::Values(Case{Rules::kWetherell, 1, 12}, Case{Rules::kWetherell, 2, 10},
-                      Case{Rules::kWetherell, 3, 8}, Case{Rules::kWetherell, 4, 6},
-                      Case{Rules::kKalah, 1, 12}, Case{Rules::kKalah, 2, 10},
-                      Case{Rules::kKalah, 3, 8}, Case{Rules::kKalah, 4, 6},
-                      Case{Rules::kKalahEmptyCapture, 1, 12},
-                      Case{Rules::kKalahEmptyCapture, 2, 10}, Case{Rules::kKalahEmptyCapture, 3, 8},
-                      Case{Rules::kKalahEmptyCapture, 4, 6}),
-    [](const auto& info) {
-      return test::rules_test_name(info.param.rules) + "_m" + std::to_string(info.param.m) + "_n" +
-             std::to_string(info.param.max_stones);
-    });
+// Every registered rule set on boards of 1..4 pits, each built through max_stones.
+std::vector<Case> small_board_cases() {
+  std::vector<Case> cases;
+  for (Rules rules : test::registered_rules())
+    for (const auto& [m, max_stones] :
+         {std::pair(1, 12), std::pair(2, 10), std::pair(3, 8), std::pair(4, 6)})
+      cases.push_back(Case{rules, m, max_stones});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(SmallBoards, GenerateVsMinimax, ::testing::ValuesIn(small_board_cases()),
+                         [](const auto& info) {
+                           return test::rules_test_name(info.param.rules) + "_m" +
+                                  std::to_string(info.param.m) + "_n" +
+                                  std::to_string(info.param.max_stones);
+                         });
 
 // The distributed build solves a level in increasing potential (LevelMoves::potential): every
 // move that keeps all stones in the pits must lower it, on every board size and rule set.

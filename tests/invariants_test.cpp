@@ -101,9 +101,7 @@ TEST_P(Invariants, RandomPlayConservesStonesAndEnds) {
   EXPECT_GT(counts.moves, 10000);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllRules, Invariants,
-                         ::testing::Values(Rules::kWetherell, Rules::kKalah,
-                                           Rules::kKalahEmptyCapture),
+INSTANTIATE_TEST_SUITE_P(AllRules, Invariants, ::testing::ValuesIn(test::registered_rules()),
                          [](const auto& info) { return test::rules_test_name(info.param); });
 
 TEST(Notation, RoundTripOfHandWrittenPositions) {

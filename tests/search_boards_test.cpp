@@ -78,9 +78,7 @@ void check_all_sizes(std::mt19937_64& rng, int& moves) {
 TEST(SearchBoards, RegisterByteArrayAndWideBoardsMoveLikePlayMove) {
   std::mt19937_64 rng(99);
   int moves = 0;
-  check_all_sizes<Wetherell>(rng, moves);
-  check_all_sizes<KalahRules>(rng, moves);
-  check_all_sizes<KalahEmptyCapture>(rng, moves);
+  [&]<class... Rs>(RuleList<Rs...>) { (check_all_sizes<Rs>(rng, moves), ...); }(RegisteredRules{});
   EXPECT_GT(moves, 8000);
 }
 

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -337,10 +338,38 @@ TEST(Solve, TimeLimitGivesBoundsNotAValue) {
   opt.max_seconds = 1e-9;
   const SolveResult r = solve(Rules::kWetherell, start_position(4, 3), opt);
   EXPECT_FALSE(r.complete);
+  EXPECT_LT(r.lower, r.upper);
   EXPECT_LE(r.lower, 0);  // RULES.md: a draw
   EXPECT_GE(r.upper, 0);
   EXPECT_TRUE(r.best_moves.empty());
   EXPECT_TRUE(r.pv.empty());
+}
+
+// A solve stopped once its first test at the root has proven a bound returns that bound, not the
+// game's own: what a stop gives is what was proven.
+TEST(Solve, AStoppedSolveKeepsTheBoundsItProved) {
+  const Position start = start_position(6, 2);  // its first test is a small part of its solve
+  const int stones = 2 * 6 * 2;
+  std::atomic<bool> cancel{false};
+  int proven_lower = -stones, proven_upper = stones, calls = 0;
+  SolveOptions opt = small_options();
+  opt.tt_bytes = 1 << 20;
+  opt.cancel = &cancel;
+  opt.on_proven = [&](const SolveResult& so_far) {
+    ++calls;
+    proven_lower = so_far.lower;
+    proven_upper = so_far.upper;
+    cancel = true;
+  };
+  const SolveResult r = solve(Rules::kWetherell, start, opt);
+  ASSERT_GT(calls, 0);
+  EXPECT_FALSE(r.complete);
+  EXPECT_TRUE(proven_lower > -stones || proven_upper < stones)
+      << proven_lower << " " << proven_upper;
+  EXPECT_GE(r.lower, proven_lower);
+  EXPECT_LE(r.upper, proven_upper);
+  EXPECT_LE(r.lower, 0);  // RULES.md: a draw
+  EXPECT_GE(r.upper, 0);
 }
 
 TEST(Solve, TimeLimitStopsALongSolve) {

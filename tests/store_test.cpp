@@ -143,13 +143,19 @@ TEST(Store, RoundTripRandomAndStructuredLevels) {
   EXPECT_EQ(scanned, in_storage_order);
 }
 
+// Level 9 of 6 pits holds 167,960 values: two full blocks of the default 65,536 and a short one.
 TEST(Store, DefaultOptionsRoundTripMultiBlockLevel) {
   TempDir dir("store_default");
   Store store(dir.str(), true);
-  const auto v = test::random_level(level_entries(6, 7), 7, 3);  // 31824 entries
-  store.write_level({Rules::kWetherell, 6}, 7, v);
+  const TableId t{Rules::kWetherell, 6};
+  const auto v = test::random_level(level_entries(6, 9), 9, 3);
+  store.write_level(t, 9, v);
+  const auto meta = store.level_meta(t, 9);
+  ASSERT_TRUE(meta);
+  EXPECT_EQ(meta->blocks, 3u);
+  EXPECT_LT(meta->block_entries, v.size());
   std::vector<std::int8_t> back(v.size());
-  store.read_level({Rules::kWetherell, 6}, 7, back);
+  store.read_level(t, 9, back);
   EXPECT_EQ(back, v);
 }
 
@@ -227,7 +233,7 @@ TEST(Store, BadWritesAreRejectedAndChangeNothing) {
 }
 
 TEST(Store, BookRoundTrip) {
-  TempDir dir("store_book");
+  TempDir dir("write_book");
   {
     Store store(dir.str(), true);
     EXPECT_EQ(store.book_size(kW2).entries, 0u);

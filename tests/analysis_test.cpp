@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "engine/move.hpp"
-#include "exhaustive/solve.hpp"
 #include "reference.hpp"  // registered_rules
+#include "solver/exhaustive/solve.hpp"
 #include "vectors.hpp"
 
 namespace kalah {

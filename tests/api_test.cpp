@@ -15,7 +15,7 @@
 #include "db_test_util.hpp"
 #include "kalah/kalah.hpp"
 #include "random_positions.hpp"
-#include "retrograde/build.hpp"
+#include "solver/retrograde/build.hpp"
 #include "vectors.hpp"
 
 namespace kalah {

@@ -6,13 +6,13 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "answers/book.hpp"
-#include "answers/book_keep.hpp"
-#include "answers/query.hpp"
 #include "cli_run.hpp"
 #include "db_test_util.hpp"
 #include "reference.hpp"
-#include "retrograde/build.hpp"
+#include "solver/answers/book.hpp"
+#include "solver/answers/book_keep.hpp"
+#include "solver/answers/query.hpp"
+#include "solver/retrograde/build.hpp"
 
 namespace kalah {
 namespace {

@@ -6,14 +6,14 @@
 
 #include <map>
 
-#include "answers/query.hpp"
 #include "db/format.hpp"
 #include "db/probe.hpp"
 #include "db_test_util.hpp"
 #include "engine/move.hpp"
 #include "reference.hpp"
-#include "retrograde/build.hpp"
-#include "retrograde/verify.hpp"
+#include "solver/answers/query.hpp"
+#include "solver/retrograde/build.hpp"
+#include "solver/retrograde/verify.hpp"
 #include "vectors.hpp"
 
 namespace kalah {

@@ -17,16 +17,16 @@
 #include "db/store.hpp"
 #include "db/table.hpp"
 #include "db_test_util.hpp"
-#include "retrograde/build.hpp"
-#include "retrograde/mpi/block_share.hpp"
-#include "retrograde/mpi/fault_injection.hpp"
-#include "retrograde/mpi/memory_check.hpp"
-#include "retrograde/mpi/partition.hpp"
-#include "retrograde/mpi/potential_order.hpp"
-#include "retrograde/mpi/request_groups.hpp"
-#include "retrograde/mpi/slice_values.hpp"
+#include "solver/retrograde/build.hpp"
+#include "solver/retrograde/mpi/block_share.hpp"
+#include "solver/retrograde/mpi/fault_injection.hpp"
+#include "solver/retrograde/mpi/memory_check.hpp"
+#include "solver/retrograde/mpi/partition.hpp"
+#include "solver/retrograde/mpi/potential_order.hpp"
+#include "solver/retrograde/mpi/request_groups.hpp"
+#include "solver/retrograde/mpi/slice_values.hpp"
 #if KALAH_MPI
-#include "mpi/mpi_session.hpp"
+#include "solver/mpi/mpi_session.hpp"
 #endif
 
 namespace kalah {

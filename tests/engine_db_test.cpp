@@ -1,10 +1,10 @@
 // The engine with the database plugged in never loses value; the solver re-derives stored values.
 #include <gtest/gtest.h>
 
-#include "answers/engine_check.hpp"
 #include "db_test_util.hpp"
 #include "reference.hpp"
-#include "retrograde/build.hpp"
+#include "solver/answers/engine_check.hpp"
+#include "solver/retrograde/build.hpp"
 
 namespace kalah {
 namespace {

@@ -10,9 +10,9 @@
 
 #include "engine/move.hpp"
 #include "reference.hpp"
-#include "retrograde/build.hpp"
-#include "retrograde/generate.hpp"
-#include "retrograde/level_kernel.hpp"
+#include "solver/retrograde/build.hpp"
+#include "solver/retrograde/generate.hpp"
+#include "solver/retrograde/level_kernel.hpp"
 
 namespace kalah {
 namespace {

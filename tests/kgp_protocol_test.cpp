@@ -1,7 +1,7 @@
 // KGP lines and boards (tools/kgp/kgp_protocol.*): what a server may send parses as the protocol's
 // grammar says, what breaks it is refused with a reason, and replies are written as KGP reads them.
-#include "kgp/kgp_protocol.hpp"
-#include "kgp/kgp_socket.hpp"
+#include "tools/kgp/kgp_protocol.hpp"
+#include "tools/kgp/kgp_socket.hpp"
 
 #include <gtest/gtest.h>
 

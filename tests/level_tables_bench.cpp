@@ -3,7 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include "db/arrangements.hpp"
-#include "retrograde/level_tables.hpp"
+#include "solver/retrograde/level_tables.hpp"
 
 namespace {
 

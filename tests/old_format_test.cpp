@@ -18,7 +18,7 @@
 #include "db/store.hpp"
 #include "db_test_util.hpp"
 #include "old_format.hpp"
-#include "retrograde/build.hpp"
+#include "solver/retrograde/build.hpp"
 
 namespace kalah {
 namespace {

@@ -7,12 +7,12 @@
 #include <sstream>
 
 #include "engine/move.hpp"
-#include "kgp/kgp_protocol.hpp"
-#include "referee/game_record.hpp"
-#include "referee/grading.hpp"
-#include "referee/position_source.hpp"
-#include "referee/rank_correlation.hpp"
-#include "referee/rule_check.hpp"
+#include "tools/kgp/kgp_protocol.hpp"
+#include "tools/referee/game_record.hpp"
+#include "tools/referee/grading.hpp"
+#include "tools/referee/position_source.hpp"
+#include "tools/referee/rank_correlation.hpp"
+#include "tools/referee/rule_check.hpp"
 
 namespace kalah::referee {
 namespace {

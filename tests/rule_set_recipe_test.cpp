@@ -6,10 +6,10 @@
 
 #include "engine/move.hpp"
 #include "engine/search_impl.hpp"
-#include "exhaustive/root_solver.hpp"
 #include "reference.hpp"
-#include "retrograde/level_kernel.hpp"
 #include "rules/wetherell_twos.hpp"
+#include "solver/exhaustive/root_solver.hpp"
+#include "solver/retrograde/level_kernel.hpp"
 
 namespace kalah {
 namespace {

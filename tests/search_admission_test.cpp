@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "serve/search_admission.hpp"
+#include "tools/serve/search_admission.hpp"
 
 namespace kalah::serve {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "kalah/kalah.hpp"
 #include "lmdb_readers.hpp"
-#include "serve/web_server.hpp"
+#include "tools/serve/web_server.hpp"
 
 namespace kalah::serve {
 namespace {

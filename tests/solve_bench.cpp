@@ -5,8 +5,8 @@
 #include <random>
 #include <vector>
 
-#include "exhaustive/solve.hpp"
-#include "exhaustive/solve_board.hpp"
+#include "solver/exhaustive/solve.hpp"
+#include "solver/exhaustive/solve_board.hpp"
 
 namespace kalah {
 namespace {

@@ -8,9 +8,9 @@
 
 #include "engine/byte_array_board.hpp"
 #include "engine/rules/kalah.hpp"
-#include "exhaustive/proof_tree.hpp"
-#include "exhaustive/solve.hpp"
 #include "solve_test_util.hpp"
+#include "solver/exhaustive/proof_tree.hpp"
+#include "solver/exhaustive/solve.hpp"
 
 namespace kalah {
 namespace {

@@ -16,12 +16,12 @@
 #include <string>
 #include <thread>
 
-#include "exhaustive/mpi/root_split.hpp"
-#include "exhaustive/solve.hpp"
 #include "random_positions.hpp"
 #include "reference.hpp"
-#include "session/checkpoint.hpp"
-#include "session/checkpoint_writer.hpp"
+#include "solver/exhaustive/mpi/root_split.hpp"
+#include "solver/exhaustive/solve.hpp"
+#include "solver/session/checkpoint.hpp"
+#include "solver/session/checkpoint_writer.hpp"
 
 namespace kalah {
 namespace {

@@ -9,9 +9,9 @@
 #include <string>
 
 #include "engine/position.hpp"
-#include "exhaustive/solve.hpp"
-#include "session/solve_session.hpp"
-#include "session/whole_file.hpp"
+#include "solver/exhaustive/solve.hpp"
+#include "solver/session/solve_session.hpp"
+#include "solver/session/whole_file.hpp"
 
 namespace kalah {
 namespace {

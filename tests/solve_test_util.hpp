@@ -18,8 +18,8 @@
 #include "engine/oracle.hpp"
 #include "engine/position.hpp"
 #include "engine/rules.hpp"
-#include "exhaustive/solve.hpp"
 #include "reference.hpp"
+#include "solver/exhaustive/solve.hpp"
 
 namespace kalah::test {
 

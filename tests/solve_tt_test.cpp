@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "exhaustive/solve_tt.hpp"
+#include "solver/exhaustive/solve_tt.hpp"
 
 namespace kalah::solve_detail {
 namespace {

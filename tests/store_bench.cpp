@@ -17,7 +17,7 @@
 #include "db/probe.hpp"
 #include "db/storage_order.hpp"
 #include "db/store.hpp"
-#include "retrograde/generate.hpp"
+#include "solver/retrograde/generate.hpp"
 
 namespace kalah {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "db_test_util.hpp"
 #include "kalah/kalah.hpp"
-#include "retrograde/build.hpp"
+#include "solver/retrograde/build.hpp"
 
 namespace kalah {
 namespace {

@@ -15,10 +15,10 @@
 #include <gtest/gtest.h>
 
 #include "kalah/kalah.hpp"
-#include "serve/http_api.hpp"
-#include "serve/request_log.hpp"
-#include "serve/routes.hpp"
-#include "serve/web_server.hpp"
+#include "tools/serve/http_api.hpp"
+#include "tools/serve/request_log.hpp"
+#include "tools/serve/routes.hpp"
+#include "tools/serve/web_server.hpp"
 
 namespace kalah::serve {
 namespace {

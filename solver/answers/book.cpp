@@ -1,16 +1,16 @@
 // build_book and verify_book: the opening book written through the solver, and checked.
-#include "answers/book.hpp"
+#include "solver/answers/book.hpp"
 
 #include <chrono>
 #include <map>
 #include <memory>
 
-#include "answers/book_keep.hpp"
 #include "db/db_error.hpp"
 #include "db/index.hpp"
 #include "engine/move.hpp"
 #include "engine/oracle.hpp"
 #include "engine/stopwatch.hpp"
+#include "solver/answers/book_keep.hpp"
 
 namespace kalah {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "db/probe.hpp"
-#include "exhaustive/solve.hpp"
+#include "solver/exhaustive/solve.hpp"
 
 namespace kalah {
 

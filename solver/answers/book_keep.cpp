@@ -1,5 +1,5 @@
 // BookKeep: a book run's solved entries in a file made whole at the start, each entry checksummed.
-#include "answers/book_keep.hpp"
+#include "solver/answers/book_keep.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>

@@ -1,5 +1,5 @@
 // check_engine and resolve_sample: the engine and the solver measured against the database.
-#include "answers/engine_check.hpp"
+#include "solver/answers/engine_check.hpp"
 
 #include <chrono>
 #include <random>
@@ -8,7 +8,7 @@
 #include "engine/move.hpp"
 #include "engine/search.hpp"
 #include "engine/stopwatch.hpp"
-#include "exhaustive/solve.hpp"
+#include "solver/exhaustive/solve.hpp"
 
 namespace kalah {
 

@@ -1,6 +1,6 @@
 // query_position: a position's value and every move's, from the oracle or one analysis by the
 // solver.
-#include "answers/query.hpp"
+#include "solver/answers/query.hpp"
 
 #include <algorithm>
 

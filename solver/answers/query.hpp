@@ -11,7 +11,7 @@
 #include "engine/oracle.hpp"
 #include "engine/position.hpp"
 #include "engine/rules.hpp"
-#include "exhaustive/solve.hpp"
+#include "solver/exhaustive/solve.hpp"
 
 namespace kalah {
 

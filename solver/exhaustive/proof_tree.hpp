@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "exhaustive/search_team.hpp"
+#include "solver/exhaustive/search_team.hpp"
 
 namespace kalah::solve_detail {
 

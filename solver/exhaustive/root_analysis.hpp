@@ -9,8 +9,8 @@
 #include <tuple>
 #include <vector>
 
-#include "exhaustive/root_context.hpp"
-#include "exhaustive/solve_tuning.hpp"
+#include "solver/exhaustive/root_context.hpp"
+#include "solver/exhaustive/solve_tuning.hpp"
 
 namespace kalah::solve_detail {
 

@@ -4,9 +4,9 @@
 
 #include <atomic>
 
-#include "exhaustive/root_ledger.hpp"
-#include "exhaustive/search_team.hpp"
-#include "exhaustive/solve.hpp"
+#include "solver/exhaustive/root_ledger.hpp"
+#include "solver/exhaustive/search_team.hpp"
+#include "solver/exhaustive/solve.hpp"
 
 namespace kalah::solve_detail {
 

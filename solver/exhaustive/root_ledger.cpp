@@ -1,5 +1,5 @@
 // RootLedger: the proven bounds of a solve's root and its moves.
-#include "exhaustive/root_ledger.hpp"
+#include "solver/exhaustive/root_ledger.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "engine/stopwatch.hpp"
-#include "exhaustive/root_bounds.hpp"
-#include "exhaustive/solve.hpp"
+#include "solver/exhaustive/root_bounds.hpp"
+#include "solver/exhaustive/solve.hpp"
 
 namespace kalah::solve_detail {
 

@@ -9,7 +9,7 @@
 #include <optional>
 
 #include "engine/search.hpp"
-#include "exhaustive/root_context.hpp"
+#include "solver/exhaustive/root_context.hpp"
 
 namespace kalah::solve_detail {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "exhaustive/root_context.hpp"
+#include "solver/exhaustive/root_context.hpp"
 
 namespace kalah::solve_detail {
 

@@ -12,16 +12,16 @@
 #include <string>
 
 #include "engine/stopwatch.hpp"
-#include "exhaustive/proof_tree.hpp"
-#include "exhaustive/root_analysis.hpp"
-#include "exhaustive/root_context.hpp"
-#include "exhaustive/root_ledger.hpp"
-#include "exhaustive/root_mtdf.hpp"
-#include "exhaustive/root_settle.hpp"
-#include "exhaustive/search_team.hpp"
-#include "exhaustive/solve.hpp"
-#include "exhaustive/solve_search.hpp"
-#include "exhaustive/solve_tuning.hpp"
+#include "solver/exhaustive/proof_tree.hpp"
+#include "solver/exhaustive/root_analysis.hpp"
+#include "solver/exhaustive/root_context.hpp"
+#include "solver/exhaustive/root_ledger.hpp"
+#include "solver/exhaustive/root_mtdf.hpp"
+#include "solver/exhaustive/root_settle.hpp"
+#include "solver/exhaustive/search_team.hpp"
+#include "solver/exhaustive/solve.hpp"
+#include "solver/exhaustive/solve_search.hpp"
+#include "solver/exhaustive/solve_tuning.hpp"
 
 namespace kalah::solve_detail {
 

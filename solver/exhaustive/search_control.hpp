@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "exhaustive/solve_tt.hpp"
+#include "solver/exhaustive/solve_tt.hpp"
 
 namespace kalah::solve_detail {
 

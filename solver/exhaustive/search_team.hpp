@@ -13,8 +13,8 @@
 #include <thread>
 #include <vector>
 
-#include "exhaustive/solve.hpp"
-#include "exhaustive/solve_search.hpp"
+#include "solver/exhaustive/solve.hpp"
+#include "solver/exhaustive/solve_search.hpp"
 
 namespace kalah::solve_detail {
 

@@ -1,12 +1,12 @@
 // solve(): picks the board representation and the rule policy once, then runs the search.
-#include "exhaustive/solve.hpp"
+#include "solver/exhaustive/solve.hpp"
 
 #include <algorithm>
 #include <string>
 
 #include "engine/physical_memory.hpp"
-#include "exhaustive/root_solver.hpp"
-#include "exhaustive/solve_tuning.hpp"
+#include "solver/exhaustive/root_solver.hpp"
+#include "solver/exhaustive/solve_tuning.hpp"
 
 namespace kalah {
 

@@ -10,9 +10,9 @@
 #include "db/probe.hpp"
 #include "engine/node_loop.hpp"
 #include "engine/oracle.hpp"
-#include "exhaustive/solve_memo.hpp"
-#include "exhaustive/solve_tt.hpp"
-#include "exhaustive/solve_tuning.hpp"
+#include "solver/exhaustive/solve_memo.hpp"
+#include "solver/exhaustive/solve_tt.hpp"
+#include "solver/exhaustive/solve_tuning.hpp"
 
 namespace kalah::solve_detail {
 

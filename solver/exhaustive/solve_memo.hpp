@@ -14,7 +14,7 @@
 
 #include "engine/oracle.hpp"
 #include "engine/position.hpp"
-#include "exhaustive/solve_board.hpp"
+#include "solver/exhaustive/solve_board.hpp"
 
 namespace kalah::solve_detail {
 

@@ -15,11 +15,11 @@
 #include "db/probe.hpp"
 #include "engine/node_loop.hpp"
 #include "engine/oracle.hpp"
-#include "exhaustive/search_control.hpp"
-#include "exhaustive/solve_board.hpp"
-#include "exhaustive/solve_leaves.hpp"
-#include "exhaustive/solve_memo.hpp"
-#include "exhaustive/solve_tt.hpp"
+#include "solver/exhaustive/search_control.hpp"
+#include "solver/exhaustive/solve_board.hpp"
+#include "solver/exhaustive/solve_leaves.hpp"
+#include "solver/exhaustive/solve_memo.hpp"
+#include "solver/exhaustive/solve_tt.hpp"
 
 namespace kalah::solve_detail {
 

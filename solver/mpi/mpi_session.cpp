@@ -1,5 +1,5 @@
 // Whether an MPI launcher started this process, and MPI for the life of an object.
-#include "mpi/mpi_session.hpp"
+#include "solver/mpi/mpi_session.hpp"
 
 #include <mpi.h>
 

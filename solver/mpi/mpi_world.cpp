@@ -1,6 +1,6 @@
 // The distributed build's and solve's calls on MPI_COMM_WORLD: who this process is, reductions,
 // all-to-all exchanges, bytes between two processes.
-#include "mpi/mpi_world.hpp"
+#include "solver/mpi/mpi_world.hpp"
 
 #include <mpi.h>
 

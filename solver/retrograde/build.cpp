@@ -1,5 +1,5 @@
 // build_database: resume from the stored levels, then solve and commit level by level.
-#include "retrograde/build.hpp"
+#include "solver/retrograde/build.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "db/store.hpp"
-#include "retrograde/generate.hpp"
+#include "solver/retrograde/generate.hpp"
 
 namespace kalah {
 

@@ -1,5 +1,5 @@
 // generate_level: one level of a table computed in parallel with TBB.
-#include "retrograde/generate.hpp"
+#include "solver/retrograde/generate.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -13,7 +13,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
-#include "retrograde/arena_threads.hpp"
+#include "solver/retrograde/arena_threads.hpp"
 
 namespace kalah {
 

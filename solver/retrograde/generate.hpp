@@ -6,7 +6,7 @@
 #include <string>
 
 #include "engine/rules.hpp"
-#include "retrograde/level_kernel.hpp"
+#include "solver/retrograde/level_kernel.hpp"
 
 namespace kalah {
 

@@ -12,7 +12,7 @@
 #include "engine/oracle.hpp"
 #include "engine/register_board.hpp"
 #include "engine/rules.hpp"
-#include "retrograde/level_tables.hpp"
+#include "solver/retrograde/level_tables.hpp"
 
 namespace kalah {
 

@@ -1,5 +1,5 @@
 // LevelTables: level buffers, packed in place and shrunk once complete.
-#include "retrograde/level_tables.hpp"
+#include "solver/retrograde/level_tables.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -12,7 +12,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
-#include "retrograde/arena_threads.hpp"
+#include "solver/retrograde/arena_threads.hpp"
 
 namespace kalah {
 

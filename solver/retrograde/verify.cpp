@@ -1,5 +1,5 @@
 // verify_table: checksum pass per level, then the Bellman check of entries through the engine.
-#include "retrograde/verify.hpp"
+#include "solver/retrograde/verify.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -15,7 +15,7 @@
 #include "db/index.hpp"
 #include "db/probe.hpp"
 #include "engine/move.hpp"
-#include "retrograde/arena_threads.hpp"
+#include "solver/retrograde/arena_threads.hpp"
 
 namespace kalah {
 

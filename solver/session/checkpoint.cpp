@@ -1,5 +1,5 @@
 // The checkpoint file: a magic line, a JSON line of what was proven, then the table's words.
-#include "session/checkpoint.hpp"
+#include "solver/session/checkpoint.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "db/xxhash64.hpp"
-#include "session/whole_file.hpp"
+#include "solver/session/whole_file.hpp"
 
 namespace kalah {
 

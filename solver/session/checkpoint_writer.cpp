@@ -1,5 +1,5 @@
 // The checkpoint of `kalah solve`: read, checked against the command, and written as it runs.
-#include "session/checkpoint_writer.hpp"
+#include "solver/session/checkpoint_writer.hpp"
 
 #include <sys/statvfs.h>
 #include <unistd.h>

@@ -10,8 +10,8 @@
 #include <string>
 #include <thread>
 
-#include "exhaustive/solve.hpp"
-#include "session/checkpoint.hpp"
+#include "solver/exhaustive/solve.hpp"
+#include "solver/session/checkpoint.hpp"
 
 namespace kalah {
 

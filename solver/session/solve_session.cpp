@@ -1,13 +1,13 @@
 // A solve run as a job: its TT's size, the checkpoint it resumes, the stop signals and the exit
 // status a signal gives.
-#include "session/solve_session.hpp"
+#include "solver/session/solve_session.hpp"
 
 #include <signal.h>
 
 #include <string>
 
-#include "exhaustive/solve.hpp"
-#include "session/checkpoint_writer.hpp"
+#include "solver/exhaustive/solve.hpp"
+#include "solver/session/checkpoint_writer.hpp"
 
 namespace kalah {
 

@@ -10,7 +10,7 @@
 #include "db/probe.hpp"
 #include "engine/position.hpp"
 #include "engine/rules.hpp"
-#include "session/checkpoint.hpp"
+#include "solver/session/checkpoint.hpp"
 
 namespace kalah {
 

@@ -1,6 +1,6 @@
 // Files written whole or not at all: through a temporary file that is flushed to disk, then
 // renamed over the file, so a run killed or failing while writing leaves the previous file.
-#include "session/whole_file.hpp"
+#include "solver/session/whole_file.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "fuzz_check.hpp"
-#include "serve/http_api.hpp"
+#include "tools/serve/http_api.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using kalah::fuzz::check;

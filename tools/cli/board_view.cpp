@@ -1,5 +1,5 @@
 // Text drawing of a board (see board_view.hpp).
-#include "cli/board_view.hpp"
+#include "tools/cli/board_view.hpp"
 
 #include <algorithm>
 

@@ -4,10 +4,10 @@
 #include <iostream>
 #include <string_view>
 
-#include "cli/bench/bench.hpp"
-#include "cli/command.hpp"
-#include "cli/options.hpp"
 #include "engine/search.hpp"
+#include "tools/cli/bench/bench.hpp"
+#include "tools/cli/command.hpp"
+#include "tools/cli/options.hpp"
 
 namespace kalah::cli {
 

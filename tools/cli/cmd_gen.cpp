@@ -4,14 +4,14 @@
 #include <memory>
 #include <thread>
 
-#include "cli/command.hpp"
-#include "cli/options.hpp"
-#include "cli/progress.hpp"
-#include "retrograde/build.hpp"
-#include "retrograde/level_kernel.hpp"
+#include "solver/retrograde/build.hpp"
+#include "solver/retrograde/level_kernel.hpp"
+#include "tools/cli/command.hpp"
+#include "tools/cli/options.hpp"
+#include "tools/cli/progress.hpp"
 #ifdef KALAH_MPI
-#include "cli/run_distributed.hpp"
-#include "retrograde/mpi/distributed_build.hpp"
+#include "solver/retrograde/mpi/distributed_build.hpp"
+#include "tools/cli/run_distributed.hpp"
 #endif
 
 namespace kalah::cli {

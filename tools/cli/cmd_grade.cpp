@@ -2,11 +2,11 @@
 #include <fstream>
 #include <iostream>
 
-#include "cli/command.hpp"
-#include "cli/db_open.hpp"
-#include "cli/options.hpp"
-#include "referee/game_record.hpp"
-#include "referee/report.hpp"
+#include "tools/cli/command.hpp"
+#include "tools/cli/db_open.hpp"
+#include "tools/cli/options.hpp"
+#include "tools/referee/game_record.hpp"
+#include "tools/referee/report.hpp"
 
 namespace kalah::cli {
 namespace {

@@ -1,10 +1,10 @@
 // `kalah kgp`: a client of the Kalah Game Protocol, playing the states a KGP server sends.
 #include <cstdlib>
 
-#include "cli/command.hpp"
-#include "cli/db_open.hpp"
-#include "cli/options.hpp"
-#include "kgp/kgp_client.hpp"
+#include "tools/cli/command.hpp"
+#include "tools/cli/db_open.hpp"
+#include "tools/cli/options.hpp"
+#include "tools/kgp/kgp_client.hpp"
 
 namespace kalah::cli {
 namespace {

@@ -2,9 +2,9 @@
 #include <charconv>
 #include <iostream>
 
-#include "cli/command.hpp"
-#include "cli/options.hpp"
 #include "engine/describe.hpp"
+#include "tools/cli/command.hpp"
+#include "tools/cli/options.hpp"
 
 namespace kalah::cli {
 namespace {

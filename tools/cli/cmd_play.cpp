@@ -9,13 +9,13 @@
 #include <optional>
 #include <random>
 
-#include "cli/board_view.hpp"
-#include "cli/command.hpp"
-#include "cli/db_open.hpp"
-#include "cli/options.hpp"
 #include "engine/describe.hpp"
 #include "engine/search.hpp"
-#include "exhaustive/solve.hpp"
+#include "solver/exhaustive/solve.hpp"
+#include "tools/cli/board_view.hpp"
+#include "tools/cli/command.hpp"
+#include "tools/cli/db_open.hpp"
+#include "tools/cli/options.hpp"
 
 namespace kalah::cli {
 namespace {

@@ -3,12 +3,12 @@
 #include <set>
 #include <string>
 
-#include "cli/command.hpp"
-#include "cli/db_open.hpp"
-#include "cli/options.hpp"
-#include "cli/progress.hpp"
 #include "db/db_error.hpp"
 #include "kalah/kalah.hpp"
+#include "tools/cli/command.hpp"
+#include "tools/cli/db_open.hpp"
+#include "tools/cli/options.hpp"
+#include "tools/cli/progress.hpp"
 
 namespace kalah::cli {
 namespace {

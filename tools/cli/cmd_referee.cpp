@@ -1,12 +1,12 @@
 // `kalah referee`: a KGP server that grades the bots connecting to it against exact values.
 #include <fstream>
 
-#include "cli/bench/bench.hpp"
-#include "cli/command.hpp"
-#include "cli/db_open.hpp"
-#include "cli/options.hpp"
 #include "db/db_error.hpp"
-#include "referee/referee_server.hpp"
+#include "tools/cli/bench/bench.hpp"
+#include "tools/cli/command.hpp"
+#include "tools/cli/db_open.hpp"
+#include "tools/cli/options.hpp"
+#include "tools/referee/referee_server.hpp"
 
 namespace kalah::cli {
 namespace {

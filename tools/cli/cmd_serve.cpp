@@ -9,11 +9,11 @@
 #include <iostream>
 #include <thread>
 
-#include "cli/command.hpp"
-#include "cli/db_open.hpp"
-#include "cli/options.hpp"
 #include "kalah/kalah.hpp"
-#include "serve/web_server.hpp"
+#include "tools/cli/command.hpp"
+#include "tools/cli/db_open.hpp"
+#include "tools/cli/options.hpp"
+#include "tools/serve/web_server.hpp"
 
 namespace kalah::cli {
 namespace {

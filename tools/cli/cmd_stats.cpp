@@ -7,13 +7,13 @@
 #include <map>
 #include <optional>
 
-#include "cli/command.hpp"
-#include "cli/db_open.hpp"
-#include "cli/options.hpp"
-#include "cli/progress.hpp"
-#include "cli/stats_svg.hpp"
 #include "db/level_stats.hpp"
 #include "db/store.hpp"
+#include "tools/cli/command.hpp"
+#include "tools/cli/db_open.hpp"
+#include "tools/cli/options.hpp"
+#include "tools/cli/progress.hpp"
+#include "tools/cli/stats_svg.hpp"
 
 namespace kalah::cli {
 namespace {

@@ -3,10 +3,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/command.hpp"
-#include "cli/db_open.hpp"
-#include "cli/options.hpp"
 #include "engine/tree.hpp"
+#include "tools/cli/command.hpp"
+#include "tools/cli/db_open.hpp"
+#include "tools/cli/options.hpp"
 
 namespace kalah::cli {
 namespace {

@@ -4,13 +4,13 @@
 #include <iostream>
 #include <optional>
 
-#include "answers/book.hpp"
-#include "answers/engine_check.hpp"
-#include "cli/command.hpp"
-#include "cli/db_open.hpp"
-#include "cli/options.hpp"
-#include "cli/progress.hpp"
-#include "retrograde/verify.hpp"
+#include "solver/answers/book.hpp"
+#include "solver/answers/engine_check.hpp"
+#include "solver/retrograde/verify.hpp"
+#include "tools/cli/command.hpp"
+#include "tools/cli/db_open.hpp"
+#include "tools/cli/options.hpp"
+#include "tools/cli/progress.hpp"
 
 namespace kalah::cli {
 namespace {

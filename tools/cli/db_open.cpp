@@ -1,13 +1,13 @@
 // open_db_for: read-only store + probe, or a clear reason why not.
-#include "cli/db_open.hpp"
+#include "tools/cli/db_open.hpp"
 
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
 
-#include "cli/options.hpp"
-#include "cli/progress.hpp"
 #include "engine/physical_memory.hpp"
+#include "tools/cli/options.hpp"
+#include "tools/cli/progress.hpp"
 
 namespace kalah::cli {
 

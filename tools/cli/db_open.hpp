@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.hpp"
 #include "db/probe.hpp"
 #include "db/store.hpp"
 #include "db/table_load.hpp"
 #include "kalah/kalah.hpp"
+#include "tools/cli/options.hpp"
 
 namespace kalah::cli {
 

@@ -6,10 +6,10 @@
 
 #include <boost/program_options/errors.hpp>
 
-#include "cli/command.hpp"
-#include "cli/man_page.hpp"
 #include "engine/position.hpp"
 #include "kalah/kalah.hpp"
+#include "tools/cli/command.hpp"
+#include "tools/cli/man_page.hpp"
 
 namespace kalah::cli {
 

@@ -1,6 +1,6 @@
 // The manual page's command sections, written from the command registry and each command's own
 // --help: `kalah help --man-sections`, which the build splices into docs/kalah.1.in.
-#include "cli/man_page.hpp"
+#include "tools/cli/man_page.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -8,7 +8,7 @@
 #include <sstream>
 #include <vector>
 
-#include "cli/command.hpp"
+#include "tools/cli/command.hpp"
 
 namespace kalah::cli {
 namespace {

@@ -1,5 +1,5 @@
 // Shared option parsing for the subcommands.
-#include "cli/options.hpp"
+#include "tools/cli/options.hpp"
 
 #include <sys/resource.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 // Progress display: terminal bar or periodic plain lines on stderr.
-#include "cli/progress.hpp"
+#include "tools/cli/progress.hpp"
 
 #include <sys/ioctl.h>
 #include <unistd.h>

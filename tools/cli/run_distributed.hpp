@@ -7,7 +7,7 @@
 #include <iostream>
 
 #include "engine/position.hpp"
-#include "mpi/mpi_session.hpp"
+#include "solver/mpi/mpi_session.hpp"
 
 namespace kalah::cli {
 

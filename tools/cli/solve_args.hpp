@@ -4,13 +4,13 @@
 #include <string>
 #include <vector>
 
-#include "cli/db_open.hpp"
-#include "cli/options.hpp"
-#include "cli/solve_claims.hpp"
 #include "db/table_load.hpp"
 #include "engine/position.hpp"
 #include "engine/rules.hpp"
-#include "exhaustive/solve.hpp"
+#include "solver/exhaustive/solve.hpp"
+#include "tools/cli/db_open.hpp"
+#include "tools/cli/options.hpp"
+#include "tools/cli/solve_claims.hpp"
 
 namespace kalah::cli {
 

@@ -1,17 +1,17 @@
 // `kalah solve --book`: the position and its first plies solved into the database's book.
-#include "cli/solve_book.hpp"
+#include "tools/cli/solve_book.hpp"
 
 #include <chrono>
 #include <iostream>
 
-#include "answers/book.hpp"
-#include "answers/book_keep.hpp"
-#include "cli/db_open.hpp"
-#include "cli/solve_report.hpp"
-#include "cli/solve_run.hpp"
 #include "db/store.hpp"
 #include "db/table_load.hpp"
 #include "engine/stopwatch.hpp"
+#include "solver/answers/book.hpp"
+#include "solver/answers/book_keep.hpp"
+#include "tools/cli/db_open.hpp"
+#include "tools/cli/solve_report.hpp"
+#include "tools/cli/solve_run.hpp"
 
 namespace kalah::cli {
 

@@ -1,8 +1,8 @@
 // `kalah solve --book`: the position and its first plies solved into the database's book.
 #pragma once
 
-#include "cli/progress.hpp"
-#include "cli/solve_args.hpp"
+#include "tools/cli/progress.hpp"
+#include "tools/cli/solve_args.hpp"
 
 namespace kalah::cli {
 

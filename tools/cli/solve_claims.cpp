@@ -1,5 +1,5 @@
 // `kalah solve`'s claims: bounds proven alone, and the certificate that re-proves a solve's root.
-#include "cli/solve_claims.hpp"
+#include "tools/cli/solve_claims.hpp"
 
 #include <algorithm>
 #include <sstream>

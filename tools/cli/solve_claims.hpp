@@ -10,7 +10,7 @@
 
 #include "engine/position.hpp"
 #include "engine/rules.hpp"
-#include "exhaustive/solve.hpp"
+#include "solver/exhaustive/solve.hpp"
 
 namespace kalah::cli {
 

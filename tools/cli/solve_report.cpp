@@ -1,12 +1,12 @@
 // `kalah solve`'s printed answers, text and JSON: a solve's, the claims', the book's, the
 // checkpoint's line.
-#include "cli/solve_report.hpp"
+#include "tools/cli/solve_report.hpp"
 
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 
-#include "answers/query.hpp"
+#include "solver/answers/query.hpp"
 
 namespace kalah::cli {
 namespace {

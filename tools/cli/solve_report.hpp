@@ -9,12 +9,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "answers/book.hpp"
-#include "cli/solve_args.hpp"
-#include "cli/solve_claims.hpp"
 #include "db/probe.hpp"
-#include "exhaustive/solve.hpp"
-#include "session/checkpoint.hpp"
+#include "solver/answers/book.hpp"
+#include "solver/exhaustive/solve.hpp"
+#include "solver/session/checkpoint.hpp"
+#include "tools/cli/solve_args.hpp"
+#include "tools/cli/solve_claims.hpp"
 
 namespace kalah::cli {
 

@@ -1,7 +1,7 @@
 // What every kind of `kalah solve` run shares on the command line: its job, the database and the
 // options, the table of a resumed checkpoint, the answer printed with the final checkpoint, the
 // certificate.
-#include "cli/solve_run.hpp"
+#include "tools/cli/solve_run.hpp"
 
 #include <chrono>
 #include <filesystem>
@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "engine/stopwatch.hpp"
-#include "session/whole_file.hpp"
+#include "solver/session/whole_file.hpp"
 
 namespace kalah::cli {
 

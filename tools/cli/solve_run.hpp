@@ -8,15 +8,15 @@
 #include <optional>
 #include <string>
 
-#include "cli/db_open.hpp"
-#include "cli/progress.hpp"
-#include "cli/solve_args.hpp"
-#include "cli/solve_report.hpp"
-#include "exhaustive/solve.hpp"
-#include "exhaustive/solve_tt.hpp"
-#include "session/checkpoint.hpp"
-#include "session/checkpoint_writer.hpp"
-#include "session/solve_session.hpp"
+#include "solver/exhaustive/solve.hpp"
+#include "solver/exhaustive/solve_tt.hpp"
+#include "solver/session/checkpoint.hpp"
+#include "solver/session/checkpoint_writer.hpp"
+#include "solver/session/solve_session.hpp"
+#include "tools/cli/db_open.hpp"
+#include "tools/cli/progress.hpp"
+#include "tools/cli/solve_args.hpp"
+#include "tools/cli/solve_report.hpp"
 
 namespace kalah::cli {
 

@@ -1,5 +1,5 @@
 // stats_svg: hand-written SVG (no plotting tool): axes, ticks, stacked bars, a line, a legend.
-#include "cli/stats_svg.hpp"
+#include "tools/cli/stats_svg.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // `kalah kgp`'s connection to a KGP server: the handshake, the command loop, reconnection.
-#include "kgp/kgp_client.hpp"
+#include "tools/kgp/kgp_client.hpp"
 
 #include <poll.h>
 #include <sys/socket.h>
@@ -15,8 +15,8 @@
 #include <mutex>
 #include <thread>
 
-#include "kgp/kgp_protocol.hpp"
-#include "kgp/kgp_socket.hpp"
+#include "tools/kgp/kgp_protocol.hpp"
+#include "tools/kgp/kgp_socket.hpp"
 
 namespace kalah::kgp {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "kgp/kgp_player.hpp"
+#include "tools/kgp/kgp_player.hpp"
 
 namespace kalah::kgp {
 

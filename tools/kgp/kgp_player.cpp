@@ -1,13 +1,13 @@
 // The moves `kalah kgp` sends for one KGP state: the database, the engine's deepening, the solver.
-#include "kgp/kgp_player.hpp"
+#include "tools/kgp/kgp_player.hpp"
 
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
 
-#include "answers/query.hpp"
 #include "db/probe.hpp"
 #include "engine/stopwatch.hpp"
+#include "solver/answers/query.hpp"
 
 namespace kalah::kgp {
 

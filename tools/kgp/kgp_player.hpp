@@ -11,7 +11,7 @@
 #include "db/store.hpp"
 #include "engine/position.hpp"
 #include "engine/search.hpp"
-#include "exhaustive/solve.hpp"
+#include "solver/exhaustive/solve.hpp"
 
 namespace kalah::kgp {
 

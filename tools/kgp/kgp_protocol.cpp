@@ -1,5 +1,5 @@
 // The Kalah Game Protocol's lines and boards: parsing what a server sends, formatting replies.
-#include "kgp/kgp_protocol.hpp"
+#include "tools/kgp/kgp_protocol.hpp"
 
 #include <charconv>
 

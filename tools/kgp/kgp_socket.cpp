@@ -1,6 +1,6 @@
 // TCP for both sides of KGP: a client's connection, a server's listening socket, a peer's
 // numeric address, lines sent and lines received.
-#include "kgp/kgp_socket.hpp"
+#include "tools/kgp/kgp_socket.hpp"
 
 #include <netdb.h>
 #include <netinet/in.h>
@@ -11,7 +11,7 @@
 #include <cstring>
 #include <utility>
 
-#include "kgp/kgp_protocol.hpp"
+#include "tools/kgp/kgp_protocol.hpp"
 
 namespace kalah::kgp {
 namespace {

@@ -1,5 +1,5 @@
 // Connection: a bot's socket read with poll by a deadline, line by line.
-#include "referee/bot_connection.hpp"
+#include "tools/referee/bot_connection.hpp"
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <string>
 
-#include "kgp/kgp_socket.hpp"
+#include "tools/kgp/kgp_socket.hpp"
 
 namespace kalah::referee {
 

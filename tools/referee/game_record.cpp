@@ -1,5 +1,5 @@
 // Games already played, as `kalah grade` reads them: a start and its moves, or its positions.
-#include "referee/game_record.hpp"
+#include "tools/referee/game_record.hpp"
 
 #include <cstdio>
 #include <sstream>

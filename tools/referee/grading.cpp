@@ -1,5 +1,5 @@
 // Grading one move against exact values: the database's table, or a bounded search beyond it.
-#include "referee/grading.hpp"
+#include "tools/referee/grading.hpp"
 
 #include <algorithm>
 

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "answers/query.hpp"
 #include "db/probe.hpp"
 #include "db/store.hpp"
 #include "engine/position.hpp"
 #include "engine/rules.hpp"
-#include "exhaustive/solve_tt.hpp"
+#include "solver/answers/query.hpp"
+#include "solver/exhaustive/solve_tt.hpp"
 
 namespace kalah::referee {
 

@@ -1,6 +1,6 @@
 // The positions a referee sends a bot: drawn inside a table, read from a file, or from games
 // played against the bot.
-#include "referee/position_source.hpp"
+#include "tools/referee/position_source.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -8,7 +8,7 @@
 
 #include "engine/move.hpp"
 #include "engine/search.hpp"
-#include "kgp/kgp_protocol.hpp"
+#include "tools/kgp/kgp_protocol.hpp"
 
 namespace kalah::referee {
 namespace {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "engine/position.hpp"
-#include "referee/grading.hpp"
+#include "tools/referee/grading.hpp"
 
 namespace kalah::referee {
 

@@ -1,5 +1,5 @@
 // Rank correlation of a bot's evaluations with exact margins: Spearman's rho and Kendall's tau-b.
-#include "referee/rank_correlation.hpp"
+#include "tools/referee/rank_correlation.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // `kalah referee`: the server side of the Kalah Game Protocol, grading each bot that connects.
-#include "referee/referee_server.hpp"
+#include "tools/referee/referee_server.hpp"
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -25,11 +25,11 @@
 #include <system_error>
 #include <thread>
 
-#include "kgp/kgp_protocol.hpp"
-#include "kgp/kgp_socket.hpp"
-#include "referee/bot_connection.hpp"
-#include "referee/report.hpp"
-#include "referee/rule_check.hpp"
+#include "tools/kgp/kgp_protocol.hpp"
+#include "tools/kgp/kgp_socket.hpp"
+#include "tools/referee/bot_connection.hpp"
+#include "tools/referee/report.hpp"
+#include "tools/referee/rule_check.hpp"
 
 namespace kalah::referee {
 namespace {

@@ -4,8 +4,8 @@
 #include <cstddef>
 #include <string>
 
-#include "referee/grading.hpp"
-#include "referee/position_source.hpp"
+#include "tools/referee/grading.hpp"
+#include "tools/referee/position_source.hpp"
 
 namespace kalah::referee {
 

@@ -1,11 +1,11 @@
 // What a referee reports of a session, and `kalah grade` of a side: moves graded, evaluations
 // ranked, rule errors; as text and as JSON.
-#include "referee/report.hpp"
+#include "tools/referee/report.hpp"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "referee/rank_correlation.hpp"
+#include "tools/referee/rank_correlation.hpp"
 
 namespace kalah::referee {
 namespace {

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "referee/grading.hpp"
+#include "tools/referee/grading.hpp"
 
 namespace kalah::referee {
 

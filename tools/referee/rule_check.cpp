@@ -1,8 +1,8 @@
 // The verify mode's check of a bot's rules: the board after a move and the repeat flag.
-#include "referee/rule_check.hpp"
+#include "tools/referee/rule_check.hpp"
 
 #include "engine/move.hpp"
-#include "kgp/kgp_protocol.hpp"
+#include "tools/kgp/kgp_protocol.hpp"
 
 namespace kalah::referee {
 namespace {

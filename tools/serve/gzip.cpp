@@ -1,5 +1,5 @@
 // gzip through zlib's deflate with a gzip wrapper.
-#include "serve/gzip.hpp"
+#include "tools/serve/gzip.hpp"
 
 #include <zlib.h>
 

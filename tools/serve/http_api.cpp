@@ -1,5 +1,5 @@
 // Checking the HTTP API's query parameters.
-#include "serve/http_api.hpp"
+#include "tools/serve/http_api.hpp"
 
 #include <cctype>
 #include <cmath>

@@ -1,5 +1,5 @@
 // HttpSession: a connection's requests read, checked against HttpLimits, answered and logged.
-#include "serve/http_session.hpp"
+#include "tools/serve/http_session.hpp"
 
 #include <chrono>
 #include <cstdint>

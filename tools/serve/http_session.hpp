@@ -16,9 +16,9 @@
 #include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/parser.hpp>
 
-#include "serve/request_log.hpp"
-#include "serve/routes.hpp"
-#include "serve/server_state.hpp"
+#include "tools/serve/request_log.hpp"
+#include "tools/serve/routes.hpp"
+#include "tools/serve/server_state.hpp"
 
 namespace kalah::serve {
 

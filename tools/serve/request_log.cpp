@@ -1,10 +1,10 @@
 // RequestLog: the error and access lines of `kalah serve`, client text escaped and cut.
-#include "serve/request_log.hpp"
+#include "tools/serve/request_log.hpp"
 
 #include <cstdio>
 #include <ctime>
 
-#include "serve/server_options.hpp"
+#include "tools/serve/server_options.hpp"
 
 namespace kalah::serve {
 

@@ -1,5 +1,5 @@
 // The routes of `kalah serve`: the page, the API's answers and their error answers.
-#include "serve/routes.hpp"
+#include "tools/serve/routes.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -11,9 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "serve/gzip.hpp"
-#include "serve/http_api.hpp"
-#include "serve/web_page.hpp"
+#include "tools/serve/gzip.hpp"
+#include "tools/serve/http_api.hpp"
+#include "tools/serve/web_page.hpp"
 
 namespace kalah::serve {
 namespace {

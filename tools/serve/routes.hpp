@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "kalah/kalah.hpp"
-#include "serve/search_admission.hpp"
-#include "serve/server_options.hpp"
+#include "tools/serve/search_admission.hpp"
+#include "tools/serve/server_options.hpp"
 
 namespace kalah::serve {
 

@@ -1,5 +1,5 @@
 // SearchAdmission: the count of running searches, in all and by client.
-#include "serve/search_admission.hpp"
+#include "tools/serve/search_admission.hpp"
 
 #include <stdexcept>
 

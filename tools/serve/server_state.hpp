@@ -13,10 +13,10 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
 
-#include "serve/request_log.hpp"
-#include "serve/routes.hpp"
-#include "serve/search_admission.hpp"
-#include "serve/server_options.hpp"
+#include "tools/serve/request_log.hpp"
+#include "tools/serve/routes.hpp"
+#include "tools/serve/search_admission.hpp"
+#include "tools/serve/server_options.hpp"
 
 namespace kalah::serve {
 

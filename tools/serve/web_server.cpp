@@ -1,5 +1,5 @@
 // WebServer: the listening socket, the accept loop, the I/O and worker threads, the stop.
-#include "serve/web_server.hpp"
+#include "tools/serve/web_server.hpp"
 
 #include <sys/resource.h>
 
@@ -13,8 +13,8 @@
 #include <boost/asio/strand.hpp>
 
 #include "engine/position.hpp"
-#include "serve/http_session.hpp"
-#include "serve/server_state.hpp"
+#include "tools/serve/http_session.hpp"
+#include "tools/serve/server_state.hpp"
 
 namespace kalah::serve {
 namespace {

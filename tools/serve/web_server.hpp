@@ -6,7 +6,7 @@
 #include <string>
 
 #include "kalah/kalah.hpp"
-#include "serve/server_options.hpp"
+#include "tools/serve/server_options.hpp"
 
 namespace kalah::serve {
 

@@ -1,5 +1,5 @@
 // The distributed solve's messages: tests from process 0 to the others, their bounds back.
-#include "exhaustive/mpi/distributed_solve.hpp"
+#include "solver/exhaustive/mpi/distributed_solve.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,8 +9,8 @@
 
 #include "engine/move.hpp"
 #include "engine/stopwatch.hpp"
-#include "exhaustive/mpi/root_split.hpp"
-#include "mpi/mpi_world.hpp"
+#include "solver/exhaustive/mpi/root_split.hpp"
+#include "solver/mpi/mpi_world.hpp"
 
 namespace kalah {
 

@@ -1,5 +1,5 @@
 // RootSplit: the root's moves settled by tests run elsewhere.
-#include "exhaustive/mpi/root_split.hpp"
+#include "solver/exhaustive/mpi/root_split.hpp"
 
 #include <algorithm>
 #include <stdexcept>

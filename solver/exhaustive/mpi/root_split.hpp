@@ -7,8 +7,8 @@
 
 #include "engine/position.hpp"
 #include "engine/rules.hpp"
-#include "exhaustive/root_bounds.hpp"
-#include "exhaustive/solve.hpp"
+#include "solver/exhaustive/root_bounds.hpp"
+#include "solver/exhaustive/solve.hpp"
 
 namespace kalah {
 

@@ -5,16 +5,16 @@
 #include <set>
 #include <thread>
 
-#include "answers/query.hpp"
-#include "api/table_probe_impl.hpp"
 #include "db/db_error.hpp"
 #include "db/probe.hpp"
 #include "db/store.hpp"
 #include "db/table_load.hpp"
 #include "engine/describe.hpp"
 #include "engine/move.hpp"
-#include "exhaustive/solve.hpp"
 #include "kalah/kalah.hpp"
+#include "solver/answers/query.hpp"
+#include "solver/exhaustive/solve.hpp"
+#include "solver/library/api/table_probe_impl.hpp"
 
 namespace kalah::api {
 namespace {

@@ -3,7 +3,7 @@
 #include <exception>
 #include <optional>
 
-#include "api/table_probe_impl.hpp"
+#include "solver/library/api/table_probe_impl.hpp"
 
 namespace kalah::api {
 

@@ -1,5 +1,5 @@
 // A process's share of a level's stored blocks: which blocks, the values they need, their encoding.
-#include "retrograde/mpi/block_share.hpp"
+#include "solver/retrograde/mpi/block_share.hpp"
 
 #include <algorithm>
 

@@ -8,7 +8,7 @@
 
 #include "db/index.hpp"
 #include "db/storage_order.hpp"
-#include "retrograde/mpi/partition.hpp"
+#include "solver/retrograde/mpi/partition.hpp"
 
 namespace kalah {
 

@@ -1,5 +1,5 @@
 // The distributed build's driver: the stored levels handed out, then each new level solved, stored.
-#include "retrograde/mpi/distributed_build.hpp"
+#include "solver/retrograde/mpi/distributed_build.hpp"
 
 #include <sys/resource.h>
 
@@ -15,15 +15,15 @@
 #include "db/storage_order.hpp"
 #include "engine/physical_memory.hpp"
 #include "engine/stopwatch.hpp"
-#include "mpi/mpi_world.hpp"
-#include "retrograde/arena_threads.hpp"
-#include "retrograde/level_kernel.hpp"
-#include "retrograde/mpi/exchange.hpp"
-#include "retrograde/mpi/fault_injection.hpp"
-#include "retrograde/mpi/memory_check.hpp"
-#include "retrograde/mpi/partition.hpp"
-#include "retrograde/mpi/slice_kernel.hpp"
-#include "retrograde/mpi/stored_blocks.hpp"
+#include "solver/mpi/mpi_world.hpp"
+#include "solver/retrograde/arena_threads.hpp"
+#include "solver/retrograde/level_kernel.hpp"
+#include "solver/retrograde/mpi/exchange.hpp"
+#include "solver/retrograde/mpi/fault_injection.hpp"
+#include "solver/retrograde/mpi/memory_check.hpp"
+#include "solver/retrograde/mpi/partition.hpp"
+#include "solver/retrograde/mpi/slice_kernel.hpp"
+#include "solver/retrograde/mpi/stored_blocks.hpp"
 
 namespace kalah {
 

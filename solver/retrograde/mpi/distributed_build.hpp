@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <functional>
 
-#include "mpi/mpi_session.hpp"
-#include "retrograde/build.hpp"
+#include "solver/mpi/mpi_session.hpp"
+#include "solver/retrograde/build.hpp"
 
 namespace kalah {
 

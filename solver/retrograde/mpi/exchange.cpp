@@ -1,5 +1,5 @@
 // Batched requests for values between processes: two MPI_Alltoallv, the keys out, the values back.
-#include "retrograde/mpi/exchange.hpp"
+#include "solver/retrograde/mpi/exchange.hpp"
 
 namespace kalah {
 

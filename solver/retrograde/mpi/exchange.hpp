@@ -7,9 +7,9 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include "mpi/mpi_world.hpp"
-#include "retrograde/mpi/partition.hpp"
-#include "retrograde/mpi/request_groups.hpp"
+#include "solver/mpi/mpi_world.hpp"
+#include "solver/retrograde/mpi/partition.hpp"
+#include "solver/retrograde/mpi/request_groups.hpp"
 
 namespace kalah {
 

@@ -1,5 +1,5 @@
 // The distributed build's test hook that kills a process, as a crashed machine would.
-#include "retrograde/mpi/fault_injection.hpp"
+#include "solver/retrograde/mpi/fault_injection.hpp"
 
 #include <csignal>
 #include <cstdio>

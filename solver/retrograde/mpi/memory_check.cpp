@@ -1,5 +1,5 @@
 // Whether a process's share of a distributed build fits the memory it may use.
-#include "retrograde/mpi/memory_check.hpp"
+#include "solver/retrograde/mpi/memory_check.hpp"
 
 #include <algorithm>
 #include <string>

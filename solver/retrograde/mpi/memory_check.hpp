@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "retrograde/build.hpp"
+#include "solver/retrograde/build.hpp"
 
 namespace kalah {
 

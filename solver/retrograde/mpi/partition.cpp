@@ -1,5 +1,5 @@
 // The partition of a level among processes: the slices' bounds.
-#include "retrograde/mpi/partition.hpp"
+#include "solver/retrograde/mpi/partition.hpp"
 
 namespace kalah {
 

@@ -8,7 +8,7 @@
 
 #include <tbb/parallel_for.h>
 
-#include "retrograde/level_kernel.hpp"
+#include "solver/retrograde/level_kernel.hpp"
 
 namespace kalah {
 

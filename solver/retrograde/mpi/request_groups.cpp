@@ -1,5 +1,5 @@
 // Requests for values laid out by owner, and their answers put back in the requests' order.
-#include "retrograde/mpi/request_groups.hpp"
+#include "solver/retrograde/mpi/request_groups.hpp"
 
 #include <algorithm>
 #include <climits>

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "retrograde/mpi/partition.hpp"
+#include "solver/retrograde/mpi/partition.hpp"
 
 namespace kalah {
 

@@ -11,12 +11,12 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include "mpi/mpi_world.hpp"
-#include "retrograde/level_kernel.hpp"
-#include "retrograde/mpi/exchange.hpp"
-#include "retrograde/mpi/partition.hpp"
-#include "retrograde/mpi/potential_order.hpp"
-#include "retrograde/mpi/slice_values.hpp"
+#include "solver/mpi/mpi_world.hpp"
+#include "solver/retrograde/level_kernel.hpp"
+#include "solver/retrograde/mpi/exchange.hpp"
+#include "solver/retrograde/mpi/partition.hpp"
+#include "solver/retrograde/mpi/potential_order.hpp"
+#include "solver/retrograde/mpi/slice_values.hpp"
 
 namespace kalah {
 

@@ -4,8 +4,8 @@
 #include <atomic>
 #include <cstdint>
 
-#include "retrograde/level_tables.hpp"
-#include "retrograde/mpi/partition.hpp"
+#include "solver/retrograde/level_tables.hpp"
+#include "solver/retrograde/mpi/partition.hpp"
 
 namespace kalah {
 

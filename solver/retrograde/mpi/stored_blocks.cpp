@@ -1,13 +1,13 @@
 // A level's stored blocks made by every process: each encodes its share, process 0 collects them.
-#include "retrograde/mpi/stored_blocks.hpp"
+#include "solver/retrograde/mpi/stored_blocks.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
 #include "db/table.hpp"
-#include "mpi/mpi_world.hpp"
-#include "retrograde/mpi/block_share.hpp"
-#include "retrograde/mpi/slice_values.hpp"
+#include "solver/mpi/mpi_world.hpp"
+#include "solver/retrograde/mpi/block_share.hpp"
+#include "solver/retrograde/mpi/slice_values.hpp"
 
 namespace kalah {
 

@@ -7,10 +7,10 @@
 
 #include "db/index.hpp"
 #include "db/storage_order.hpp"
-#include "mpi/mpi_world.hpp"
-#include "retrograde/level_tables.hpp"
-#include "retrograde/mpi/exchange.hpp"
-#include "retrograde/mpi/partition.hpp"
+#include "solver/mpi/mpi_world.hpp"
+#include "solver/retrograde/level_tables.hpp"
+#include "solver/retrograde/mpi/exchange.hpp"
+#include "solver/retrograde/mpi/partition.hpp"
 
 namespace kalah {
 

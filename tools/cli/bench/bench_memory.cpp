@@ -5,12 +5,12 @@
 #include <cstdio>
 #include <string>
 
-#include "cli/bench/bench.hpp"
-#include "cli/options.hpp"
 #include "engine/board.hpp"
 #include "engine/huge_buffer.hpp"
 #include "engine/physical_memory.hpp"
 #include "engine/stopwatch.hpp"
+#include "tools/cli/bench/bench.hpp"
+#include "tools/cli/options.hpp"
 
 namespace kalah::cli {
 namespace {

@@ -3,8 +3,8 @@
 #include <random>
 #include <set>
 
-#include "cli/bench/bench.hpp"
-#include "cli/options.hpp"
+#include "tools/cli/bench/bench.hpp"
+#include "tools/cli/options.hpp"
 
 namespace kalah::cli {
 

@@ -10,11 +10,11 @@
 #include <thread>
 #include <vector>
 
-#include "cli/bench/bench.hpp"
-#include "cli/options.hpp"
 #include "engine/board.hpp"
 #include "engine/stopwatch.hpp"
 #include "kalah/kalah.hpp"
+#include "tools/cli/bench/bench.hpp"
+#include "tools/cli/options.hpp"
 
 namespace kalah::cli {
 namespace {

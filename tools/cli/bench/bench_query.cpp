@@ -8,14 +8,14 @@
 #include <tuple>
 #include <vector>
 
-#include "answers/query.hpp"
-#include "cli/bench/bench.hpp"
-#include "cli/options.hpp"
 #include "db/probe.hpp"
 #include "db/store.hpp"
 #include "db/xxhash64.hpp"
 #include "engine/move.hpp"
 #include "engine/stopwatch.hpp"
+#include "solver/answers/query.hpp"
+#include "tools/cli/bench/bench.hpp"
+#include "tools/cli/options.hpp"
 
 namespace kalah::cli {
 namespace {

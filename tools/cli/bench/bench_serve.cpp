@@ -14,15 +14,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/bench/bench.hpp"
-#include "cli/bench/bench_serve.hpp"
-#include "cli/bench/serve_load.hpp"
-#include "cli/db_open.hpp"
-#include "cli/options.hpp"
 #include "db/xxhash64.hpp"
 #include "engine/stopwatch.hpp"
-#include "serve/http_api.hpp"
-#include "serve/web_server.hpp"
+#include "tools/cli/bench/bench.hpp"
+#include "tools/cli/bench/bench_serve.hpp"
+#include "tools/cli/bench/serve_load.hpp"
+#include "tools/cli/db_open.hpp"
+#include "tools/cli/options.hpp"
+#include "tools/serve/http_api.hpp"
+#include "tools/serve/web_server.hpp"
 
 namespace kalah::cli {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.hpp"
 #include "kalah/kalah.hpp"
+#include "tools/cli/options.hpp"
 
 namespace kalah::cli {
 

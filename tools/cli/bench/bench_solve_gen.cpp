@@ -7,16 +7,16 @@
 #include <string>
 #include <vector>
 
-#include "cli/bench/bench.hpp"
-#include "cli/options.hpp"
 #include "db/probe.hpp"
 #include "db/store.hpp"
 #include "engine/physical_memory.hpp"
 #include "engine/stopwatch.hpp"
-#include "exhaustive/solve.hpp"
-#include "exhaustive/solve_tt.hpp"
-#include "retrograde/build.hpp"
-#include "retrograde/generate.hpp"
+#include "solver/exhaustive/solve.hpp"
+#include "solver/exhaustive/solve_tt.hpp"
+#include "solver/retrograde/build.hpp"
+#include "solver/retrograde/generate.hpp"
+#include "tools/cli/bench/bench.hpp"
+#include "tools/cli/options.hpp"
 
 namespace kalah::cli {
 namespace {

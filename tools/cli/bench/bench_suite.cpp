@@ -14,16 +14,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/bench/bench.hpp"
-#include "cli/options.hpp"
-#include "cli/progress.hpp"
 #include "db/probe.hpp"
 #include "db/store.hpp"
 #include "db/xxhash64.hpp"
 #include "engine/move.hpp"
 #include "engine/stopwatch.hpp"
-#include "exhaustive/solve.hpp"
-#include "exhaustive/solve_tt.hpp"
+#include "solver/exhaustive/solve.hpp"
+#include "solver/exhaustive/solve_tt.hpp"
+#include "tools/cli/bench/bench.hpp"
+#include "tools/cli/options.hpp"
+#include "tools/cli/progress.hpp"
 
 namespace kalah::cli {
 namespace {

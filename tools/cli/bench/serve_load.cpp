@@ -1,5 +1,5 @@
 // HttpConnection, SlowClients: the sockets of `kalah bench serve --url`.
-#include "cli/bench/serve_load.hpp"
+#include "tools/cli/bench/serve_load.hpp"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -16,7 +16,7 @@
 #include <cstring>
 #include <thread>
 
-#include "cli/options.hpp"
+#include "tools/cli/options.hpp"
 
 namespace kalah::cli {
 namespace {

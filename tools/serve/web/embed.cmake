@@ -5,7 +5,7 @@ string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
 string(LENGTH "${hex}" hex_length)
 math(EXPR length "${hex_length} / 2")
 file(WRITE ${OUT} "// Generated from tools/serve/web/index.html by tools/serve/web/embed.cmake.\n"
-  "#include \"serve/web_page.hpp\"\n"
+  "#include \"tools/serve/web_page.hpp\"\n"
   "namespace kalah::serve {\n"
   "namespace { const unsigned char kBytes[] = {${bytes}}; }\n"
   "const std::string_view kWebPage(reinterpret_cast<const char*>(kBytes), ${length});\n"

@@ -78,7 +78,8 @@ void check_all_sizes(std::mt19937_64& rng, int& moves) {
 TEST(SearchBoards, RegisterByteArrayAndWideBoardsMoveLikePlayMove) {
   std::mt19937_64 rng(99);
   int moves = 0;
-  [&]<class... Rs>(RuleList<Rs...>) { (check_all_sizes<Rs>(rng, moves), ...); }(RegisteredRules{});
+  for (Rules rules : test::registered_rules())
+    with_rules(rules, [&](auto policy) { check_all_sizes<decltype(policy)>(rng, moves); });
   EXPECT_GT(moves, 8000);
 }
 

@@ -233,7 +233,7 @@ TEST(Store, BadWritesAreRejectedAndChangeNothing) {
 }
 
 TEST(Store, BookRoundTrip) {
-  TempDir dir("write_book");
+  TempDir dir("store_book");
   {
     Store store(dir.str(), true);
     EXPECT_EQ(store.book_size(kW2).entries, 0u);

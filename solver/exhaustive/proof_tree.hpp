@@ -56,7 +56,7 @@ class ProofTree {
       }
       std::size_t x = 0;
       while (nodes_[x].kids != 0) x = most_proving_child(x);
-      if (nodes_[x].budget / 2 >= limits_.budget * limits_.expand_after && expandable(nodes_[x])) {
+      if (expandable(nodes_[x])) {
         if (!expand(x)) return std::nullopt;
       } else if (!evaluate(x)) {
         return std::nullopt;
@@ -111,9 +111,12 @@ class ProofTree {
   static std::uint32_t phi(const Node& c) { return c.again ? c.pn : c.dn; }
   static std::uint32_t delta(const Node& c) { return c.again ? c.dn : c.pn; }
 
+  // Whether leaf x is expanded rather than searched again: its last search (half its next
+  // budget) spent expand_after first budgets, and it lies within the tree's depth.
   bool expandable(const Node& x) const {
     int over;
-    return x.depth < limits_.plies && !game_over(x.b, x.n, &over);
+    return x.budget / 2 >= limits_.budget * limits_.expand_after && x.depth < limits_.plies &&
+           !game_over(x.b, x.n, &over);
   }
 
   // Searches leaf x depth-first within its budget (doubled for the next time); false when the

@@ -189,10 +189,10 @@ TEST(Analysis, ASharedTableGivesTheAnswersOfAColdOne) {
     }
   }
   ASSERT_GT(jobs.size(), 30u);
-  SolveTable shared(1 << 20);
+  SolveTT shared(1 << 20);
   const auto expect_warm_equals_cold = [&](const Job& j) {
     SolveOptions opt = analysis_options(1);
-    opt.table = &shared;
+    opt.tt = &shared;
     const SolveResult warm = solve(j.rules, j.p, opt);
     ASSERT_TRUE(warm.complete);
     EXPECT_EQ(warm.margin, j.cold.margin) << to_string(j.p);

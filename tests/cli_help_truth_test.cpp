@@ -92,7 +92,7 @@ TEST_F(CliHelpTruthWithTable, SolveBookHonoursJsonThreadsDbLoadAndTheAutomaticTt
   EXPECT_EQ(j.at("tt_mb_min"), 64);
   EXPECT_EQ(j.at("tt_mb_max"), 64);
   EXPECT_EQ(j.at("db_in_memory"), false);
-  j = json(" --threads 1 --untabled 0");
+  j = json(" --threads 1 --tt-skip 0");
   EXPECT_EQ(j.at("tt_mb_min"), 64);
   EXPECT_EQ(j.at("db_in_memory"), true);
 

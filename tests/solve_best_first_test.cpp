@@ -110,7 +110,7 @@ TEST(BestFirst, TreeAtItsLimitFinishesDepthFirst) {
   using B = solve_detail::SolveBoard<KalahRules, ByteArrayBoard<>>;
   Naive naive(Rules::kKalah);
   std::mt19937_64 rng(5);
-  solve_detail::SolveTable table(1 << 16);
+  solve_detail::SolveTT tt(1 << 16);
   int reached = 0;
   for (int trial = 0; trial < 12; ++trial) {
     const Position p = random_position(Rules::kKalah, 3, 3, rng);
@@ -118,7 +118,7 @@ TEST(BestFirst, TreeAtItsLimitFinishesDepthFirst) {
     Position pits = p;
     pits.own_kalah() = pits.opp_kalah() = 0;
     const int future = naive.margin(pits);
-    solve_detail::SearchTeam<B> team(1, solve_detail::TableView(table, trial + 1), nullptr, nullptr,
+    solve_detail::SearchTeam<B> team(1, solve_detail::TTView(tt, trial + 1), nullptr, nullptr,
                                      nullptr, 0);
     const solve_detail::ProofTreeLimits limits{.plies = 6, .budget = 2, .max_nodes = 20};
     solve_detail::ProofTree<B> tree(team, limits);

@@ -94,11 +94,14 @@ TEST(SolveCli, DatabaseLoadModesAgree) {
   const test::CliResult cache = kalah_solve(game + " --db-load cache --cache-mb 1");
   const test::CliResult lower = kalah_solve(game + " --db-max-stones 6");
   const test::CliResult too_many = kalah_solve(game + " --db-max-stones 128");
-  const test::CliResult untabled0 = kalah_solve(game + " --threads 1 --untabled 0");
+  const test::CliResult tt_skip0 = kalah_solve(game + " --threads 1 --tt-skip 0");
+  const test::CliResult tt_skip3 = kalah_solve(game + " --threads 1 --tt-skip 3");
   const test::CliResult untabled3 = kalah_solve(game + " --threads 1 --untabled 3");
+  const test::CliResult both = kalah_solve(game + " --tt-skip 2 --untabled 3");
   const test::CliResult untabled_bad = kalah_solve(game + " --untabled 65");
-  const test::CliResult untabled_no_db =
-      kalah_solve("--rules kalah --pits 4 --stones 3 --no-db --untabled 2");
+  const test::CliResult tt_skip_bad = kalah_solve(game + " --tt-skip 65");
+  const test::CliResult tt_skip_no_db =
+      kalah_solve("--rules kalah --pits 4 --stones 3 --no-db --tt-skip 2");
   const test::CliResult none = kalah_solve("--rules kalah --pits 4 --stones 3 --no-db");
   std::system(("rm -rf '" + db + "'").c_str());
   ASSERT_EQ(memory.status, 0) << memory.err;
@@ -117,19 +120,28 @@ TEST(SolveCli, DatabaseLoadModesAgree) {
   EXPECT_EQ(answer(cache.out), answer(none.out));
   EXPECT_EQ(answer(lower.out), answer(none.out));
   // Skipping the TT for the boards just above the table: the same answer, other node counts.
-  ASSERT_EQ(untabled0.status, 0) << untabled0.err;
-  ASSERT_EQ(untabled3.status, 0) << untabled3.err;
-  EXPECT_EQ(answer(untabled0.out), answer(none.out));
-  EXPECT_EQ(answer(untabled3.out), answer(none.out));
+  ASSERT_EQ(tt_skip0.status, 0) << tt_skip0.err;
+  ASSERT_EQ(tt_skip3.status, 0) << tt_skip3.err;
+  EXPECT_EQ(answer(tt_skip0.out), answer(none.out));
+  EXPECT_EQ(answer(tt_skip3.out), answer(none.out));
   const auto nodes = [](const std::string& out) {
     const auto at = out.find("nodes:      ");
     return at == std::string::npos ? -1LL : std::stoll(out.substr(at + 12));
   };
-  EXPECT_NE(nodes(untabled0.out), nodes(untabled3.out)) << untabled0.out << untabled3.out;
+  EXPECT_NE(nodes(tt_skip0.out), nodes(tt_skip3.out)) << tt_skip0.out << tt_skip3.out;
+  // --untabled, the option's former name: the same search after a one-line notice.
+  ASSERT_EQ(untabled3.status, 0) << untabled3.err;
+  EXPECT_EQ(answer(untabled3.out), answer(tt_skip3.out));
+  EXPECT_EQ(nodes(untabled3.out), nodes(tt_skip3.out)) << untabled3.out << tt_skip3.out;
+  EXPECT_EQ(untabled3.err, "kalah solve: --untabled is now called --tt-skip; it does the same\n");
+  EXPECT_EQ(both.status, 2);
+  EXPECT_NE(both.err.find("not both"), std::string::npos) << both.err;
   EXPECT_EQ(untabled_bad.status, 2);
   EXPECT_NE(untabled_bad.err.find("--untabled"), std::string::npos) << untabled_bad.err;
-  EXPECT_EQ(untabled_no_db.status, 2);
-  EXPECT_NE(untabled_no_db.err.find("--no-db"), std::string::npos) << untabled_no_db.err;
+  EXPECT_EQ(tt_skip_bad.status, 2);
+  EXPECT_NE(tt_skip_bad.err.find("--tt-skip"), std::string::npos) << tt_skip_bad.err;
+  EXPECT_EQ(tt_skip_no_db.status, 2);
+  EXPECT_NE(tt_skip_no_db.err.find("--no-db"), std::string::npos) << tt_skip_no_db.err;
   // Fewer levels answer fewer positions: more of the tree is searched.
   const auto expanded = [](const std::string& out) {
     const auto at = out.find("expanded ");

@@ -1,5 +1,5 @@
 // The exhaustive solver with an oracle at its leaves: the naive one, a real database resident and
-// through the block cache, the untabled levels above it, a finished solve's moves first.
+// through the block cache, the levels above it that skip the TT, a finished solve's moves first.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -92,13 +92,13 @@ TEST(Solve, ResidentAndCachedDatabaseGiveExactResults) {
     for (int trial = 0; trial < 30; ++trial) {
       const Position p = random_position(rules, 3, 2 + trial % 2, rng);
       SolveOptions opt = small_options();
-      opt.untabled_above_db = trial % 3 * 2;  // the same TT levels both ways
+      opt.tt_skip_above_db = trial % 3 * 2;  // the same TT levels both ways
       opt.oracle = &resident;
       const SolveResult with_resident = solve(rules, p, opt);
       opt.oracle = &cached;
       const SolveResult with_cache = solve(rules, p, opt);
       opt.oracle = &resident;
-      opt.untabled_above_db = -1;  // automatic
+      opt.tt_skip_above_db = -1;  // automatic
       opt.threads = 2;
       check_result(rules, p, solve(rules, p, opt), naive);
       check_result(rules, p, with_resident, naive);
@@ -122,14 +122,14 @@ TEST(Solve, UntabledLevelsAboveTheDatabaseChangeNodesNotValues) {
       const Position p = scattered_position(3, 16, rng);  // 8 stones beyond the table
       SolveOptions opt = small_options();
       opt.oracle = &resident;
-      opt.untabled_above_db = 0;
+      opt.tt_skip_above_db = 0;
       const SolveResult all = solve(rules, p, opt);
-      opt.untabled_above_db = 4;
+      opt.tt_skip_above_db = 4;
       const SolveResult some = solve(rules, p, opt);
       check_result(rules, p, all, naive);  // margin, best moves, an optimal PV (PVs may differ)
       check_result(rules, p, some, naive);
       // Automatic: the gap under the extra-turn rule sets, none under wetherell's relays.
-      opt.untabled_above_db = -1;
+      opt.tt_skip_above_db = -1;
       const SolveResult automatic = solve(rules, p, opt);
       EXPECT_EQ(automatic.nodes, rules == Rules::kWetherell ? all.nodes : some.nodes);
       nodes_differ += all.nodes != some.nodes;
@@ -151,10 +151,10 @@ TEST(Solve, AFinishedSolvesMovesFirstKeepTheValuesAndExpandFewerNodes) {
       const std::string where = std::string(rules_name(rules)) + " " + to_string(p);
       SolveOptions opt = small_options();
       opt.tt_bytes = 1 << 20;
-      SolveTable source(opt.tt_bytes);
-      opt.table = &source;
+      SolveTT source(opt.tt_bytes);
+      opt.tt = &source;
       const SolveResult plain = solve(rules, p, opt);
-      opt.table = nullptr;
+      opt.tt = nullptr;
       opt.move_source = &source;
       const SolveResult ordered = solve(rules, p, opt);
       ASSERT_TRUE(plain.complete && ordered.complete) << where;
@@ -162,7 +162,7 @@ TEST(Solve, AFinishedSolvesMovesFirstKeepTheValuesAndExpandFewerNodes) {
       EXPECT_EQ(ordered.best_moves, plain.best_moves) << where;
       plain_expanded += plain.expanded;
       ordered_expanded += ordered.expanded;
-      SolveTable empty(opt.tt_bytes);
+      SolveTT empty(opt.tt_bytes);
       opt.move_source = &empty;
       const SolveResult unordered = solve(rules, p, opt);
       opt.move_source = nullptr;

@@ -1,4 +1,4 @@
-// A stopped solve resumed from its bounds and table (also through a checkpoint file), and the root
+// A stopped solve resumed from its bounds and TT (also through a checkpoint file), and the root
 // split into tests (RootSplit) against solve().
 #include <gtest/gtest.h>
 
@@ -26,22 +26,22 @@
 namespace kalah {
 namespace {
 
-constexpr std::size_t kTable = std::size_t(16) << 20;
+constexpr std::size_t kTTBytes = std::size_t(16) << 20;
 
 SolveOptions plain() {
   SolveOptions o;
-  o.memo_stones = 0;  // the memo is rebuilt by every solve: the resumed work is the table's
-  o.tt_bytes = kTable;
+  o.memo_stones = 0;  // the memo is rebuilt by every solve: the resumed work is the TT's
+  o.tt_bytes = kTTBytes;
   o.threads = 1;
   return o;
 }
 
-// The solve of p stopped after its `tests`-th narrowing of a root bound (on_proven), in `table`.
-SolveResult stopped_solve(Rules rules, const Position& p, SolveTable& table, int tests) {
+// The solve of p stopped after its `tests`-th narrowing of a root bound (on_proven), in `tt`.
+SolveResult stopped_solve(Rules rules, const Position& p, SolveTT& tt, int tests) {
   std::atomic<bool> cancel{false};
   int seen = 0;
   SolveOptions o = plain();
-  o.table = &table;
+  o.tt = &tt;
   o.cancel = &cancel;
   o.on_proven = [&](const SolveResult&) {
     if (++seen == tests) cancel = true;
@@ -55,21 +55,21 @@ TEST(SolveResume, StoppedSolveResumesToTheSameAnswerWithLessWork) {
     const SolveResult fresh = solve(rules, p, plain());
     ASSERT_TRUE(fresh.complete);
     for (int tests : {1, 3}) {
-      SolveTable table(kTable);
-      const SolveResult first = stopped_solve(rules, p, table, tests);
+      SolveTT tt(kTTBytes);
+      const SolveResult first = stopped_solve(rules, p, tt, tests);
       ASSERT_FALSE(first.complete) << rules_name(rules) << " finished within " << tests;
       EXPECT_LE(first.lower, fresh.margin);
       EXPECT_GE(first.upper, fresh.margin);
       SolveOptions o = plain();
-      o.table = &table;
+      o.tt = &tt;
       o.resume = &first;
       const SolveResult resumed = solve(rules, p, o);
       ASSERT_TRUE(resumed.complete);
       EXPECT_EQ(resumed.margin, fresh.margin) << rules_name(rules);
       EXPECT_EQ(resumed.best_moves, fresh.best_moves) << rules_name(rules);
       EXPECT_LT(resumed.nodes, fresh.nodes) << rules_name(rules) << " after " << tests;
-      // The bounds alone (a fresh table) give the same answer.
-      o.table = nullptr;
+      // The bounds alone (a fresh TT) give the same answer.
+      o.tt = nullptr;
       const SolveResult bounds_only = solve(rules, p, o);
       EXPECT_EQ(bounds_only.margin, fresh.margin);
       EXPECT_EQ(bounds_only.best_moves, fresh.best_moves);
@@ -86,21 +86,21 @@ std::string temp_path(const char* name) {
 TEST(SolveResume, CheckpointFileRoundTripsBoundsAndTable) {
   const Rules rules = Rules::kKalah;
   const Position p = start_position(6, 3);
-  SolveTable table(kTable);
+  SolveTT tt(kTTBytes);
   SolveCheckpoint c;
   c.rules = rules;
   c.position = p;
-  c.proven = stopped_solve(rules, p, table, 2);
+  c.proven = stopped_solve(rules, p, tt, 2);
   c.runs = 1;
   c.seconds = 1.5;
   const std::string path = temp_path("kalah-checkpoint");
-  save_checkpoint(path, c, &table);
+  save_checkpoint(path, c, &tt);
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
   SolveCheckpoint back = load_checkpoint(path);
   EXPECT_EQ(back.position, p);
   EXPECT_EQ(back.rules, rules);
-  EXPECT_TRUE(back.has_table);
-  EXPECT_EQ(back.tt_bytes, table.bytes());
+  EXPECT_TRUE(back.has_tt);
+  EXPECT_EQ(back.tt_bytes, tt.bytes());
   EXPECT_EQ(back.proven.lower, c.proven.lower);
   EXPECT_EQ(back.proven.upper, c.proven.upper);
   ASSERT_EQ(back.proven.moves.size(), c.proven.moves.size());
@@ -108,10 +108,10 @@ TEST(SolveResume, CheckpointFileRoundTripsBoundsAndTable) {
     EXPECT_EQ(back.proven.moves[i].lower, c.proven.moves[i].lower);
     EXPECT_EQ(back.proven.moves[i].upper, c.proven.moves[i].upper);
   }
-  SolveTable loaded(back.tt_bytes);
-  load_checkpoint_table(path, loaded);
+  SolveTT loaded(back.tt_bytes);
+  load_checkpoint_tt(path, loaded);
   SolveOptions o = plain();
-  o.table = &loaded;
+  o.tt = &loaded;
   o.resume = &back.proven;
   const SolveResult resumed = solve(rules, p, o);
   const SolveResult fresh = solve(rules, p, plain());
@@ -119,14 +119,14 @@ TEST(SolveResume, CheckpointFileRoundTripsBoundsAndTable) {
   EXPECT_EQ(resumed.best_moves, fresh.best_moves);
   EXPECT_LT(resumed.nodes, fresh.nodes);
 
-  // A flipped byte in the table, a cut file, another file: each a CheckpointError.
+  // A flipped byte in the TT, a cut file, another file: each a CheckpointError.
   {
     std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
     f.seekp(-100, std::ios::end);
     f.put('\x5a');
   }
-  SolveTable other(back.tt_bytes);
-  EXPECT_THROW(load_checkpoint_table(path, other), CheckpointError);
+  SolveTT other(back.tt_bytes);
+  EXPECT_THROW(load_checkpoint_tt(path, other), CheckpointError);
   std::filesystem::resize_file(path, std::filesystem::file_size(path) - 8);
   EXPECT_THROW(load_checkpoint(path), CheckpointError);
   std::ofstream(path) << "not a checkpoint\n";
@@ -164,19 +164,19 @@ TEST(SolveResume, ANewCheckpointClaimsNothing) {
 // short (its temporary file removed).
 TEST(SolveResume, AFailedCheckpointWriteKeepsThePreviousOne) {
   const Position p = start_position(4, 2);
-  SolveTable table(1 << 20);
+  SolveTT tt(1 << 20);
   SolveCheckpoint c;
   c.position = p;
   c.proven = solve(Rules::kWetherell, p, plain());
   const std::string path = temp_path("kalah-checkpoint-kept");
-  save_checkpoint(path, c, &table);
+  save_checkpoint(path, c, &tt);
   std::ifstream in(path, std::ios::binary);
   const std::string before{std::istreambuf_iterator<char>(in), {}};
   const std::string tmp = checkpoint_temporary(path);
   std::filesystem::create_directory(tmp);
   c.runs = 7;
   try {
-    save_checkpoint(path, c, &table);
+    save_checkpoint(path, c, &tt);
     ADD_FAILURE() << "the write did not fail";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("cannot write checkpoint " + path), std::string::npos)
@@ -188,7 +188,7 @@ TEST(SolveResume, AFailedCheckpointWriteKeepsThePreviousOne) {
   EXPECT_TRUE(std::filesystem::is_directory(tmp));
   std::filesystem::remove(tmp);
 
-  // A write cut short (a file size limit below the table's, as a full disk would): the
+  // A write cut short (a file size limit below the TT's, as a full disk would): the
   // temporary file is removed as well.
   rlimit saved{};
   ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
@@ -196,7 +196,7 @@ TEST(SolveResume, AFailedCheckpointWriteKeepsThePreviousOne) {
   rlimit small = saved;
   small.rlim_cur = 64 << 10;
   ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
-  EXPECT_THROW(save_checkpoint(path, c, &table), std::runtime_error);
+  EXPECT_THROW(save_checkpoint(path, c, &tt), std::runtime_error);
   ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &saved), 0);
   std::signal(SIGXFSZ, old_handler);
   std::ifstream last(path, std::ios::binary);
@@ -206,7 +206,7 @@ TEST(SolveResume, AFailedCheckpointWriteKeepsThePreviousOne) {
 }
 
 // What `kalah solve --checkpoint` checks before it searches: the directory, the name, the room
-// for a write's temporary copy of the table.
+// for a write's temporary copy of the TT.
 TEST(SolveResume, CheckpointPlaceIsCheckedBeforeTheSolve) {
   const std::string dir = temp_path("kalah-checkpoint-dir");
   std::filesystem::create_directory(dir);
@@ -233,13 +233,13 @@ TEST(SolveResume, CheckpointPlaceIsCheckedBeforeTheSolve) {
 }
 
 // RootSplit driven by `workers` workers taking turns, each test run by solve_test with the
-// worker's own table: the margin and best moves of solve().
+// worker's own TT: the margin and best moves of solve().
 SolveResult split_solve(Rules rules, const Position& p, int workers, const SolveResult* resume) {
   SolveOptions o = plain();
   const int guess = solve_guess(rules, p, o);
   RootSplit split(rules, p, guess, resume);
-  std::vector<std::unique_ptr<SolveTable>> tables;
-  for (int w = 0; w < workers; ++w) tables.push_back(std::make_unique<SolveTable>(1 << 20));
+  std::vector<std::unique_ptr<SolveTT>> tts;
+  for (int w = 0; w < workers; ++w) tts.push_back(std::make_unique<SolveTT>(1 << 20));
   while (!split.done()) {
     std::vector<std::pair<int, RootSplit::Job>> round;
     for (int w = 0; w < workers; ++w)
@@ -249,7 +249,7 @@ SolveResult split_solve(Rules rules, const Position& p, int workers, const Solve
       break;
     }
     for (const auto& [w, job] : round) {
-      o.table = tables[std::size_t(w)].get();
+      o.tt = tts[std::size_t(w)].get();
       split.record(job, solve_test(rules, job.child, job.beta, o));
     }
   }
@@ -284,8 +284,8 @@ TEST(RootSplit, EqualsSolveOnRandomPositions) {
 TEST(RootSplit, ResumesFromAStoppedSolvesBounds) {
   const Rules rules = Rules::kWetherell;
   const Position p = start_position(5, 3);
-  SolveTable table(kTable);
-  const SolveResult first = stopped_solve(rules, p, table, 2);
+  SolveTT tt(kTTBytes);
+  const SolveResult first = stopped_solve(rules, p, tt, 2);
   const SolveResult want = solve(rules, p, plain());
   const SolveResult got = split_solve(rules, p, 2, &first);
   EXPECT_EQ(got.margin, want.margin);

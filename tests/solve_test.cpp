@@ -139,7 +139,7 @@ void check_solver_board_moves(const Position& p) {
 
 // Defence rounds (Search::set_defence_rounds) abandon and resume searches: with budgets of a few
 // nodes, on either side, every null-window test still answers as the minimax, and a plain search
-// over the same table afterwards too (an abandoned search stored no bound).
+// over the same TT afterwards too (an abandoned search stored no bound).
 TEST(Solve, DefenceRoundsAnswerEveryTestAsMinimaxAndStoreOnlyProvenBounds) {
   std::mt19937_64 rng(20261127);
   for (Rules rules : kAllRules) {
@@ -153,8 +153,8 @@ TEST(Solve, DefenceRoundsAnswerEveryTestAsMinimaxAndStoreOnlyProvenBounds) {
         if (is_over(rules, p)) continue;
         const int n = p.pit_stones();
         const int future = naive.margin(p) - p.kalah_difference();
-        SolveTable table(1 << 20);
-        solve_detail::Search<B> s(solve_detail::TableView(table, 0), nullptr, nullptr, nullptr, 0);
+        SolveTT tt(1 << 20);
+        solve_detail::Search<B> s(solve_detail::TTView(tt, 0), nullptr, nullptr, nullptr, 0);
         for (const int side : {0, 1, -1}) {
           s.set_defence_rounds(side, 8, 1 + trial % 3);
           for (int beta = -n + 1; beta <= n + 1; beta += 2) {
@@ -434,9 +434,9 @@ TEST(Solve, TheAutomaticTableGrowsWithTheStonesBeyondTheDatabase) {
       {three, 10, false, 128},  {three, 9, false, 256},   {three, -1, false, 2048},
       {etude, 24, true, 16},    {etude, 20, true, 16},    {etude, 19, true, 32},
       {etude, 14, true, 128},   {etude, -1, true, 2048}};
-  for (const auto& [p, table, untabled, expected] : rows)
-    EXPECT_EQ(auto_tt_bytes(p, table, untabled), mib(expected))
-        << p.pit_stones() << " in pits, table " << table << (untabled ? ", untabled" : "");
+  for (const auto& [p, table, tt_skip, expected] : rows)
+    EXPECT_EQ(auto_tt_bytes(p, table, tt_skip), mib(expected))
+        << p.pit_stones() << " in pits, table " << table << (tt_skip ? ", tt-skip" : "");
 }
 
 TEST(Solve, ValueOnlySolveSkipsTheMoves) {

@@ -109,9 +109,9 @@ TEST(Solve, ATestOnEveryThreadIsAProof) {
   with_rules(Rules::kKalah, [&](auto policy) {
     using B = solve_detail::SolveBoard<decltype(policy), ByteArrayBoard<>>;
     for (const int beta : {margin, margin + 2}) {
-      solve_detail::SolveTable table(std::size_t(1) << 20);
+      solve_detail::SolveTT tt(std::size_t(1) << 20);
       solve_detail::SearchTeam<B> team(
-          3, solve_detail::TableView(table, 0), static_cast<ExactOracle*>(nullptr),
+          3, solve_detail::TTView(tt, 0), static_cast<ExactOracle*>(nullptr),
           static_cast<solve_detail::ExactMemo<B>*>(nullptr), static_cast<const Probe*>(nullptr), 0);
       team.set_limits(std::nullopt, nullptr, nullptr);
       const B b(p);
@@ -146,8 +146,8 @@ TEST(Solve, ANodeAnotherThreadSettledIsAnsweredFromItsEntry) {
     const int n = p.pit_stones();
     std::uint64_t whole = 0;  // the nodes of the search without the store
     for (const bool settle : {false, true}) {
-      solve_detail::SolveTable table(std::size_t(1) << 20);
-      solve_detail::Search<B> s(solve_detail::TableView(table, 0), nullptr, nullptr, nullptr, 0);
+      solve_detail::SolveTT tt(std::size_t(1) << 20);
+      solve_detail::Search<B> s(solve_detail::TTView(tt, 0), nullptr, nullptr, nullptr, 0);
       std::vector<std::uint64_t> busy(solve_detail::Search<B>::kBusySlots, 0);
       const std::atomic<bool> stop{false};
       s.set_parallel(&stop, busy.data());
@@ -157,7 +157,7 @@ TEST(Solve, ANodeAnotherThreadSettledIsAnsweredFromItsEntry) {
           std::nullopt, nullptr,
           [&] {
             if (settle && ++reports == 1)
-              solve_detail::TableView(table, 0).store(b.key(), claimed, claimed, 0, 60);
+              solve_detail::TTView(tt, 0).store(b.key(), claimed, claimed, 0, 60);
           },
           0.0);
       const int beta = future + 1;  // the truth fails this test, the claimed value passes it
@@ -246,7 +246,7 @@ TEST(Solve, ExactMemoGivesIdenticalResults) {
 }
 
 TEST(Solve, DefaultOptionsSolveTheValueVectorsOfFourPits) {
-  // The automatic memo and the default table sizes, on every 4-pit vector of one file each.
+  // The automatic memo and the default TT sizes, on every 4-pit vector of one file each.
   for (Rules rules : kAllRules) {
     const std::string file = std::string("values-") + std::string(rules_name(rules)) + ".txt";
     int checked = 0;
@@ -261,7 +261,7 @@ TEST(Solve, DefaultOptionsSolveTheValueVectorsOfFourPits) {
   }
 }
 
-// A table that starts at 1 KiB and doubles as it fills (to 1 MiB) moves entries between buckets
+// A TT that starts at 1 KiB and doubles as it fills (to 1 MiB) moves entries between buckets
 // while the search runs, on one thread and on two: every answer is the naive minimax's.
 TEST(Solve, AGrowingTableAnswersAsMinimaxOnOneThreadAndTwo) {
   std::mt19937_64 rng(4242);

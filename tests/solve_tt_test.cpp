@@ -14,10 +14,10 @@ namespace {
 // A key whose low bits pick bucket `bucket` of a table of `buckets` buckets and whose top bits
 // are `tag`.
 std::uint64_t key_in(std::uint64_t bucket, std::uint64_t tag) {
-  return tag << (64 - SolveTable::kTagBits) | bucket;
+  return tag << (64 - SolveTT::kTagBits) | bucket;
 }
 
-TEST(SolveTable, ProbeReturnsTheStoredBoundsMoveAndWork) {
+TEST(SolveTT, ProbeReturnsTheStoredBoundsMoveAndWork) {
   std::mt19937_64 rng(7);
   for (int i = 0; i < 200; ++i) {
     const std::uint64_t key = rng() | 1;
@@ -25,7 +25,7 @@ TEST(SolveTable, ProbeReturnsTheStoredBoundsMoveAndWork) {
     const int upper = lower + int(rng() % 20);
     const int move = int(rng() % 13) - 1;  // -1: none
     const int work = int(rng() % 64);
-    SolveTable fresh(std::size_t(1) << 16);
+    SolveTT fresh(std::size_t(1) << 16);
     fresh.store(key, lower, upper, move, work);
     SolveEntry e;
     ASSERT_TRUE(fresh.probe(key, e));
@@ -37,8 +37,8 @@ TEST(SolveTable, ProbeReturnsTheStoredBoundsMoveAndWork) {
   }
 }
 
-TEST(SolveTable, BoundsOutsideNineBitsAreWeakenedNeverStrengthened) {
-  SolveTable tt(std::size_t(1) << 16);
+TEST(SolveTT, BoundsOutsideNineBitsAreWeakenedNeverStrengthened) {
+  SolveTT tt(std::size_t(1) << 16);
   SolveEntry e;
   tt.store(5, -300, 300, 2, 1);  // trivial bounds of a board with 300 stones in pits
   ASSERT_TRUE(tt.probe(5, e));
@@ -64,8 +64,8 @@ TEST(SolveTable, BoundsOutsideNineBitsAreWeakenedNeverStrengthened) {
   EXPECT_EQ(e.work, 1);
 }
 
-TEST(SolveTable, MergesIntersectBoundsAndContradictionsTakeTheNewOnes) {
-  SolveTable tt(std::size_t(1) << 16);
+TEST(SolveTT, MergesIntersectBoundsAndContradictionsTakeTheNewOnes) {
+  SolveTT tt(std::size_t(1) << 16);
   SolveEntry e;
   tt.store(42, -4, 10, 3, 5);
   tt.store(42, 2, 20, -1, 2);
@@ -81,13 +81,13 @@ TEST(SolveTable, MergesIntersectBoundsAndContradictionsTakeTheNewOnes) {
   EXPECT_EQ(e.move, 1);
 }
 
-TEST(SolveTable, AFullBucketReplacesItsLeastWorkedEntry) {
-  SolveTable tt(std::size_t(1) << 16);  // 1024 buckets
-  for (int w = 0; w < SolveTable::kWays; ++w)
+TEST(SolveTT, AFullBucketReplacesItsLeastWorkedEntry) {
+  SolveTT tt(std::size_t(1) << 16);  // 1024 buckets
+  for (int w = 0; w < SolveTT::kWays; ++w)
     tt.store(key_in(3, 100 + w), w, w, 0, w == 4 ? 1 : 10 + w);
   SolveEntry e;
   // Tags 100..108 agree in the key's top 32 bits (the probe's first filter): the whole tag decides.
-  for (int w = 0; w < SolveTable::kWays; ++w) {
+  for (int w = 0; w < SolveTT::kWays; ++w) {
     ASSERT_TRUE(tt.probe(key_in(3, 100 + w), e));
     EXPECT_EQ(e.lower, w);
   }
@@ -95,7 +95,7 @@ TEST(SolveTable, AFullBucketReplacesItsLeastWorkedEntry) {
   tt.store(key_in(3, 999), 7, 7, 0, 2);
   EXPECT_TRUE(tt.probe(key_in(3, 999), e));
   EXPECT_FALSE(tt.probe(key_in(3, 104), e));  // the entry of work 1 made room
-  for (int w = 0; w < SolveTable::kWays; ++w) {
+  for (int w = 0; w < SolveTT::kWays; ++w) {
     if (w == 4) continue;
     EXPECT_TRUE(tt.probe(key_in(3, 100 + w), e));
   }
@@ -105,27 +105,27 @@ TEST(SolveTable, AFullBucketReplacesItsLeastWorkedEntry) {
 // A new generation's stores, however little work they hold, replace the entries of older
 // generations first (the least-worked of them first), never an entry of the current generation
 // while an older one remains; then the least-worked of all.
-TEST(SolveTable, AnAgingTableReplacesOlderGenerationsFirst) {
-  SolveTable tt(std::size_t(1) << 16, SolveTable::Aging::kOn);
+TEST(SolveTT, AnAgingTableReplacesOlderGenerationsFirst) {
+  SolveTT tt(std::size_t(1) << 16, SolveTT::Aging::kOn);
   ASSERT_TRUE(tt.aging());
   EXPECT_EQ(tt.aging_bytes(), tt.bytes() / 32);
-  for (int w = 0; w < SolveTable::kWays; ++w) tt.store(key_in(3, 100 + w), w, w, 0, 40 + w);
+  for (int w = 0; w < SolveTT::kWays; ++w) tt.store(key_in(3, 100 + w), w, w, 0, 40 + w);
   tt.new_generation();
   SolveEntry e;
-  for (int n = 0; n < SolveTable::kWays; ++n) {
+  for (int n = 0; n < SolveTT::kWays; ++n) {
     tt.store(key_in(3, 200 + n), n, n, 0, 1);
     for (int k = 0; k <= n; ++k) {
       ASSERT_TRUE(tt.probe(key_in(3, 200 + k), e)) << "new entry " << k << " after " << n;
       EXPECT_EQ(e.lower, k);
       EXPECT_EQ(e.work, 1);
     }
-    for (int w = 0; w < SolveTable::kWays; ++w)
+    for (int w = 0; w < SolveTT::kWays; ++w)
       EXPECT_EQ(tt.probe(key_in(3, 100 + w), e), w > n) << "old entry " << w << " after " << n;
   }
   tt.store(key_in(3, 300), 9, 9, 0, 5);  // every entry current: the least-worked of all, the first
   EXPECT_TRUE(tt.probe(key_in(3, 300), e));
   EXPECT_FALSE(tt.probe(key_in(3, 200), e));
-  for (int n = 1; n < SolveTable::kWays; ++n) EXPECT_TRUE(tt.probe(key_in(3, 200 + n), e));
+  for (int n = 1; n < SolveTT::kWays; ++n) EXPECT_TRUE(tt.probe(key_in(3, 200 + n), e));
   tt.new_generation();  // all of them old now: the least-worked of all again
   tt.store(key_in(3, 400), 0, 0, 0, 30);
   EXPECT_FALSE(tt.probe(key_in(3, 201), e));
@@ -133,9 +133,9 @@ TEST(SolveTable, AnAgingTableReplacesOlderGenerationsFirst) {
 }
 
 // A merge into an entry of an older generation makes it the current generation's.
-TEST(SolveTable, AnAgingTableKeepsAnEntryMergedIntoInThisGeneration) {
-  SolveTable tt(std::size_t(1) << 16, SolveTable::Aging::kOn);
-  for (int w = 0; w < SolveTable::kWays; ++w) tt.store(key_in(5, 100 + w), -8, 8, 0, 40 + w);
+TEST(SolveTT, AnAgingTableKeepsAnEntryMergedIntoInThisGeneration) {
+  SolveTT tt(std::size_t(1) << 16, SolveTT::Aging::kOn);
+  for (int w = 0; w < SolveTT::kWays; ++w) tt.store(key_in(5, 100 + w), -8, 8, 0, 40 + w);
   tt.new_generation();
   tt.store(key_in(5, 100), -2, 8, -1, 0);  // the least-worked entry, merged: current
   tt.store(key_in(5, 999), 0, 0, 0, 1);
@@ -151,14 +151,14 @@ TEST(SolveTable, AnAgingTableKeepsAnEntryMergedIntoInThisGeneration) {
 // the first empty slot, else the slot of the same key, else the least-worked (first of equals)
 // among the slots not stored in the current generation (aging), or of all. Without aging the
 // generations change nothing: replacement by work alone, as before aging existed.
-void expect_replacement_as_modelled(SolveTable::Aging aging) {
+void expect_replacement_as_modelled(SolveTT::Aging aging) {
   struct Slot {
     std::uint64_t key = 0;
     int work = 0, generation = -1;
   };
   constexpr int kBuckets = 4;
-  std::vector<Slot> model(kBuckets * SolveTable::kWays);
-  SolveTable tt(std::size_t(1) << 16, aging);
+  std::vector<Slot> model(kBuckets * SolveTT::kWays);
+  SolveTT tt(std::size_t(1) << 16, aging);
   std::mt19937_64 rng(45);
   int generation = 0;
   for (int i = 0; i < 20000; ++i) {
@@ -169,16 +169,16 @@ void expect_replacement_as_modelled(SolveTable::Aging aging) {
     const std::uint64_t bucket = rng() % kBuckets, key = key_in(bucket, 1 + rng() % 40);
     const int work = int(rng() % 64);
     tt.store(key, 0, 0, 0, work);
-    Slot* const slots = &model[bucket * SolveTable::kWays];
+    Slot* const slots = &model[bucket * SolveTT::kWays];
     Slot* to = nullptr;
-    for (int s = 0; s < SolveTable::kWays && !to; ++s)
+    for (int s = 0; s < SolveTT::kWays && !to; ++s)
       if (slots[s].key == 0 || slots[s].key == key) to = &slots[s];
     const bool merge = to && to->key == key;
     for (const bool old_only : {true, false})
-      for (int s = 0; s < SolveTable::kWays && !to; ++s) {
-        const bool current = aging == SolveTable::Aging::kOn && slots[s].generation == generation;
-        const bool lowest = std::none_of(slots, slots + SolveTable::kWays, [&](const Slot& o) {
-          const bool o_current = aging == SolveTable::Aging::kOn && o.generation == generation;
+      for (int s = 0; s < SolveTT::kWays && !to; ++s) {
+        const bool current = aging == SolveTT::Aging::kOn && slots[s].generation == generation;
+        const bool lowest = std::none_of(slots, slots + SolveTT::kWays, [&](const Slot& o) {
+          const bool o_current = aging == SolveTT::Aging::kOn && o.generation == generation;
           return (!old_only || !o_current) && o.work < slots[s].work;
         });
         if ((!old_only || !current) && lowest) to = &slots[s];
@@ -193,20 +193,20 @@ void expect_replacement_as_modelled(SolveTable::Aging aging) {
   }
 }
 
-TEST(SolveTable, WithoutAgingGenerationsChangeNothingAndTheLeastWorkedGoes) {
-  expect_replacement_as_modelled(SolveTable::Aging::kOff);
+TEST(SolveTT, WithoutAgingGenerationsChangeNothingAndTheLeastWorkedGoes) {
+  expect_replacement_as_modelled(SolveTT::Aging::kOff);
 }
 
-TEST(SolveTable, AnAgingTableReplacesAsModelled) {
-  expect_replacement_as_modelled(SolveTable::Aging::kOn);
+TEST(SolveTT, AnAgingTableReplacesAsModelled) {
+  expect_replacement_as_modelled(SolveTT::Aging::kOn);
 }
 
 // Views with different salts share the table's memory, not its entries; salt 0 is the table.
 // A growable table doubles as it fills, up to its full size, and what it held before each
 // doubling is found after it (every key it was given stays, where a bucket had room).
-TEST(SolveTable, AGrowableTableDoublesAsItFillsAndKeepsWhatItHeld) {
+TEST(SolveTT, AGrowableTableDoublesAsItFillsAndKeepsWhatItHeld) {
   const std::size_t start = std::size_t(1) << 16, full = std::size_t(1) << 20;
-  SolveTable tt(full, SolveTable::Aging::kOff, 1, start);
+  SolveTT tt(full, SolveTT::Aging::kOff, 1, start);
   EXPECT_EQ(tt.bytes(), start);
   EXPECT_EQ(tt.max_bytes(), full);
   std::mt19937_64 rng(11);
@@ -231,15 +231,15 @@ TEST(SolveTable, AGrowableTableDoublesAsItFillsAndKeepsWhatItHeld) {
     EXPECT_EQ(e.move, int(i % 6));
   }
   EXPECT_GE(found, int(keys.size()) * 99 / 100);
-  SolveTable fixed(full, SolveTable::Aging::kOff, 1, 0);
+  SolveTT fixed(full, SolveTT::Aging::kOff, 1, 0);
   EXPECT_EQ(fixed.bytes(), full) << "start_bytes 0: the whole table at once";
-  SolveTable aging(full, SolveTable::Aging::kOn, 1, start);
+  SolveTT aging(full, SolveTT::Aging::kOn, 1, start);
   EXPECT_EQ(aging.bytes(), full) << "an aging table never grows";
 }
 
-TEST(TableView, SaltsKeepTheSameKeyApart) {
-  SolveTable tt(std::size_t(1) << 16);
-  TableView wetherell(tt, 0x1234'5678'9abc'def1), kalah(tt, 0x0fed'cba9'8765'4321), plain(tt, 0);
+TEST(TTView, SaltsKeepTheSameKeyApart) {
+  SolveTT tt(std::size_t(1) << 16);
+  TTView wetherell(tt, 0x1234'5678'9abc'def1), kalah(tt, 0x0fed'cba9'8765'4321), plain(tt, 0);
   const std::uint64_t key = 0x5555'aaaa'5555'aaaa;
   wetherell.store(key, -4, 2, 3, 5);
   SolveEntry e;

@@ -81,9 +81,9 @@ QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle,
   if (std::optional<QueryAnswer> a = answer_without_search(rules, p, oracle)) return *a;
   SolveOptions so;
   so.oracle = oracle;
-  if (options.table) so.table = options.table();
-  so.tt_bytes = auto_tt_bytes(rules, p, oracle);  // the table, or with a kept one the memo's budget
-  so.tt_start_bytes = kAutoTtStartBytes;          // a table of the query's own grows as it fills
+  if (options.tt) so.tt = options.tt();
+  so.tt_bytes = auto_tt_bytes(rules, p, oracle);  // the TT, or with a kept one the memo's budget
+  so.tt_start_bytes = kAutoTtStartBytes;          // a TT of the query's own grows as it fills
   so.max_seconds = options.max_seconds;
   so.threads = options.threads;
   so.every_move = true;

@@ -53,14 +53,14 @@ struct QueryAnswer {
 };
 
 // How query_position searches. The public API's kalah::api::QueryOptions (kalah/kalah.hpp) is
-// mapped onto it by Database::query (solver/library/api/database.cpp), which adds the kept table.
+// mapped onto it by Database::query (solver/library/api/database.cpp), which adds the kept TT.
 struct QuerySearchOptions {
   double max_seconds = 0;  // of search in all; 0: unlimited
   int threads = 1;         // search threads (SolveOptions::threads)
-  // When set, called once a search is needed: the transposition table kept between queries
-  // (SolveOptions::table). Unset: one sized to the position (auto_tt_bytes) is allocated for the
+  // When set, called once a search is needed: the TT kept between queries
+  // (SolveOptions::tt). Unset: one sized to the position (auto_tt_bytes) is allocated for the
   // query.
-  std::function<SolveTable*()> table;
+  std::function<SolveTT*()> tt;
   // Gets the search's status line about once a second (SolveOptions::progress).
   std::function<void(const std::string& line)> progress;
   // The search stops (bounds answered) once *cancel is true.

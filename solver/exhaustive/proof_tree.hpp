@@ -238,7 +238,7 @@ class ProofTree {
   void store_bounds() {
     for (std::size_t x = 0; x < nodes_.size(); ++x) {
       const Node& node = nodes_[x];
-      if (node.kids == 0 || node.n < team_.main().table_min_stones()) continue;
+      if (node.kids == 0 || node.n < team_.main().tt_min_stones()) continue;
       int move = -1, best = -kNoBound;
       for (std::uint32_t k = node.first; k < node.first + node.kids; ++k) {
         const auto [clo, chi] = seen_from_parent(nodes_[k]);

@@ -73,7 +73,7 @@ class PrincipalVariation {
     Proven cur{c_.root, c_.n, future};
     for (int end_margin; !game_over(cur.board, cur.stones, &end_margin);) {
       int first = -1;
-      if (cur.stones >= s_.table_min_stones()) {
+      if (cur.stones >= s_.tt_min_stones()) {
         if (SolveEntry e; c_.tt.probe(cur.board.key(), e)) first = e.move;
       }
       std::optional<Proven> next;

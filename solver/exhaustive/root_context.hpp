@@ -30,7 +30,7 @@ struct RootContext {
   const Position& p;
   const B& root;
   const int n, kd, parity;  // the root's stones in pits, kalah difference, parity of n
-  TableView& tt;
+  TTView& tt;
   RootLedger& ledger;
   SearchTeam<B>& team;
   std::atomic<int>& beta;  // the root's MTD(f) test under way: future >= beta (progress line)

@@ -45,7 +45,7 @@ int first_guess(const SolveOptions& opt, const Position& p, int n, int kd,
 // them: the threads would otherwise wait for the guess). When the guess arrives, the test under
 // way goes on, the main thread joining it, if it is the guess's test, or, when the answers already
 // decide whether the future reaches the guess, MTD(f)'s next one (unless a test succeeded and the
-// moves are wanted, which ends MTD(f)); otherwise it is stopped (its table entries stay). When the
+// moves are wanted, which ends MTD(f)); otherwise it is stopped (its TT entries stay). When the
 // tests meet the bounds (or stop, or a thread leaves on an error) first, the engine is stopped:
 // its guess can no longer matter (a cancel of the solve stops the helpers, hence the engine too).
 template <class B>

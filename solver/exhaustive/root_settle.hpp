@@ -54,10 +54,10 @@ class MoveSettler {
     return std::nullopt;
   }
 
-  // The legal moves, the table's stored best move first: it usually sets the level.
+  // The legal moves, the TT's stored best move first: it usually sets the level.
   std::vector<int> order() const {
     std::vector<int> order;
-    if (c_.n >= c_.team.main().table_min_stones()) {
+    if (c_.n >= c_.team.main().tt_min_stones()) {
       if (SolveEntry e; c_.tt.probe(c_.root.key(), e) && e.move >= 0 && c_.root.pit(e.move) > 0)
         order.push_back(e.move);
     }

@@ -39,9 +39,9 @@ int auto_memo_stones(int m, int n, std::size_t tt_bytes) {
   return std::clamp(std::min(want, fits), 0, ExactMemo<B>::kMaxValue);
 }
 
-// The salt of a shared table's keys for boards of m pits under rule set r (TableView): a
+// The salt of a shared TT's keys for boards of m pits under rule set r (TTView): a
 // splitmix64 finaliser of both.
-inline std::uint64_t table_salt(Rules r, int m) {
+inline std::uint64_t tt_salt(Rules r, int m) {
   std::uint64_t z = (std::uint64_t(r) << 8 | std::uint64_t(m)) + 0x9E3779B97F4A7C15ull;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
@@ -67,16 +67,16 @@ class RootSolver {
         kd_(p.kalah_difference()),
         parity_(n_ & 1),
         ledger_(n_, kd_, opt.on_proven, start_),
-        own_tt_(opt.table != nullptr
+        own_tt_(opt.tt != nullptr
                     ? nullptr
-                    : std::make_unique<SolveTable>(opt.tt_bytes, SolveTable::Aging::kOff,
-                                                   std::max(1, opt.threads), opt.tt_start_bytes)),
-        tt_(opt.table != nullptr ? *opt.table : *own_tt_,
-            opt.table != nullptr ? table_salt(rules_id<typename B::Rules>, p.m) : 0) {
-    // Only probed: TableView's store() is never called on it.
+                    : std::make_unique<SolveTT>(opt.tt_bytes, SolveTT::Aging::kOff,
+                                                std::max(1, opt.threads), opt.tt_start_bytes)),
+        tt_(opt.tt != nullptr ? *opt.tt : *own_tt_,
+            opt.tt != nullptr ? tt_salt(rules_id<typename B::Rules>, p.m) : 0) {
+    // Only probed: TTView's store() is never called on it.
     if (opt.move_source != nullptr)
-      move_source_.emplace(const_cast<SolveTable&>(*opt.move_source),
-                           table_salt(rules_id<typename B::Rules>, p.m));
+      move_source_.emplace(const_cast<SolveTT&>(*opt.move_source),
+                           tt_salt(rules_id<typename B::Rules>, p.m));
   }
 
   SolveResult run() {
@@ -160,13 +160,13 @@ class RootSolver {
     if (resident != nullptr && (!resident->resident() || resident->table().m != p_.m ||
                                 resident->table().rules != rules_id<typename B::Rules>))
       resident = nullptr;  // the generic path answers (or declines) through future()
-    const int untabled =
-        opt_.untabled_above_db >= 0 ? opt_.untabled_above_db
-        : resident != nullptr && SolveTuning<typename B::Rules>::kUntabledAboveResident
-            ? kUntabledAboveResident
+    const int tt_skip =
+        opt_.tt_skip_above_db >= 0 ? opt_.tt_skip_above_db
+        : resident != nullptr && SolveTuning<typename B::Rules>::kTTSkipAboveResident
+            ? kTTSkipAboveResident
             : 0;
     team_ =
-        std::make_unique<SearchTeam<B>>(threads, tt_, opt_.oracle, memo_.get(), resident, untabled);
+        std::make_unique<SearchTeam<B>>(threads, tt_, opt_.oracle, memo_.get(), resident, tt_skip);
     if (opt_.best_first_plies > 0) {
       top_ = std::make_unique<ProofTree<B>>(
           *team_,
@@ -234,10 +234,10 @@ class RootSolver {
   const B root_;
   const int n_, kd_, parity_;  // the root's stones in pits, kalah difference, parity of n
   RootLedger ledger_;
-  std::atomic<int> beta_ = 0;             // the MTD(f) test under way: future >= beta_
-  std::unique_ptr<SolveTable> own_tt_;    // null when opt.table is given
-  std::optional<TableView> move_source_;  // opt.move_source, salted as its solve's `table` was
-  TableView tt_;
+  std::atomic<int> beta_ = 0;          // the MTD(f) test under way: future >= beta_
+  std::unique_ptr<SolveTT> own_tt_;    // null when opt.tt is given
+  std::optional<TTView> move_source_;  // opt.move_source, salted as its solve's `tt` was
+  TTView tt_;
   std::unique_ptr<ExactMemo<B>> memo_;
   std::unique_ptr<SearchTeam<B>> team_;  // from start_searches()
   std::unique_ptr<ProofTree<B>> top_;    // the best-first top, with best_first_plies

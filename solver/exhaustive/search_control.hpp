@@ -48,8 +48,8 @@ class SearchControl {
   // its deadline (polled like it), and stays stopped through restart().
   void set_failed_flag(const std::atomic<bool>* failed) { failed_ = failed; }
 
-  // Several threads search one root: they share the TT (SolveTable needs no locks) and `busy`, a
-  // zeroed table of kBusySlots words that all threads are given, and each stops when *stop becomes
+  // Several threads search one root: they share the TT (SolveTT needs no locks) and `busy`, a
+  // zeroed array of kBusySlots words that all threads are given, and each stops when *stop becomes
   // true. As in ABDADA, a thread marks a child busy while it searches it (children with at least
   // kBusyAbove stones in pits more than the TT's minimum), and a thread that meets a busy child
   // other than a node's first puts it off until the node's other children are done: by then the
@@ -99,7 +99,7 @@ class SearchControl {
   }
 
  protected:
-  explicit SearchControl(TableView tt) : tt_(tt) {}
+  explicit SearchControl(TTView tt) : tt_(tt) {}
 
   // The busy mark of the child whose lookup (its TT key) is `lookup` (set_parallel).
   std::atomic_ref<std::uint64_t> busy_slot(std::uint64_t lookup) const {
@@ -183,7 +183,7 @@ class SearchControl {
     }
   }
 
-  TableView tt_;
+  TTView tt_;
   // The team's stop flag, the solve's cancel flag, another thread's failure (Search::set_parallel,
   // set_limits, set_failed_flag); null: none.
   const std::atomic<bool>* stop_ = nullptr;

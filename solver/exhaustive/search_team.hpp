@@ -1,4 +1,4 @@
-// The solver's thread team: one Search a thread over one shared table, a null-window test run by
+// The solver's thread team: one Search a thread over one shared TT, a null-window test run by
 // all of them, and work on every thread with any thread's error carried to the caller.
 #pragma once
 

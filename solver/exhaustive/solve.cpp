@@ -10,11 +10,11 @@
 
 namespace kalah {
 
-std::size_t auto_tt_bytes(const Position& p, int oracle_stones, bool untabled_levels) {
+std::size_t auto_tt_bytes(const Position& p, int oracle_stones, bool tt_skip_levels) {
   const int beyond = p.pit_stones() - std::max(oracle_stones, 0);
-  const std::size_t base_mb = untabled_levels ? 16 : 64;
+  const std::size_t base_mb = tt_skip_levels ? 16 : 64;
   int doublings;  // of base_mb (solve.hpp)
-  if (untabled_levels)
+  if (tt_skip_levels)
     doublings = std::clamp((beyond - 27) / 2, 0, 7);
   else if (p.pit_stones() >= 48)
     doublings = std::clamp(beyond - 20, 0, 5);
@@ -26,13 +26,13 @@ std::size_t auto_tt_bytes(const Position& p, int oracle_stones, bool untabled_le
 
 std::size_t auto_tt_bytes(Rules rules, const Position& p, const ExactOracle* oracle) {
   return auto_tt_bytes(p, oracle != nullptr ? oracle->max_stones() : -1,
-                       untabled_by_default(rules, oracle));
+                       tt_skip_by_default(rules, oracle));
 }
 
-bool untabled_by_default(Rules rules, const ExactOracle* oracle) {
+bool tt_skip_by_default(Rules rules, const ExactOracle* oracle) {
   const auto* probe = dynamic_cast<const Probe*>(oracle);
   return probe != nullptr && probe->resident() &&
-         with_rules(rules, [](auto r) { return SolveTuning<decltype(r)>::kUntabledAboveResident; });
+         with_rules(rules, [](auto r) { return SolveTuning<decltype(r)>::kTTSkipAboveResident; });
 }
 
 namespace {
@@ -92,8 +92,8 @@ TestResult solve_test(Rules rules, const Position& p, int beta, const SolveOptio
 
 int solve_guess(Rules rules, const Position& p, const SolveOptions& opt) {
   if (is_over(rules, p)) return final_margin(p);
-  SolveOptions small = opt;  // the guess is the engine's: the solver's tables stay unused
-  small.table = nullptr;
+  SolveOptions small = opt;  // the guess is the engine's: the solver's TT and memo stay unused
+  small.tt = nullptr;
   small.tt_bytes = 64 << 10;
   small.memo_stones = 0;
   return with_root_solver<int>(rules, p, small, [](auto& root) { return root.guess_margin(); });

@@ -15,36 +15,36 @@
 
 namespace kalah {
 
-// Proven bounds kept between solves (SolveOptions::table).
-using SolveTable = solve_detail::SolveTable;
+// Proven bounds kept between solves (SolveOptions::tt).
+using SolveTT = solve_detail::SolveTT;
 
 struct SolveResult;
 
-// SolveOptions::untabled_above_db when the table is in memory, under the extra-turn rule sets
+// SolveOptions::tt_skip_above_db when the table is in memory, under the extra-turn rule sets
 // (docs/SOLVER.md, "The database at the leaves").
-inline constexpr int kUntabledAboveResident = 4;
+inline constexpr int kTTSkipAboveResident = 4;
 
 struct SolveOptions {
   // Probed at every node with at most oracle->max_stones() stones in pits, and at every node of
   // the first few plies (an opening book beyond the levels may know them); an answer is taken as
   // exact. Must answer for the same rule set and board size as the solved position.
   ExactOracle* oracle = nullptr;
-  // Transposition table size; rounded down to a power of two of 64-byte buckets (at least one),
-  // allocated whole when the solve starts. When `table` is given, only the automatic memo's
+  // The TT's size; rounded down to a power of two of 64-byte buckets (at least one),
+  // allocated whole when the solve starts. When `tt` is given, only the automatic memo's
   // budget (memo_stones).
   std::size_t tt_bytes = std::size_t(64) << 20;
-  // With neither `table` nor 0: the solve's table starts at this size and doubles as it fills, up
-  // to tt_bytes (SolveTable's growable table), touching only the memory it uses; a small game then
+  // With neither `tt` nor 0: the solve's TT starts at this size and doubles as it fills, up
+  // to tt_bytes (SolveTT's growable TT), touching only the memory it uses; a small game then
   // costs no more memory than its proof needs.
   std::size_t tt_start_bytes = 0;
-  // A transposition table kept by the caller instead of one allocated for this solve: what earlier
+  // A TT kept by the caller instead of one allocated for this solve: what earlier
   // solves proved in it is reused, and what this one proves stays for later ones. Any number of
   // solves, of any rule sets and board sizes, may share it at once: an entry is a bound proven for
   // one arrangement of pits under one rule set, true whatever position it is reached from, and the
   // keys of different rule sets and board sizes are salted apart (docs/SOLVER.md).
-  SolveTable* table = nullptr;
+  SolveTT* tt = nullptr;
   // Boards with at most this many stones in pits are solved once each by plain minimax and kept
-  // in a dense table of C(n + 2m - 1, 2m - 1) bytes per level n (filled lazily; at most 126).
+  // in a dense array of C(n + 2m - 1, 2m - 1) bytes per level n (filled lazily; at most 126).
   // -1: chosen from the rules and the position's stones in pits, within min(tt_bytes / 4, 64 MiB)
   // (root_solver.hpp); 0: none.
   int memo_stones = -1;
@@ -71,10 +71,10 @@ struct SolveOptions {
   int threads = 1;
   // Boards with at most this many stones in pits beyond the oracle's levels skip the TT: their
   // subtrees end in database reads within a few plies, and searching them again costs less than
-  // the TT's random reads (docs/SOLVER.md). -1: kUntabledAboveResident when the oracle's table is
+  // the TT's random reads (docs/SOLVER.md). -1: kTTSkipAboveResident when the oracle's table is
   // in memory and the rules give extra turns (kalah, kalah-empty-capture), else 0 (wetherell's
   // relays make those subtrees large). Values are exact either way; node counts differ.
-  int untabled_above_db = -1;
+  int tt_skip_above_db = -1;
   // The best-first top (docs/SOLVER.md, "The best-first top"): each null-window test keeps the
   // nodes within this many moves of its root as a tree searched by proof numbers, the depth-first
   // search at its leaves within node budgets (best_first_budget for a leaf's first search, each
@@ -89,7 +89,7 @@ struct SolveOptions {
   const std::atomic<bool>* cancel = nullptr;
   // Bounds proven by an earlier solve of the same position under the same rules, stopped before
   // it finished (its SolveResult as on_proven or the stop gave it: lower, upper and moves): the
-  // solve starts from them and skips the tests they decide. With the earlier solve's `table`, what
+  // solve starts from them and skips the tests they decide. With the earlier solve's `tt`, what
   // it proved below the root is reused too (a checkpoint keeps both: checkpoint.hpp).
   const SolveResult* resume = nullptr;
   // When set, gets the result so far after every test at the root (each narrows the margin's or a
@@ -102,12 +102,12 @@ struct SolveOptions {
   // the opponent's with empty kalahs, and the window (alpha, beta) it is searched in: the trace of
   // `kalah solve --trace-expanded`, for comparing the positions two solvers expand.
   std::function<void(const Position& p, int alpha, int beta)> trace_expanded;
-  // The perfect-order limit (kalah bench solve --perfect-order): a table that an earlier, finished
-  // solve of the same position with the same rules and options filled as its `table`. At every node
-  // the TT covers, the move that table stored (the move that proved the node's bound there) is
+  // The perfect-order limit (kalah bench solve --perfect-order): a TT that an earlier, finished
+  // solve of the same position with the same rules and options filled as its `tt`. At every node
+  // the TT covers, the move that TT stored (the move that proved the node's bound there) is
   // searched first, in place of this solve's own TT move. Only read; the values are exact either
   // way, only the order of the moves changes.
-  const SolveTable* move_source = nullptr;
+  const SolveTT* move_source = nullptr;
 };
 
 // A move's margin for the side to move at the root: lower <= margin <= upper, proven.
@@ -138,7 +138,7 @@ struct SolveResult {
   // Nodes whose moves were searched: not answered by the game's end, the bounds, the oracle, the
   // memo or a TT cutoff (the nodes Irving's solver counts; nodes counts every position visited).
   std::uint64_t expanded = 0;
-  // Nodes settled by transposition-table entries without their moves being searched: their own
+  // Nodes settled by TT entries without their moves being searched: their own
   // entry, the bounds their parent read from theirs, or an enhanced transposition cutoff (their
   // children's entries).
   std::uint64_t tt_cutoffs = 0;
@@ -156,24 +156,24 @@ struct SolveResult {
 // upper bound is below the root's lower bound is shown by its upper bound alone: it is not best).
 std::string moves_text(const SolveResult& r);
 
-// The size an automatic table (auto_tt_bytes) starts at when it may grow (tt_start_bytes).
+// The size an automatic TT (auto_tt_bytes) starts at when it may grow (tt_start_bytes).
 inline constexpr std::size_t kAutoTtStartBytes = std::size_t(64) << 20;
 
-// The transposition table a solve of p needs (`kalah solve --tt-mb 0`): sized from the stones in
+// The TT a solve of p needs (`kalah solve --tt-mb 0`): sized from the stones in
 // pits beyond the oracle's levels (oracle_stones; -1: no oracle): 64 MiB up to 24, doubled for
 // every 2 more; from 48 stones in pits (longer games: larger trees for as many beyond), 64 MiB up
 // to 20, doubled for every stone more; when the levels just above a table in memory skip the TT
-// (untabled_levels: it then holds far fewer positions), 16 MiB up to 28, doubled for every 2
+// (tt_skip_levels: it then holds far fewer positions), 16 MiB up to 28, doubled for every 2
 // more; at most 2 GiB and a quarter of the memory.
-// The tree grows with the stones beyond the database, and a table larger than the solve needs
+// The tree grows with the stones beyond the database, and a TT larger than the solve needs
 // costs its first touch and longer memory latency (docs/PERFORMANCE.md, solver).
-std::size_t auto_tt_bytes(const Position& p, int oracle_stones, bool untabled_levels);
-// The same for a solve under `rules` with untabled_above_db -1 (untabled_by_default).
+std::size_t auto_tt_bytes(const Position& p, int oracle_stones, bool tt_skip_levels);
+// The same for a solve under `rules` with tt_skip_above_db -1 (tt_skip_by_default).
 std::size_t auto_tt_bytes(Rules rules, const Position& p, const ExactOracle* oracle);
 
-// Whether untabled_above_db -1 makes the levels just above the oracle's table skip the TT: the
+// Whether tt_skip_above_db -1 makes the levels just above the oracle's table skip the TT: the
 // oracle is a Probe with its table in memory and the rule set gives extra turns.
-bool untabled_by_default(Rules rules, const ExactOracle* oracle);
+bool tt_skip_by_default(Rules rules, const ExactOracle* oracle);
 
 // Solves p under `rules` by MTD(f) null-window searches over future margins (see solve_search.hpp).
 // With the same options, one thread and no time limit, node counts are deterministic.
@@ -182,7 +182,7 @@ SolveResult solve(Rules rules, const Position& p, const SolveOptions& opt = {});
 
 // One null-window test of p: "margin >= beta?" (RULES.md margin, kalahs included), answered with a
 // proven bound: margin >= bound when at_least, else margin <= bound. The parts of a solve spread
-// over processes (root_split.hpp) are these tests. opt's oracle, table, threads, memo, time and
+// over processes (root_split.hpp) are these tests. opt's oracle, tt, threads, memo, time and
 // cancel apply; resume's root bounds only narrow the margin the progress line shows; moves, PV and
 // guess do not apply.
 struct TestResult {

@@ -52,20 +52,20 @@ constexpr int child_order(bool database, bool again, int gain, int handed) {
 // The sources of exact values below the search of boards B and the TT's floor. The oracle (may be
 // null) answers the boards it covers (its levels 0..oracle_max), the memo (may be null) those with
 // at most memo_max stones in pits after it; the TT holds only boards above both, and above the
-// oracle's levels by more than `untabled` stones (SolveOptions::untabled_above_db), and never
-// boards of fewer than kTableMinStones (cheap subtrees). resident (null, or the oracle itself as a
+// oracle's levels by more than `tt_skip` stones (SolveOptions::tt_skip_above_db), and never
+// boards of fewer than kTTMinStones (cheap subtrees). resident (null, or the oracle itself as a
 // Probe with its table in memory): boards of its levels are ranked here and read from its memory.
 template <class B>
 struct SolveLeaves {
   using R = typename B::Rules;
-  static constexpr int kTableMinStones = 3;
+  static constexpr int kTTMinStones = 3;
 
-  SolveLeaves(ExactOracle* oracle_in, ExactMemo<B>* memo_in, const Probe* resident_in, int untabled)
+  SolveLeaves(ExactOracle* oracle_in, ExactMemo<B>* memo_in, const Probe* resident_in, int tt_skip)
       : oracle(oracle_in), memo(memo_in) {
     if (oracle != nullptr) oracle_max = oracle->max_stones();
     if (memo != nullptr) memo_max = memo->max_stones();
-    const int above_oracle = oracle_max >= 0 ? oracle_max + 1 + untabled : 0;
-    table_min = std::max({kTableMinStones, above_oracle, memo_max + 1});
+    const int above_oracle = oracle_max >= 0 ? oracle_max + 1 + tt_skip : 0;
+    tt_min = std::max({kTTMinStones, above_oracle, memo_max + 1});
     if (resident_in != nullptr) {
       if (B::kFixedCells != 0 && resident_in->order().cells() != B::kFixedCells)
         throw std::logic_error("solve: the database's board size is not the search's");
@@ -87,7 +87,7 @@ struct SolveLeaves {
     const int nc = n - c.gain;
     // Neither a child's database value nor its TT line is prefetched: neither paid for itself
     // (docs/NOT-KEPT.md).
-    if (nc >= table_min) {
+    if (nc >= tt_min) {
       c.lookup = c.b.key();
     } else if (nc <= oracle_max && resident != nullptr) {
       c.lookup = order->template rank_cells<B::kFixedCells>(c.b.cells(), nc) + 1;
@@ -112,7 +112,7 @@ struct SolveLeaves {
   ExactMemo<B>* memo;
   int oracle_max = -1;
   int memo_max = -1;
-  int table_min = kTableMinStones;  // boards with at least this many stones in pits use the TT
+  int tt_min = kTTMinStones;  // boards with at least this many stones in pits use the TT
   const Probe* resident = nullptr;
   const StorageOrder* order = nullptr;
   ResidentLevel level[256] = {};  // resident's levels

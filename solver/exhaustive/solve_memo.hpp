@@ -1,4 +1,4 @@
-// The solver's exact memo: positions with few stones in pits solved once, kept in a dense table.
+// The solver's exact memo: positions with few stones in pits solved once, kept in a dense array.
 #pragma once
 
 #include <atomic>
@@ -28,7 +28,7 @@ class ExactMemo {
   using R = typename B::Rules;
   static constexpr int kMaxValue = 126;  // |future| <= n, stored as future + 128 in a byte
 
-  // The largest level count L (<= kMaxValue) whose table of all levels 0..L fits `bytes`;
+  // The largest level count L (<= kMaxValue) whose array of all levels 0..L fits `bytes`;
   // -1 when not even level 0 fits.
   static int stones_for_bytes(int m, std::size_t bytes) {
     int l = -1;
@@ -107,7 +107,7 @@ class ExactMemo {
     }
     struct Child {
       B b;
-      std::size_t at;  // table index, or kNone: over or for the oracle
+      std::size_t at;  // array index, or kNone: over or for the oracle
       int gain;
       int over;  // the future margin when is_over
       bool again;

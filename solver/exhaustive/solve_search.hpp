@@ -40,11 +40,11 @@ class Search : public SearchControl {
   static constexpr int kOracleEveryNodePlies = 6;
 
   // The oracle, the memo and the resident table at its leaves, and the TT's floor: SolveLeaves.
-  Search(TableView tt, ExactOracle* oracle, ExactMemo<B>* memo, const Probe* resident, int untabled)
-      : SearchControl(tt), leaves_(oracle, memo, resident, untabled) {}
+  Search(TTView tt, ExactOracle* oracle, ExactMemo<B>* memo, const Probe* resident, int tt_skip)
+      : SearchControl(tt), leaves_(oracle, memo, resident, tt_skip) {}
 
   // Boards with at least this many stones in pits use the TT.
-  int table_min_stones() const { return leaves_.table_min; }
+  int tt_min_stones() const { return leaves_.tt_min; }
 
   // Calls *trace (when not null; it outlives the search) with each board expand() generates the
   // moves of (expanded()): its position() and the window it is searched in.
@@ -53,7 +53,7 @@ class Search : public SearchControl {
 
   // At every node the TT covers, *source's stored move (when it has one) is searched first
   // instead of the TT's own: SolveOptions::move_source. Null: none.
-  void set_move_source(const TableView* source) { move_source_ = source; }
+  void set_move_source(const TTView* source) { move_source_ = source; }
 
   // Hook of ExactMemo::value: its solved positions count as nodes.
   void count_solved() {
@@ -67,7 +67,7 @@ class Search : public SearchControl {
   std::uint64_t tt_cutoffs() const { return tt_cutoffs_; }
 
   // lookup: where b is looked up, when the caller already computed it (0: not computed): b's TT
-  // key when n >= table_min_stones(), its storage rank + 1 when n is within a resident probe's
+  // key when n >= tt_min_stones(), its storage rank + 1 when n is within a resident probe's
   // levels (make_child). [lower, upper]: bounds on the
   // future already read from the TT by the caller (kNoBound: none). The answers that need no
   // search (the game's end, the bounds, the resident database, the caller's bounds) are inline:
@@ -135,7 +135,7 @@ class Search : public SearchControl {
   }
 
   // The TT the search reads and writes.
-  TableView& tt() { return tt_; }
+  TTView& tt() { return tt_; }
 
  private:
   // search() past its inline answers: the oracle's other answers, the memo, the TT, the moves.
@@ -159,9 +159,9 @@ class Search : public SearchControl {
                 .lo = least_future(n),
                 .hi = n,
                 .tt_move = -1};
-      if (n >= leaves_.table_min) {
+      if (n >= leaves_.tt_min) {
         node.key = lookup != 0 ? lookup : b.key();
-        if (int v; probe_table(node, &v)) return v;
+        if (int v; probe_tt(node, &v)) return v;
         if (move_source_ != nullptr) [[unlikely]] {
           if (SolveEntry e; move_source_->probe(node.key, e) && e.move >= 0) node.tt_move = e.move;
         }
@@ -180,7 +180,7 @@ class Search : public SearchControl {
         }
       }
       if (halted()) return 0;
-      if (n >= leaves_.table_min) store_result(node, std::bit_width(nodes_ - nodes_before));
+      if (n >= leaves_.tt_min) store_result(node, std::bit_width(nodes_ - nodes_before));
       return node.w.best;
     }
   }
@@ -195,13 +195,13 @@ class Search : public SearchControl {
     int n;
     Window w;
     int alpha0;         // the caller's alpha
-    std::uint64_t key;  // the TT key when n >= table_min_stones()
+    std::uint64_t key;  // the TT key when n >= tt_min_stones()
     int lo, hi;         // proven bounds on the future from the TT
     int tt_move;        // the TT's best move, -1 none
   };
 
   // Narrows the node's bounds by its TT entry; true (with *v) when they settle the window.
-  bool probe_table(Node& node, int* v) {
+  bool probe_tt(Node& node, int* v) {
     SolveEntry e;
     if (!tt_.probe(node.key, e)) return false;
     node.lo = std::max(node.lo, int(e.lower));
@@ -306,7 +306,7 @@ class Search : public SearchControl {
   std::optional<int> enhanced_cutoff(Node& node, Children& kids, int k) {
     for (int j = k; j < kids.queue.size(); ++j) {
       Child& c = kids.child[kids.queue.pit_at(j)];
-      if (node.n - c.gain < leaves_.table_min) continue;  // c.lookup is no TT key
+      if (node.n - c.gain < leaves_.tt_min) continue;  // c.lookup is no TT key
       SolveEntry e;
       if (!tt_.probe(c.lookup, e)) continue;
       c.lower = e.lower;
@@ -365,9 +365,9 @@ class Search : public SearchControl {
 
   SolveLeaves<B> leaves_;
   const ExpandTrace* trace_ = nullptr;
-  const TableView* move_source_ = nullptr;
+  const TTView* move_source_ = nullptr;
   // Children with at least this many stones in pits are marked busy (set_parallel).
-  const int busy_min_ = leaves_.table_min + kBusyAbove;
+  const int busy_min_ = leaves_.tt_min + kBusyAbove;
   std::uint64_t oracle_hits_ = 0;
   std::uint64_t expanded_ = 0;  // nodes whose moves were searched
   std::uint64_t tt_cutoffs_ = 0;

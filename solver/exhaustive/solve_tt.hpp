@@ -1,4 +1,5 @@
-// The solver's transposition table: proven bounds on the future margin, keyed by the pits alone.
+// The solver's transposition table (TT): proven bounds on the future margin, keyed by the pits
+// alone.
 #pragma once
 
 #include <algorithm>
@@ -23,7 +24,7 @@ inline constexpr int kNoBound = 32767;
 // An entry proves lower <= future <= upper for the position whose pits hash to `key` (side to
 // move first), future being the margin minus the kalah difference (RULES.md "Values"). Keying by
 // the pits lets positions that differ only in their kalahs share an entry. A 64-bit key makes a
-// wrong match of two different positions improbable (SolveTable) but not impossible.
+// wrong match of two different positions improbable (SolveTT) but not impossible.
 struct SolveEntry {
   std::uint64_t key = 0;  // the probed key
   std::int16_t lower = 0;
@@ -32,14 +33,14 @@ struct SolveEntry {
   std::uint8_t work = 0;  // log2 of the nodes spent proving the bounds: the replacement priority
 };
 
-// A table of 8-entry buckets (one cache line each), allocated at its full size (or, growable,
+// A TT of 8-entry buckets (one cache line each), allocated at its full size (or, growable,
 // reserved at it and used from a smaller power of two up, below): one 64-bit word
-// per entry keeps the table's footprint small, and the search's speed is bound by the latency of
+// per entry keeps the TT's footprint small, and the search's speed is bound by the latency of
 // its random accesses, which grows with the footprint (docs/SOLVER.md, "Transposition table"). A
 // store merges into the entry of the same key (intersecting the bounds) or replaces the bucket's
 // least-worked entry.
 //
-// A word holds the key's top kTagBits bits (its low bits chose the bucket; a growable table's tag:
+// A word holds the key's top kTagBits bits (its low bits chose the bucket; a growable TT's tag:
 // below), the bounds, move + 1
 // and work; all zero: empty. Words are read and written whole, so any number of threads may probe
 // and store at once without locks and never see a half-written entry. Racing stores may lose one of
@@ -48,7 +49,7 @@ struct SolveEntry {
 // about probes * 8 * 2^-56. Bounds keep 9 bits: -256 as a lower and 255 as an upper bound stand for
 // "none", and other bounds beyond [-256, 255] are weakened to fit, which keeps them true.
 //
-// Aging (Aging::kOn, for a table kept across searches: libkalah's analysis cache): each search
+// Aging (Aging::kOn, for a TT kept across searches: libkalah's analysis cache): each search
 // starts a generation (new_generation()), and a full bucket's victim is its least-worked entry
 // among those not stored in the current generation; only a bucket whose every entry is of the
 // current generation gives up its least-worked of all. So entries of searches gone by, however
@@ -56,31 +57,31 @@ struct SolveEntry {
 // side array of one 16-bit word per bucket, aging_bytes() = bytes() / 32, touched by stores only.
 // The side words are read and written without synchronising with the entries: a race (two stores
 // into one bucket, a store beside new_generation()) can only choose a worse victim, which costs
-// time, never correctness. Without aging the table replaces by work alone and has no side array.
+// time, never correctness. Without aging the TT replaces by work alone and has no side array.
 //
-// Growable (start_bytes below bytes, without aging): the table's memory is reserved at its full
-// size but only touched as it is used, and the table starts with start_bytes' 2^s buckets. Its tag
+// Growable (start_bytes below bytes, without aging): the TT's memory is reserved at its full
+// size but only touched as it is used, and the TT starts with start_bytes' 2^s buckets. Its tag
 // is then the key's 36 bits just above the starting index, bits [s, s + 36), instead of the top
-// 36: an entry knows every key bit a larger index takes, so once the table has taken an eighth of
+// 36: an entry knows every key bit a larger index takes, so once the TT has taken an eighth of
 // its slots in new entries (counted on a 256th of the keys) it doubles, up to the full size, and
 // each entry whose key has the new index bit set moves to the new bucket its key reaches. An entry
 // matches only keys that agree with its own in bits [0, s + 36) (56 for a 64 MiB start), at every
-// size. Any thread may grow the table while others probe and store (the mask is atomic, the move
+// size. Any thread may grow the TT while others probe and store (the mask is atomic, the move
 // word by word; a probe that races a move may miss its entry, and a store may land in the old
 // bucket, where no key reaches it again: both cost time only).
-class SolveTable {
+class SolveTT {
  public:
   static constexpr int kWays = 8;
   static constexpr int kTagBits = 36;
 
   enum class Aging : bool { kOff, kOn };
 
-  // A table of bytes_for(bytes), with the side array when aging, its memory faulted in by `threads`
-  // threads (HugeBuffer). With start_bytes (0: none) below that and no aging, a growable table
+  // A TT of bytes_for(bytes), with the side array when aging, its memory faulted in by `threads`
+  // threads (HugeBuffer). With start_bytes (0: none) below that and no aging, a growable TT
   // starting at bytes_for(start_bytes), its memory faulted in as it is used. Throws
   // std::bad_alloc when it cannot be allocated.
-  explicit SolveTable(std::size_t bytes, Aging aging = Aging::kOff, int threads = 1,
-                      std::size_t start_bytes = 0) {
+  explicit SolveTT(std::size_t bytes, Aging aging = Aging::kOff, int threads = 1,
+                   std::size_t start_bytes = 0) {
     const std::size_t buckets = bytes_for(bytes) / sizeof(Bucket);
     const std::size_t start = start_bytes == 0 || aging == Aging::kOn
                                   ? buckets
@@ -96,14 +97,14 @@ class SolveTable {
     }
   }
 
-  // The size of a table asked for `bytes`: a power of two of buckets, at least one.
+  // The size of a TT asked for `bytes`: a power of two of buckets, at least one.
   static std::size_t bytes_for(std::size_t bytes) {
     std::size_t buckets = 1;
     while (buckets * 2 * sizeof(Bucket) <= bytes) buckets *= 2;
     return buckets * sizeof(Bucket);
   }
 
-  // The entries' memory in use; an aging table takes aging_bytes() more. A growable table's grows
+  // The entries' memory in use; an aging TT takes aging_bytes() more. A growable TT's grows
   // up to max_bytes().
   std::size_t bytes() const { return (mask() + 1) * sizeof(Bucket); }
   std::size_t max_bytes() const { return (full_mask_ + 1) * sizeof(Bucket); }
@@ -114,8 +115,8 @@ class SolveTable {
   // aging it changes nothing). Any thread, at any time.
   void new_generation() { generation_.fetch_add(1, std::memory_order_relaxed); }
 
-  // The table as 64-bit words (bytes() / 8 of them), for a checkpoint: words [from, from + count)
-  // copied out, each read whole while other threads may store; and copied back in, into a table of
+  // The TT as 64-bit words (bytes() / 8 of them), for a checkpoint: words [from, from + count)
+  // copied out, each read whole while other threads may store; and copied back in, into a TT of
   // the same size (no other thread using it), where they prove what they proved.
   std::size_t words() const { return bytes() / sizeof(std::uint64_t); }
   void copy_out(std::size_t from, std::size_t count, std::uint64_t* out) const {
@@ -127,7 +128,7 @@ class SolveTable {
     for (std::size_t i = 0; i < count; ++i) w[i] = in[i];
   }
 
-  // True when the table holds bounds for key; they are copied into out.
+  // True when the TT holds bounds for key; they are copied into out.
   [[gnu::always_inline]] bool probe(std::uint64_t key, SolveEntry& out) const {
     const Bucket& b = buckets_[key & mask()];
     const std::uint64_t tag = tag_of(key);
@@ -151,7 +152,7 @@ class SolveTable {
     if (ages_ == nullptr) [[likely]] {
       bool inserted = false;
       put(buckets_[i].w[place(buckets_[i], in, 0, &inserted)], in);
-      // A 256th of the keys (top byte 0) counts the new entries of a table that may still grow.
+      // A 256th of the keys (top byte 0) counts the new entries of a TT that may still grow.
       if (inserted && m != full_mask_ && key >> 56 == 0) [[unlikely]]
         count_insertion(m);
       return;
@@ -264,19 +265,19 @@ class SolveTable {
     return mask_.load(std::memory_order_relaxed);
   }
 
-  // The kTagBits bits of key a word keeps: its top bits, or a growable table's bits above its
+  // The kTagBits bits of key a word keeps: its top bits, or a growable TT's bits above its
   // starting index.
   [[gnu::always_inline]] std::uint64_t tag_of(std::uint64_t key) const {
     return key >> tag_shift_ & ((std::uint64_t(1) << kTagBits) - 1);
   }
 
-  // A growable table doubles once it has taken 1/kGrowthDivisor of its slots in new entries:
-  // early enough that a large solve works in a table about as large as a fixed one would be (the
+  // A growable TT doubles once it has taken 1/kGrowthDivisor of its slots in new entries:
+  // early enough that a large solve works in a TT about as large as a fixed one would be (the
   // same node count on Kalah(6,4) without a table, docs/PERFORMANCE.md), late enough that a small
   // game stays small.
   static constexpr std::size_t kGrowthDivisor = 8;
 
-  // One sampled new entry in a table of mask m + 1 buckets: it doubles once the samples reach a
+  // One sampled new entry in a TT of mask m + 1 buckets: it doubles once the samples reach a
   // 256th of 1/kGrowthDivisor of its slots.
   void count_insertion(std::size_t m) {
     const std::uint64_t samples = samples_.fetch_add(1, std::memory_order_relaxed) + 1;
@@ -286,7 +287,7 @@ class SolveTable {
     growing_.store(false, std::memory_order_release);
   }
 
-  // Doubles a table of mask m + 1 buckets: each entry whose key has bit log2(m + 1) set (its tag
+  // Doubles a TT of mask m + 1 buckets: each entry whose key has bit log2(m + 1) set (its tag
   // keeps it) moves to the bucket of the same index plus m + 1.
   void grow(std::size_t m) {
     const int bit = kFieldBits + std::countr_zero(m + 1) - tag_shift_;
@@ -312,30 +313,30 @@ class SolveTable {
   std::size_t full_mask_ = 0;               // the buckets reserved, minus one
   int tag_shift_ = 64 - kTagBits;           // the lowest key bit of a word's tag
   std::atomic<std::uint64_t> samples_ = 0;  // sampled new entries since the last growth
-  std::atomic<bool> growing_ = false;       // a thread is doubling the table
-  // Aging: a bucket's generation (the table's modulo 256) when it was last stored into, times
+  std::atomic<bool> growing_ = false;       // a thread is doubling the TT
+  // Aging: a bucket's generation (the TT's modulo 256) when it was last stored into, times
   // 256, plus the set of its slots stored in that generation (bit i: slot i). Null: no aging.
   HugeBuffer age_memory_;
   std::uint16_t* ages_ = nullptr;  // in age_memory_
   std::atomic<std::uint32_t> generation_ = 0;
 };
 
-// A SolveTable as one solve sees it: keys XORed with a salt of the solve's rule set and board size,
-// so that solves of different games may share one table (a key's meaning is a position's pits,
+// A SolveTT as one solve sees it: keys XORed with a salt of the solve's rule set and board size,
+// so that solves of different games may share one TT (a key's meaning is a position's pits,
 // and the same pits have other values under other rules). Salt 0: the keys as they are.
-class TableView {
+class TTView {
  public:
-  TableView(SolveTable& table, std::uint64_t salt) : table_(&table), salt_(salt) {}
+  TTView(SolveTT& tt, std::uint64_t salt) : tt_(&tt), salt_(salt) {}
 
   [[gnu::always_inline]] bool probe(std::uint64_t key, SolveEntry& out) const {
-    return table_->probe(key ^ salt_, out);
+    return tt_->probe(key ^ salt_, out);
   }
   void store(std::uint64_t key, int lower, int upper, int move, int work) {
-    table_->store(key ^ salt_, lower, upper, move, work);
+    tt_->store(key ^ salt_, lower, upper, move, work);
   }
 
  private:
-  SolveTable* table_;
+  SolveTT* tt_;
   std::uint64_t salt_;
 };
 

@@ -14,14 +14,14 @@ namespace kalah {
 //                          (docs/SOLVER.md, "Move ordering"); relays make that a poor guide
 //   memo_levels(n)         levels of the small-position memo for n stones in pits at the root
 //                          (--memo -1): a deep memo pays where the tree is bushy and deep
-//   kUntabledAboveResident the TT skips the counts just above a resident table (--untabled -1)
+//   kTTSkipAboveResident the TT skips the counts just above a resident table (--tt-skip -1)
 //   kDefenceRounds         the every-move analysis searches the defender's moves near a test's
 //                          root in budgeted rounds (the order often tries a failing defence first)
 template <class R>
 struct SolveTuning {
   static constexpr bool kOrderByStonesHanded = false;
   static constexpr int memo_levels(int n) { return n / 2 - 2; }
-  static constexpr bool kUntabledAboveResident = false;
+  static constexpr bool kTTSkipAboveResident = false;
   static constexpr bool kDefenceRounds = true;
 };
 
@@ -33,7 +33,7 @@ requires std::derived_from<R, ExtraTurnRules<R>>
 struct SolveTuning<R> {
   static constexpr bool kOrderByStonesHanded = true;
   static constexpr int memo_levels(int n) { return n / 4; }
-  static constexpr bool kUntabledAboveResident = true;
+  static constexpr bool kTTSkipAboveResident = true;
   static constexpr bool kDefenceRounds = false;
 };
 

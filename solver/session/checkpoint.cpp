@@ -1,4 +1,4 @@
-// The checkpoint file: a magic line, a JSON line of what was proven, then the table's words.
+// The checkpoint file: a magic line, a JSON line of what was proven, then the TT's words.
 #include "solver/session/checkpoint.hpp"
 
 #include <algorithm>
@@ -44,7 +44,7 @@ nlohmann::ordered_json header_of(const SolveCheckpoint& c, std::uint64_t sum) {
   j["nodes"] = c.nodes;
   j["seconds"] = c.seconds;
   j["processes"] = c.processes;
-  j["table"] = c.has_table;
+  j["table"] = c.has_tt;
   j["table_xxh64"] = sum;
   return j;
 }
@@ -68,7 +68,7 @@ SolveCheckpoint from_header(const nlohmann::json& j) {
   c.nodes = j.at("nodes").get<std::uint64_t>();
   c.seconds = j.at("seconds").get<double>();
   c.processes = j.at("processes").get<int>();
-  c.has_table = j.at("table").get<bool>();
+  c.has_tt = j.at("table").get<bool>();
   if (r.lower > r.upper) throw CheckpointError("its bounds are empty");
   for (const MoveBound& m : r.moves)
     if (m.lower > m.upper)
@@ -76,13 +76,13 @@ SolveCheckpoint from_header(const nlohmann::json& j) {
   return c;
 }
 
-// Writes the table's words to fd, each read whole; its XXH64 in *sum. False on failure.
-bool write_table(int fd, const SolveTable& table, std::uint64_t* sum) {
+// Writes the TT's words to fd, each read whole; its XXH64 in *sum. False on failure.
+bool write_tt(int fd, const SolveTT& tt, std::uint64_t* sum) {
   Xxh64Stream hash;
   std::vector<std::uint64_t> chunk(kChunkWords);
-  for (std::size_t at = 0; at < table.words(); at += kChunkWords) {
-    const std::size_t n = std::min(kChunkWords, table.words() - at);
-    table.copy_out(at, n, chunk.data());
+  for (std::size_t at = 0; at < tt.words(); at += kChunkWords) {
+    const std::size_t n = std::min(kChunkWords, tt.words() - at);
+    tt.copy_out(at, n, chunk.data());
     hash.update(chunk.data(), n * sizeof(std::uint64_t));
     if (!write_all(fd, chunk.data(), n * sizeof(std::uint64_t))) return false;
   }
@@ -114,20 +114,19 @@ SolveCheckpoint new_checkpoint(Rules rules, const Position& p, std::size_t tt_by
   return c;
 }
 
-void save_checkpoint(const std::string& path, SolveCheckpoint c, const SolveTable* table) {
-  c.has_table = table != nullptr;
-  if (table != nullptr) c.tt_bytes = table->bytes();
+void save_checkpoint(const std::string& path, SolveCheckpoint c, const SolveTT* tt) {
+  c.has_tt = tt != nullptr;
+  if (tt != nullptr) c.tt_bytes = tt->bytes();
   const std::string tmp = checkpoint_temporary(path);
   const auto failed = [&path, &tmp](int why) {
     return std::runtime_error("cannot write checkpoint " + path + " (through " + tmp + "): " +
                               std::strerror(why) + " (the previous checkpoint, if any, is kept)");
   };
-  // The header is written last, over a placeholder of its length: the checksum follows the table.
+  // The header is written last, over a placeholder of its length: the checksum follows the TT.
   const std::size_t header_len = header_text(c, ~std::uint64_t(0)).size();  // the longest
   const int why = write_through(path, tmp, [&](int fd) {
     std::uint64_t sum = 0;
-    if (::lseek(fd, off_t(header_len), SEEK_SET) < 0 ||
-        (table != nullptr && !write_table(fd, *table, &sum)))
+    if (::lseek(fd, off_t(header_len), SEEK_SET) < 0 || (tt != nullptr && !write_tt(fd, *tt, &sum)))
       return false;
     // A checksum of fewer digits leaves spaces at the end of the JSON line.
     std::string text = header_text(c, sum);
@@ -160,15 +159,15 @@ SolveCheckpoint load_checkpoint(const std::string& path) {
   const auto body = in.tellg();
   in.seekg(0, std::ios::end);
   const auto size = std::uint64_t(in.tellg() - body);
-  const std::uint64_t want = c.has_table ? c.tt_bytes : 0;
+  const std::uint64_t want = c.has_tt ? c.tt_bytes : 0;
   if (size != want)
     throw CheckpointError("checkpoint " + path +
                           " is truncated or too long: " + std::to_string(size) +
-                          " bytes of table, expected " + std::to_string(want));
+                          " bytes of transposition table, expected " + std::to_string(want));
   return c;
 }
 
-void load_checkpoint_table(const std::string& path, SolveTable& table) {
+void load_checkpoint_tt(const std::string& path, SolveTT& tt) {
   std::ifstream in(path, std::ios::binary);
   std::string line;
   std::getline(in, line);
@@ -181,15 +180,16 @@ void load_checkpoint_table(const std::string& path, SolveTable& table) {
   }
   Xxh64Stream hash;
   std::vector<std::uint64_t> chunk(kChunkWords);
-  for (std::size_t at = 0; at < table.words(); at += kChunkWords) {
-    const std::size_t n = std::min(kChunkWords, table.words() - at);
+  for (std::size_t at = 0; at < tt.words(); at += kChunkWords) {
+    const std::size_t n = std::min(kChunkWords, tt.words() - at);
     in.read(reinterpret_cast<char*>(chunk.data()), std::streamsize(n * sizeof(std::uint64_t)));
     if (!in) throw CheckpointError("checkpoint " + path + " is truncated");
     hash.update(chunk.data(), n * sizeof(std::uint64_t));
-    table.copy_in(at, n, chunk.data());
+    tt.copy_in(at, n, chunk.data());
   }
   if (hash.digest() != sum)
-    throw CheckpointError("checkpoint " + path + " is corrupt: its table's checksum differs");
+    throw CheckpointError("checkpoint " + path +
+                          " is corrupt: its transposition table's checksum differs");
 }
 
 }  // namespace kalah

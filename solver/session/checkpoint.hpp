@@ -18,14 +18,14 @@ struct CheckpointError : std::runtime_error {
 };
 
 // What the runs of one solve proved so far. `proven` holds the root's bounds and each move's
-// (SolveOptions::resume), and everything else once the solve completed. With has_table, the file
-// also holds the solve's transposition table of tt_bytes whole: the bounds of the positions below
-// the root (a table under this rule set and board size, SolveOptions::table).
+// (SolveOptions::resume), and everything else once the solve completed. With has_tt, the file
+// also holds the solve's TT of tt_bytes whole: the bounds of the positions below
+// the root (a TT under this rule set and board size, SolveOptions::tt).
 struct SolveCheckpoint {
   Rules rules = Rules::kWetherell;
   Position position;
   std::size_t tt_bytes = 0;
-  bool has_table = false;
+  bool has_tt = false;
   SolveResult proven;
   int runs = 0;             // runs that wrote this checkpoint
   std::uint64_t nodes = 0;  // nodes of those runs, as far as each had reported them
@@ -34,29 +34,29 @@ struct SolveCheckpoint {
 };
 
 // The checkpoint of a solve of p under `rules` before anything is proven: the margin within p's
-// kalah difference -+ its stones in pits, no move bounded, no run, no table.
+// kalah difference -+ its stones in pits, no move bounded, no run, no TT.
 SolveCheckpoint new_checkpoint(Rules rules, const Position& p, std::size_t tt_bytes);
 
 // The temporary file a write of the checkpoint at `path` goes through: path + ".tmp".
 std::string checkpoint_temporary(const std::string& path);
 
-// The most bytes a checkpoint takes on disk with a table of tt_bytes (0: none): the table and a
+// The most bytes a checkpoint takes on disk with a TT of tt_bytes (0: none): the TT and a
 // header of at most 64 KiB.
 std::uint64_t checkpoint_bytes(std::size_t tt_bytes);
 
-// Writes c to path, with `table` (of c.tt_bytes; null: none) whole, or nothing at all: into
+// Writes c to path, with `tt` (of c.tt_bytes; null: none) whole, or nothing at all: into
 // checkpoint_temporary(path), flushed to disk, then renamed over path, so a run killed while
-// saving leaves the previous checkpoint. Other threads may go on storing into the table meanwhile.
+// saving leaves the previous checkpoint. Other threads may go on storing into the TT meanwhile.
 // Throws std::runtime_error naming the path and the failure (a full disk, say); the file at path
 // is then as it was, and a temporary file this call created is removed.
-void save_checkpoint(const std::string& path, SolveCheckpoint c, const SolveTable* table);
+void save_checkpoint(const std::string& path, SolveCheckpoint c, const SolveTT* tt);
 
-// Reads a checkpoint's header (everything but the table). Throws CheckpointError naming what is
+// Reads a checkpoint's header (everything but the TT). Throws CheckpointError naming what is
 // wrong, a file whose size does not match its header included.
 SolveCheckpoint load_checkpoint(const std::string& path);
 
-// Reads the table of a checkpoint with has_table into `table`, of its tt_bytes. Throws
+// Reads the TT of a checkpoint with has_tt into `tt`, of its tt_bytes. Throws
 // CheckpointError when it cannot be read or its checksum differs.
-void load_checkpoint_table(const std::string& path, SolveTable& table);
+void load_checkpoint_tt(const std::string& path, SolveTT& tt);
 
 }  // namespace kalah

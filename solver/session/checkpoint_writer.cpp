@@ -37,7 +37,7 @@ std::filesystem::path check_file_writable(const std::string& what, const std::st
   return dir;
 }
 
-void check_checkpoint_writable(const std::string& path, std::size_t table_bytes) {
+void check_checkpoint_writable(const std::string& path, std::size_t tt_bytes) {
   namespace fs = std::filesystem;
   const fs::path dir = check_file_writable("checkpoint", path);
   const std::string where = "cannot write checkpoint " + path + ": ";
@@ -51,13 +51,13 @@ void check_checkpoint_writable(const std::string& path, std::size_t table_bytes)
   const std::uintmax_t size = fs::is_regular_file(tmp, ec) ? fs::file_size(tmp, size_ec) : 0;
   const std::uint64_t free =
       std::uint64_t(disk.f_bavail) * disk.f_frsize + (size_ec ? 0 : std::uint64_t(size));
-  const std::uint64_t need = checkpoint_bytes(table_bytes);
+  const std::uint64_t need = checkpoint_bytes(tt_bytes);
   if (free < need)
     throw std::runtime_error(where + "disk full for it (" + mib_text(free) +
                              " free, a write needs " + mib_text(need) +
-                             (table_bytes > 0 ? ": a temporary copy beside it, holding the " +
-                                                    mib_text(table_bytes) + " transposition table)"
-                                              : ")"));
+                             (tt_bytes > 0 ? ": a temporary copy beside it, holding the " +
+                                                 mib_text(tt_bytes) + " transposition table)"
+                                           : ")"));
 }
 
 std::optional<SolveCheckpoint> checkpoint_to_resume(const std::string& path, Rules rules,
@@ -71,11 +71,11 @@ std::optional<SolveCheckpoint> checkpoint_to_resume(const std::string& path, Rul
   return c;
 }
 
-CheckpointWriter::CheckpointWriter(std::string path, SolveCheckpoint base, const SolveTable* table,
+CheckpointWriter::CheckpointWriter(std::string path, SolveCheckpoint base, const SolveTT* tt,
                                    double every)
     : path_(std::move(path)),
       base_(std::move(base)),
-      table_(table),
+      tt_(tt),
       every_(every),
       start_(std::chrono::steady_clock::now()) {
   latest_ = base_.proven;
@@ -125,7 +125,7 @@ void CheckpointWriter::run() {
     try {
       // Nodes are counted at the end of a run; a run's writes before it keep the earlier total.
       SolveCheckpoint c = snapshot(seconds_since(start_), 0);
-      save_checkpoint(path_, c, table_);
+      save_checkpoint(path_, c, tt_);
       lock.lock();
     } catch (const std::exception& e) {
       std::cerr << "kalah solve: warning: " << e.what() << "\n";
@@ -150,7 +150,7 @@ const SolveCheckpoint& CheckpointWriter::finish(const SolveResult& r) {
 
 bool CheckpointWriter::write_final() {
   try {
-    save_checkpoint(path_, final_, table_);
+    save_checkpoint(path_, final_, tt_);
     return true;
   } catch (const std::exception& e) {
     std::cerr << "kalah solve: warning: " << e.what() << "\n";

@@ -25,21 +25,21 @@ std::optional<SolveCheckpoint> checkpoint_to_resume(const std::string& path, Rul
 // writable and PATH is not a directory; returns that directory.
 std::filesystem::path check_file_writable(const std::string& what, const std::string& path);
 
-// Throws std::runtime_error naming `path` and the problem unless a checkpoint with a table of
-// table_bytes (0: none) can be written there: its directory exists and is writable, `path` is not
+// Throws std::runtime_error naming `path` and the problem unless a checkpoint with a TT of
+// tt_bytes (0: none) can be written there: its directory exists and is writable, `path` is not
 // a directory, and the disk has room for the temporary copy a write makes beside it
 // (checkpoint_bytes).
-void check_checkpoint_writable(const std::string& path, std::size_t table_bytes);
+void check_checkpoint_writable(const std::string& path, std::size_t tt_bytes);
 
-// Writes the checkpoint of one run, the table with it: after every test at the root that narrows
+// Writes the checkpoint of one run, the TT with it: after every test at the root that narrows
 // a bound (proven()), at the latest every `every` seconds, and at the end (finish(), then
 // write_final()). Writing happens on a thread of its own until finish(); a failed write is
 // reported on stderr and the previous checkpoint stays.
 class CheckpointWriter {
  public:
   // base: what earlier runs proved and spent (totals; runs counts them), or a new checkpoint's
-  // identity. table: the solve's table, which each write takes whole (may be null: none).
-  CheckpointWriter(std::string path, SolveCheckpoint base, const SolveTable* table, double every);
+  // identity. tt: the solve's TT, which each write takes whole (may be null: none).
+  CheckpointWriter(std::string path, SolveCheckpoint base, const SolveTT* tt, double every);
   ~CheckpointWriter();
   CheckpointWriter(const CheckpointWriter&) = delete;
   CheckpointWriter& operator=(const CheckpointWriter&) = delete;
@@ -59,7 +59,7 @@ class CheckpointWriter {
 
   std::string path_;
   SolveCheckpoint base_;
-  const SolveTable* table_;
+  const SolveTT* tt_;
   double every_;
   std::chrono::steady_clock::time_point start_;
   std::mutex mutex_;

@@ -13,10 +13,10 @@ namespace kalah {
 
 std::size_t solve_tt_bytes(const SolveJob& job, const Position& q, const Probe* probe) {
   if (job.tt_mb > 0) return std::size_t(job.tt_mb) << 20;
-  const bool untabled_levels = job.untabled > 0   ? probe != nullptr && probe->resident()
-                               : job.untabled < 0 ? untabled_by_default(job.rules, probe)
-                                                  : false;
-  return auto_tt_bytes(q, probe != nullptr ? probe->max_stones() : -1, untabled_levels);
+  const bool tt_skip_levels = job.tt_skip > 0   ? probe != nullptr && probe->resident()
+                              : job.tt_skip < 0 ? tt_skip_by_default(job.rules, probe)
+                                                : false;
+  return auto_tt_bytes(q, probe != nullptr ? probe->max_stones() : -1, tt_skip_levels);
 }
 
 std::size_t solve_tt_start_bytes(const SolveJob& job, std::size_t tt_bytes) {
@@ -41,7 +41,7 @@ ResumePlan plan_resume(const SolveJob& job, std::size_t tt_bytes) {
                        ": give that or leave --tt-mb out");
     plan.tt_bytes = plan.from->tt_bytes;
   }
-  check_checkpoint_writable(job.checkpoint, SolveTable::bytes_for(plan.tt_bytes));
+  check_checkpoint_writable(job.checkpoint, SolveTT::bytes_for(plan.tt_bytes));
   return plan;
 }
 

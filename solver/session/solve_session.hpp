@@ -19,12 +19,12 @@ struct SolveJob {
   Rules rules = Rules::kWetherell;
   Position position;
   long long tt_mb = 0;     // the TT in MiB; 0: sized to the position (auto_tt_bytes)
-  int untabled = -1;       // SolveOptions::untabled_above_db
+  int tt_skip = -1;        // SolveOptions::tt_skip_above_db
   std::string checkpoint;  // the checkpoint file; empty: none
 };
 
 // The TT of a solve of q: tt_mb, or with 0 the size auto_tt_bytes gives q with `probe` at its
-// leaves (null: none). The levels above the table skip the TT as `untabled` decides.
+// leaves (null: none). The levels above the table skip the TT as `tt_skip` decides.
 std::size_t solve_tt_bytes(const SolveJob& job, const Position& q, const Probe* probe);
 
 // The size an automatic TT of `tt_bytes` starts at, growing as it fills (SolveOptions::

@@ -179,14 +179,14 @@ bool check_proven(Rules rules, const Position& p, int south_margin) {
 }
 
 // A move the solver proves best (random among the best unless --no-random), with its exact value
-// for the mover and every legal move's. `table` is the game's transposition table: each position
+// for the mover and every legal move's. `tt` is the game's TT: each position
 // reuses what the earlier ones proved. Returns the mover's value.
 int computer_move_exact(const PlayConfig& cfg, ExactOracle* oracle, std::mt19937_64* rng,
-                        SolveTable& table, Position& p) {
+                        SolveTT& tt, Position& p) {
   SolveOptions opt;
   opt.oracle = oracle;
   opt.threads = cfg.threads;
-  opt.table = &table;
+  opt.tt = &tt;
   opt.every_move = true;
   opt.find_pv = false;
   const SolveResult r = solve(cfg.rules, p, opt);
@@ -374,13 +374,13 @@ int play_game(const PlayArgs& a, ExactOracle* oracle) {
   SearchOptions search = a.search;
   search.oracle = oracle;
   Searcher searcher =
-      allocate_table("tt-mb", search.tt_bytes, [&] { return Searcher(cfg.rules, search); });
+      allocate_tt("tt-mb", search.tt_bytes, [&] { return Searcher(cfg.rules, search); });
   std::mt19937_64 rng(a.seed);
-  std::optional<int> proven;          // --exact --self: the first move's value for South
-  std::unique_ptr<SolveTable> table;  // --exact: the solver's table, kept for the whole game
+  std::optional<int> proven;    // --exact --self: the first move's value for South
+  std::unique_ptr<SolveTT> tt;  // --exact: the solver's TT, kept for the whole game
   if (cfg.exact)
-    table = std::make_unique<SolveTable>(auto_tt_bytes(cfg.rules, p, oracle),
-                                         SolveTable::Aging::kOff, 1, kAutoTtStartBytes);
+    tt = std::make_unique<SolveTT>(auto_tt_bytes(cfg.rules, p, oracle), SolveTT::Aging::kOff, 1,
+                                   kAutoTtStartBytes);
   while (!game_finished(cfg.rules, p)) {
     std::cout << "\n";
     if (!cfg.self && p.mover == cfg.human) {
@@ -390,7 +390,7 @@ int play_game(const PlayArgs& a, ExactOracle* oracle) {
       }
     } else if (cfg.exact) {
       const Side mover = p.mover;
-      const int v = computer_move_exact(cfg, oracle, search.randomize ? &rng : nullptr, *table, p);
+      const int v = computer_move_exact(cfg, oracle, search.randomize ? &rng : nullptr, *tt, p);
       if (!proven) proven = mover == Side::kSouth ? v : -v;
     } else {
       computer_move(cfg, searcher, p);

@@ -156,7 +156,7 @@ int run_query(int argc, char** argv) {
   const bool batch = a.words.size() == 1 && a.words[0] == "-";
   const std::vector<std::string> lines = query_lines(a);
   const std::size_t tt_bytes = std::size_t(a.tt_mb) << 20;  // allocated here when not 0
-  const api::Database database = allocate_table("tt-mb", tt_bytes, [&] {
+  const api::Database database = allocate_tt("tt-mb", tt_bytes, [&] {
     return open_api_database(a.db, a.explicit_db, a.db_load, tt_bytes,
                              [&](const std::string& line) { progress.note(line); });
   });
@@ -174,7 +174,7 @@ int run_query(int argc, char** argv) {
     }
     missing.check(p.m);
     // The first search allocates the table: of --tt-mb, or with 0 sized to its position.
-    const api::Answer answer = allocate_table("tt-mb", tt_bytes, [&] {
+    const api::Answer answer = allocate_tt("tt-mb", tt_bytes, [&] {
       return database.query(a.rules_text, to_string(p), a.max_time, a.threads,
                             progress.status_sink());
     });

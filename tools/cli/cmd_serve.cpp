@@ -164,7 +164,7 @@ int run_serve(int argc, char** argv) {
   ServeArgs a;
   if (!parse_serve_args(argc, argv, a)) return 0;
   const std::size_t tt_bytes = std::size_t(a.tt_mb) << 20;
-  const api::Database db = allocate_table("tt-mb", tt_bytes, [&] {
+  const api::Database db = allocate_tt("tt-mb", tt_bytes, [&] {
     return open_api_database(
         a.db_path, a.explicit_db, a.db_load, tt_bytes,
         [](const std::string& line) { std::cerr << "kalah serve: " << line << "\n"; });

@@ -45,17 +45,17 @@ namespace {
 const char* kUsage =
     "solve [--rules R] [--pits m] [--stones k | POSITION] [--db PATH | --no-db] [--json] "
     "[--max-time SEC] [--threads N] [--guess-depth D] [--tt-mb MB] [--cache-mb MB] "
-    "[--db-load auto|memory|cache] [--db-max-stones N] [--memo N] [--untabled N] "
+    "[--db-load auto|memory|cache] [--db-max-stones N] [--memo N] [--tt-skip N] "
     "[--best-first PLIES [--best-first-budget N]] "
     "[--checkpoint FILE [--checkpoint-every SEC]] [--certificate FILE] [--trace-expanded FILE] "
     "[--at-least L] "
     "[--at-most U] [--progress | --quiet] [--book [--book-plies P]]";
 const char* kDescription =
-    "Solves a position exhaustively (MTD(f) over exact margins with a transposition table) and\n"
-    "prints the outcome for the side to move (win / draw / loss), the exact margin (final kalah\n"
-    "difference, side to move minus opponent, game played to its natural end), every best move,\n"
-    "a principal variation to the end of the game, nodes, database hits, expanded nodes (those\n"
-    "whose moves were searched), time and nodes/s.\n"
+    "Solves a position exhaustively (MTD(f) over exact margins with a transposition table, TT)\n"
+    "and prints the outcome for the side to move (win / draw / loss), the exact margin (final\n"
+    "kalah difference, side to move minus opponent, game played to its natural end), every best\n"
+    "move, a principal variation to the end of the game, nodes, database hits, expanded nodes\n"
+    "(those whose moves were searched), time and nodes/s.\n"
     "Without POSITION the start position of --pits/--stones is solved, S to move. POSITION is\n"
     "\"s1,..,sm,SK/n1,..,nm,NK X\" (quote it, or pass board and side as two words).\n"
     "Positions inside the endgame database (--db, default data/kalah.db when it exists and holds\n"
@@ -69,13 +69,13 @@ const char* kDescription =
     "search's; the database's opening and loading time is printed beside it, with the way the\n"
     "table is held.\n"
     "With --checkpoint FILE, what the solve proves is kept in FILE as it runs: the bounds of\n"
-    "the margin and of every root move, with the transposition table whole (FILE is as large\n"
+    "the margin and of every root move, with the TT whole (FILE is as large\n"
     "as --tt-mb), after each test at the root and every --checkpoint-every seconds (an atomic\n"
     "write: a run killed while writing keeps the previous checkpoint), and at the end after the\n"
     "answer is printed: when that write fails, a warning says so and the exit status is 3. FILE's\n"
     "directory must exist and have room for one write before the search starts (else exit 1).\n"
     "When FILE exists, the solve resumes from it: the same position and rules are required,\n"
-    "its table size is taken, and the tests its bounds decide are skipped. Ctrl-C (SIGINT) or\n"
+    "its TT size is taken, and the tests its bounds decide are skipped. Ctrl-C (SIGINT) or\n"
     "SIGTERM stops a solve as --max-time does: the bounds proven so far are printed (and kept\n"
     "in FILE), and the exit status is 130 or 143.\n"
     "Started by mpirun with 2 or more processes (a build with MPI), process 0 settles the\n"
@@ -86,7 +86,7 @@ const char* kDescription =
     "moves of it are written into the database's book for this rule set and board size, so\n"
     "query and play from this opening are instant; kalah verify checks the book. Each of those\n"
     "positions is solved with the database at the leaves and the options above (--threads,\n"
-    "--tt-mb, 0 sizing the table to each position, --memo, --guess-depth, --cache-mb, --db-load,\n"
+    "--tt-mb, 0 sizing the TT to each position, --memo, --guess-depth, --cache-mb, --db-load,\n"
     "--max-time for each); one that runs out of time is not stored and the exit status is 1.\n"
     "Each value solved is kept at once in a file in the database's directory\n"
     "(book-<16 hex digits>.kept, made whole at the start) until the book is stored, then the\n"
@@ -109,9 +109,9 @@ const char* kDescription =
     "claim holds, 1 when one does not or the time ran out first. --json then prints one\n"
     "object: position, rules, claims [{claim, holds (null: time ran out), proven}], holds,\n"
     "db_stones, db_in_memory, db_open_seconds, nodes, seconds. With --checkpoint FILE the\n"
-    "tests keep their table and the bounds they prove in FILE as a solve does: a claim that\n"
+    "tests keep their TT and the bounds they prove in FILE as a solve does: a claim that\n"
     "FILE's bounds decide is answered from them, and a test stopped by --max-time or a signal\n"
-    "goes on from FILE's table when run again (a solve of the position resumes from FILE too).";
+    "goes on from FILE's TT when run again (a solve of the position resumes from FILE too).";
 
 void add_solve_options(po::options_description& desc, SolveArgs& a,
                        std::vector<std::string>& position_words, std::optional<int>& at_least,
@@ -125,12 +125,12 @@ void add_solve_options(po::options_description& desc, SolveArgs& a,
       ("tt-mb", po::value(&a.tt_mb)->default_value(a.tt_mb),
        "transposition table size in MiB; 0: sized to the position (64 MiB up to 24 stones in pits "
        "beyond the database, doubled for every 2 more; from 48 stones in pits 64 MiB up to 20, "
-       "doubled for every stone more; 16 MiB up to 28 when --untabled is in effect, doubled for "
+       "doubled for every stone more; 16 MiB up to 28 when --tt-skip is in effect, doubled for "
        "every 2 more; at most 2048 and a quarter of the memory), starting at 64 MiB and doubling "
        "as it fills (whole at once with --checkpoint); "
        "at most the memory available (the machine's, within MemAvailable and ulimit -v)")
       ("memo", po::value(&a.memo)->default_value(a.memo),
-       "solve boards with up to this many stones in pits once into a dense table (-1: automatic, "
+       "solve boards with up to this many stones in pits once into a dense array (-1: automatic, "
        "0: off)")
       ("threads", po::value(&a.threads)->default_value(a.threads),
        "search threads, 0: all cores (sharing one transposition table; node counts vary from "
@@ -138,10 +138,11 @@ void add_solve_options(po::options_description& desc, SolveArgs& a,
       ("guess-depth", po::value(&a.guess_depth)->default_value(a.guess_depth),
        "plies of the heuristic engine search giving MTD(f)'s first guess, used when the position "
        "has 20 or more stones in pits beyond the database (0: guess 0)")
-      ("untabled", po::value(&a.untabled)->default_value(a.untabled),
+      ("tt-skip", po::value(&a.tt_skip)->default_value(a.tt_skip),
        "boards with at most N stones in pits beyond the database skip the transposition table "
-       "(-1: 4 with the table in memory under kalah and kalah-empty-capture, else 0); the value "
-       "is the same, the nodes and time differ")
+       "(-1: 4 with the database in memory under kalah and kalah-empty-capture, else 0); the "
+       "value is the same, the nodes and time differ")
+      ("untabled", po::value<int>(), "the former name of --tt-skip: the same, with a notice")
       ("best-first", po::value(&a.best_first)->default_value(a.best_first),
        "each null-window test keeps the nodes within PLIES moves of its root as a tree searched "
        "best first by proof numbers, depth-first below within node budgets (0: depth-first "
@@ -210,7 +211,11 @@ bool parse_solve_args(int argc, char** argv, SolveArgs& a) {
   check_range("threads", a.threads, 0, 256);
   a.threads = threads_or_all_cores(a.threads);
   check_range("guess-depth", a.guess_depth, 0, 60);
-  check_range("untabled", a.untabled, -1, 64);
+  if (vm.count("untabled") > 0) {
+    if (!vm["tt-skip"].defaulted()) throw InputError("give --tt-skip or --untabled, not both");
+    a.tt_skip = vm["untabled"].as<int>();
+  }
+  check_range(vm.count("untabled") > 0 ? "untabled" : "tt-skip", a.tt_skip, -1, 64);
   check_range("best-first", a.best_first, 0, 64);
   refuse_unless(vm, "best-first-budget", a.best_first > 0, "applies only to --best-first");
   if (a.best_first_budget < 1 || a.best_first_budget > (1LL << 40))
@@ -224,7 +229,7 @@ bool parse_solve_args(int argc, char** argv, SolveArgs& a) {
   if (a.no_db) {
     if (a.explicit_db) throw InputError("give either --db or --no-db, not both");
     if (a.write_book) throw InputError("--book needs a database: drop --no-db");
-    for (const char* o : {"cache-mb", "db-load", "db-max-stones", "untabled"})
+    for (const char* o : {"cache-mb", "db-load", "db-max-stones", "tt-skip", "untabled"})
       refuse_unless(vm, o, false, "does not apply to --no-db (no database is read)");
   }
   a.position = solve_position(game, position_words, vm);
@@ -247,11 +252,13 @@ bool parse_solve_args(int argc, char** argv, SolveArgs& a) {
                 "applies to a solve on one thread (--threads 1)");
   if (vm.count("store") > 0)  // the former name, once the command line is known to be good
     std::cerr << "kalah solve: --store is now called --book; it does the same\n";
+  if (vm.count("untabled") > 0)
+    std::cerr << "kalah solve: --untabled is now called --tt-skip; it does the same\n";
   return true;
 }
 
 // --at-least/--at-most: each claim decided by the bounds already proven (a resumed --checkpoint's)
-// or by one test, the tests sharing one table; with --checkpoint, the table and the margin's
+// or by one test, the tests sharing one TT; with --checkpoint, the TT and the margin's
 // bounds kept in FILE as for a solve (a later solve or claim resumes from them).
 int prove_claims(const SolveArgs& a, Progress& progress) {
   if (!a.checkpoint.empty()) check_checkpoint_writable(a.checkpoint, 0);  // before the database
@@ -263,16 +270,15 @@ int prove_claims(const SolveArgs& a, Progress& progress) {
   if (!a.checkpoint.empty())
     resumed = resume_checkpoint(a, opt.tt_bytes);
   else
-    resumed.table = allocate_table("tt-mb", SolveTable::bytes_for(opt.tt_bytes), [&] {
-      return std::make_unique<SolveTable>(opt.tt_bytes, SolveTable::Aging::kOff, 1,
-                                          opt.tt_start_bytes);
+    resumed.tt = allocate_tt("tt-mb", SolveTT::bytes_for(opt.tt_bytes), [&] {
+      return std::make_unique<SolveTT>(opt.tt_bytes, SolveTT::Aging::kOff, 1, opt.tt_start_bytes);
     });
-  opt.tt_bytes = resumed.table->max_bytes();
-  opt.table = resumed.table.get();
+  opt.tt_bytes = resumed.tt->max_bytes();
+  opt.tt = resumed.tt.get();
   const SolveCheckpoint base = checkpoint_base(solve_job(a), resumed.from, opt.tt_bytes, 1);
   std::unique_ptr<CheckpointWriter> writer;
   if (!a.checkpoint.empty())
-    writer = std::make_unique<CheckpointWriter>(a.checkpoint, base, opt.table, a.checkpoint_every);
+    writer = std::make_unique<CheckpointWriter>(a.checkpoint, base, opt.tt, a.checkpoint_every);
   SolveResult run;  // this run: the bounds proven in all, its nodes and seconds
   run.lower = base.proven.lower;
   run.upper = base.proven.upper;
@@ -323,11 +329,11 @@ int solve_and_print(const SolveArgs& a, Progress& progress) {
   std::unique_ptr<CheckpointWriter> writer;
   if (!a.checkpoint.empty()) {
     resumed = resume_checkpoint(a, opt.tt_bytes);
-    opt.tt_bytes = resumed.table->bytes();
-    opt.table = resumed.table.get();
+    opt.tt_bytes = resumed.tt->bytes();
+    opt.tt = resumed.tt.get();
     if (resumed.from) opt.resume = &resumed.from->proven;
     writer = std::make_unique<CheckpointWriter>(
-        a.checkpoint, checkpoint_base(solve_job(a), resumed.from, opt.tt_bytes, 1), opt.table,
+        a.checkpoint, checkpoint_base(solve_job(a), resumed.from, opt.tt_bytes, 1), opt.tt,
         a.checkpoint_every);
     if (resumed.from) progress.note("resumed: " + proven_text(resumed.from->proven));
     opt.on_proven = [&writer, &progress](const SolveResult& so_far) {
@@ -338,11 +344,10 @@ int solve_and_print(const SolveArgs& a, Progress& progress) {
     };
   }
   stop_on_signals();
-  // Without a table of the caller's, the solve allocates its own of opt.tt_bytes first.
+  // Without a TT of the caller's, the solve allocates its own of opt.tt_bytes first.
   const auto search = [&] { return solve(a.rules, a.position, opt); };
-  const SolveResult r = opt.table != nullptr
-                            ? search()
-                            : allocate_table("tt-mb", SolveTable::bytes_for(opt.tt_bytes), search);
+  const SolveResult r =
+      opt.tt != nullptr ? search() : allocate_tt("tt-mb", SolveTT::bytes_for(opt.tt_bytes), search);
   progress.clear_line();
   if (trace.is_open() && !trace.flush())
     throw std::runtime_error("cannot write the trace " + a.trace_expanded);
@@ -357,14 +362,14 @@ int solve_and_print(const SolveArgs& a, Progress& progress) {
 
 #ifdef KALAH_MPI
 // Process 0 of a distributed solve: the root's moves settled by the other processes' tests, kept
-// in --checkpoint (bounds only: each process's table stays its own) and printed.
+// in --checkpoint (bounds only: each process's TT stays its own) and printed.
 int coordinate_and_print(const SolveArgs& a, const SolveOptions& opt, int processes,
                          Progress& progress, const DbUse& use) {
   std::optional<SolveCheckpoint> from;
   std::unique_ptr<CheckpointWriter> writer;
   if (!a.checkpoint.empty()) {
     from = checkpoint_to_resume(a.checkpoint, a.rules, a.position);
-    if (from && from->has_table)
+    if (from && from->has_tt)
       throw InputError("checkpoint " + a.checkpoint +
                        " holds a single-process solve's table, which a distributed run would "
                        "drop: resume it on one process, or give the distributed run another FILE");
@@ -390,7 +395,7 @@ int coordinate_and_print(const SolveArgs& a, const SolveOptions& opt, int proces
 }
 
 // `mpirun -np P kalah solve ...`: every process opens the database; process 0 coordinates
-// (coordinate_split_solve), the others test with their own transposition tables. A failure
+// (coordinate_split_solve), the others test with their own TTs. A failure
 // anywhere ends every process.
 int solve_distributed(const SolveArgs& a) {
   return run_distributed("solve", [&](MpiSession& mpi) {
@@ -405,9 +410,9 @@ int solve_distributed(const SolveArgs& a) {
     SolveSetup setup = open_solve(a, nullptr);
     SolveOptions& opt = setup.opt;
     if (!root) {
-      const auto table = allocate_table("tt-mb", SolveTable::bytes_for(opt.tt_bytes),
-                                        [&] { return std::make_unique<SolveTable>(opt.tt_bytes); });
-      opt.table = table.get();
+      const auto tt = allocate_tt("tt-mb", SolveTT::bytes_for(opt.tt_bytes),
+                                  [&] { return std::make_unique<SolveTT>(opt.tt_bytes); });
+      opt.tt = tt.get();
       serve_split_tests(a.rules, a.position, opt);
       return 0;
     }

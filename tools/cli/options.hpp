@@ -77,7 +77,7 @@ void check_cache_mb(const char* name, long long mb, long long lo, long long hi);
 // allocate()'s result, where allocate() allocates the table of `bytes` that --NAME sizes; its
 // std::bad_alloc becomes throw_allocation_failed(name, bytes).
 template <class F>
-decltype(auto) allocate_table(const char* name, std::size_t bytes, F&& allocate) {
+decltype(auto) allocate_tt(const char* name, std::size_t bytes, F&& allocate) {
   try {
     return allocate();
   } catch (const std::bad_alloc&) {

@@ -31,7 +31,7 @@ struct SolveArgs {
   int memo = -1;
   int threads = 0;
   int guess_depth = SolveOptions{}.guess_depth;
-  int untabled = -1;
+  int tt_skip = -1;
   int best_first = 0;  // --best-first
   long long best_first_budget = 4096;
   bool progress = false;

@@ -1,5 +1,5 @@
 // What every kind of `kalah solve` run shares on the command line: its job, the database and the
-// options, the table of a resumed checkpoint, the answer printed with the final checkpoint, the
+// options, the TT of a resumed checkpoint, the answer printed with the final checkpoint, the
 // certificate.
 #include "tools/cli/solve_run.hpp"
 
@@ -14,7 +14,7 @@
 namespace kalah::cli {
 
 SolveJob solve_job(const SolveArgs& a) {
-  return {a.rules, a.position, a.tt_mb, a.untabled, a.checkpoint};
+  return {a.rules, a.position, a.tt_mb, a.tt_skip, a.checkpoint};
 }
 
 SolveOptions shared_solve_options(const SolveArgs& a) {
@@ -23,7 +23,7 @@ SolveOptions shared_solve_options(const SolveArgs& a) {
   o.max_seconds = a.max_time;
   o.threads = a.threads;
   o.guess_depth = a.guess_depth;
-  o.untabled_above_db = a.untabled;
+  o.tt_skip_above_db = a.tt_skip;
   o.best_first_plies = a.best_first;
   o.best_first_budget = std::uint64_t(a.best_first_budget);
   return o;
@@ -51,9 +51,9 @@ Resumed resume_checkpoint(const SolveArgs& a, std::size_t tt_bytes) {
   ResumePlan plan = plan_resume(solve_job(a), tt_bytes);
   Resumed r;
   r.from = std::move(plan.from);
-  r.table = allocate_table("tt-mb", SolveTable::bytes_for(plan.tt_bytes),
-                           [&] { return std::make_unique<SolveTable>(plan.tt_bytes); });
-  if (r.from && r.from->has_table) load_checkpoint_table(a.checkpoint, *r.table);
+  r.tt = allocate_tt("tt-mb", SolveTT::bytes_for(plan.tt_bytes),
+                     [&] { return std::make_unique<SolveTT>(plan.tt_bytes); });
+  if (r.from && r.from->has_tt) load_checkpoint_tt(a.checkpoint, *r.tt);
   return r;
 }
 

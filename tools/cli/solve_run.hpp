@@ -1,5 +1,5 @@
 // What every kind of `kalah solve` run shares on the command line: its job, the database and the
-// options, the table of a resumed checkpoint, the answer printed with the final checkpoint, the
+// options, the TT of a resumed checkpoint, the answer printed with the final checkpoint, the
 // certificate.
 #pragma once
 
@@ -37,13 +37,13 @@ struct SolveSetup {
 // Opens the database for a solve of --position (saying so on `progress` when given).
 SolveSetup open_solve(const SolveArgs& a, Progress* progress);
 
-// The solve's table and resumed bounds under --checkpoint: the checkpoint's when FILE exists.
+// The solve's TT and resumed bounds under --checkpoint: the checkpoint's when FILE exists.
 struct Resumed {
   std::optional<SolveCheckpoint> from;
-  std::unique_ptr<SolveTable> table;
+  std::unique_ptr<SolveTT> tt;
 };
 
-// The checkpoint's table, and its bounds when FILE exists (plan_resume: before the table is
+// The checkpoint's TT, and its bounds when FILE exists (plan_resume: before the TT is
 // allocated, FILE's directory is checked to have room for a write).
 Resumed resume_checkpoint(const SolveArgs& a, std::size_t tt_bytes);
 

@@ -92,9 +92,9 @@ void Player::solver_phase(const Position& p, Size& s, std::atomic<bool>& done, d
   q.max_seconds = seconds;
   q.threads = options_.threads;
   q.cancel = &done;
-  q.table = [this] {
-    if (!solve_table_) solve_table_ = std::make_unique<SolveTable>(options_.tt_bytes);
-    return solve_table_.get();
+  q.tt = [this] {
+    if (!solve_tt_) solve_tt_ = std::make_unique<SolveTT>(options_.tt_bytes);
+    return solve_tt_.get();
   };
   bool sent = false;
   const auto send_best = [&](const QueryAnswer& a, const char* source) {

@@ -19,7 +19,7 @@ struct PlayerOptions {
   std::string db;            // the database directory (kalah kgp's --db)
   bool explicit_db = false;  // --db given: a board size without a table is still only a note
   double move_time = 2;      // seconds per state, > 0
-  std::size_t tt_bytes = std::size_t(64) << 20;  // the engine's and the solver's tables, each
+  std::size_t tt_bytes = std::size_t(64) << 20;  // the engine's and the solver's TTs, each
   int threads = 1;                               // the solver's threads
 };
 
@@ -32,7 +32,7 @@ struct MoveNote {
 };
 
 // Chooses moves under KGP's rules (our `kalah` rule set, RULES.md) for one board after another;
-// keeps the database's table and an engine per board size, and the solver's table, between states.
+// keeps the database's table and an engine per board size, and the solver's TT, between states.
 // Throws DbError when the database is given (explicit_db) but cannot be opened.
 class Player {
  public:
@@ -58,8 +58,8 @@ class Player {
   PlayerOptions options_;
   std::unique_ptr<Store> store_;  // the database, null without one; one Probe a board size
   std::map<int, std::unique_ptr<Size>> sizes_;
-  std::unique_ptr<SolveTable> solve_table_;  // the solver's, kept for every state and size
-  int last_sent_ = 0;                        // the pit sent last for the current state
+  std::unique_ptr<SolveTT> solve_tt_;  // the solver's, kept for every state and size
+  int last_sent_ = 0;                  // the pit sent last for the current state
 };
 
 }  // namespace kalah::kgp

@@ -53,9 +53,9 @@ QueryAnswer Grader::values(const Position& p) {
   QuerySearchOptions o;
   o.max_seconds = search_seconds_;
   o.cancel = cancel_;
-  o.table = [this] {
-    if (!table_) table_ = std::make_unique<SolveTable>(tt_bytes_);
-    return table_.get();
+  o.tt = [this] {
+    if (!tt_) tt_ = std::make_unique<SolveTT>(tt_bytes_);
+    return tt_.get();
   };
   return query_position(tables_.rules(), p, oracle, o);
 }

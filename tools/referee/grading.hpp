@@ -70,7 +70,7 @@ struct MoveGrade {
 
 // Grades one session's moves: exact values from the table where it answers every move, else an
 // every-move analysis of at most `search_seconds` (its unproven margins kept as bounds) through a
-// solver table of tt_bytes allocated on the first search. The analysis stops early, its margins
+// solver TT of tt_bytes allocated on the first search. The analysis stops early, its margins
 // kept as bounds, once *cancel is true (when cancel is not null).
 class Grader {
  public:
@@ -90,7 +90,7 @@ class Grader {
   double search_seconds_;
   std::size_t tt_bytes_;
   const std::atomic<bool>* cancel_;
-  std::unique_ptr<SolveTable> table_;
+  std::unique_ptr<SolveTT> tt_;
 };
 
 }  // namespace kalah::referee

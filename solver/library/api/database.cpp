@@ -44,25 +44,25 @@ struct Database::Impl {
   std::shared_ptr<Store> store;
   std::vector<std::pair<TableId, int>> tables;  // with the levels used
 
-  std::mutex table_mutex;             // guards table
-  std::shared_ptr<SolveTable> table;  // the analysis cache, made by the first search
+  std::mutex tt_mutex;          // guards tt
+  std::shared_ptr<SolveTT> tt;  // the analysis cache, made by the first search
 
   // An analysis cache of `bytes`: aging, each query that searches a generation of its own, so
   // that what past queries proved gives way to the current one's entries first.
-  static std::shared_ptr<SolveTable> new_table(std::size_t bytes) {
-    return std::make_shared<SolveTable>(bytes, SolveTable::Aging::kOn);
+  static std::shared_ptr<SolveTT> new_tt(std::size_t bytes) {
+    return std::make_shared<SolveTT>(bytes, SolveTT::Aging::kOn);
   }
 
   // The analysis cache of options.tt_bytes, when that is given.
-  void make_table_now() {
-    if (options.tt_bytes > 0) table = new_table(options.tt_bytes);
+  void make_tt_now() {
+    if (options.tt_bytes > 0) tt = new_tt(options.tt_bytes);
   }
 
   // The analysis cache, made now (sized to p) when it does not exist yet.
-  std::shared_ptr<SolveTable> analysis_table(Rules r, const Position& p, const Probe* probe) {
-    std::lock_guard lock(table_mutex);
-    if (!table) table = new_table(auto_tt_bytes(r, p, probe));
-    return table;
+  std::shared_ptr<SolveTT> analysis_tt(Rules r, const Position& p, const Probe* probe) {
+    std::lock_guard lock(tt_mutex);
+    if (!tt) tt = new_tt(auto_tt_bytes(r, p, probe));
+    return tt;
   }
 
   std::mutex mutex;                                              // guards probes and auto_done
@@ -136,7 +136,7 @@ Database::Database() : impl_(std::make_unique<Impl>()) {}
 
 Database::Database(Options options) : Database() {
   impl_->options = std::move(options);
-  impl_->make_table_now();
+  impl_->make_tt_now();
 }
 
 Database::Database(const std::string& path, Options options) : Database() {
@@ -150,7 +150,7 @@ Database::Database(const std::string& path, Options options) : Database() {
       if (impl_->options.max_stones >= 0) n = std::min(n, impl_->options.max_stones);
       impl_->tables.emplace_back(t, n);
     }
-    impl_->make_table_now();
+    impl_->make_tt_now();
   });
 }
 
@@ -239,11 +239,11 @@ Answer Database::query(std::string_view rules, std::string_view position,
     qo.threads = threads;
     qo.progress = options.progress;
     qo.cancel = options.cancel;
-    std::shared_ptr<SolveTable> table;  // kept for the query, whatever clear_cache() does
-    qo.table = [&] {                    // the query's search starts a generation
-      table = impl_->analysis_table(r, p, probe.get());
-      table->new_generation();
-      return table.get();
+    std::shared_ptr<SolveTT> tt;  // kept for the query, whatever clear_cache() does
+    qo.tt = [&] {                 // the query's search starts a generation
+      tt = impl_->analysis_tt(r, p, probe.get());
+      tt->new_generation();
+      return tt.get();
     };
     if (options.on_proven)
       qo.on_proven = [&](const QueryAnswer& so_far) {
@@ -274,8 +274,8 @@ std::optional<Answer> Database::lookup(std::string_view rules, std::string_view 
 }
 
 void Database::clear_cache() const {
-  std::lock_guard lock(impl_->table_mutex);
-  if (impl_->table) impl_->table = Impl::new_table(impl_->table->bytes());
+  std::lock_guard lock(impl_->tt_mutex);
+  if (impl_->tt) impl_->tt = Impl::new_tt(impl_->tt->bytes());
 }
 
 std::size_t Database::clear_stale_readers() const {
@@ -284,8 +284,8 @@ std::size_t Database::clear_stale_readers() const {
 }
 
 std::size_t Database::tt_bytes() const {
-  std::lock_guard lock(impl_->table_mutex);
-  return impl_->table ? impl_->table->bytes() : 0;
+  std::lock_guard lock(impl_->tt_mutex);
+  return impl_->tt ? impl_->tt->bytes() : 0;
 }
 
 std::vector<int> Database::best_moves(std::string_view rules, std::string_view position,

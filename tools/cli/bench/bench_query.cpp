@@ -1,5 +1,5 @@
 // `kalah bench query`: every move of a start position proven, beside `kalah solve`, and a game
-// walked one query after another through one transposition table, cold and after a load.
+// walked one query after another through one TT, cold and after a load.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -48,7 +48,7 @@ struct Timed {
   std::uint64_t nodes = 0;
 };
 
-// `kalah solve`'s work on p: the margin, the best moves and the PV, a table of its own.
+// `kalah solve`'s work on p: the margin, the best moves and the PV, a TT of its own.
 Timed solve_once(Rules rules, const Position& p, Probe& probe, int threads) {
   SolveOptions opt;
   opt.oracle = &probe;
@@ -59,16 +59,15 @@ Timed solve_once(Rules rules, const Position& p, Probe& probe, int threads) {
   return {r.seconds, r.nodes};
 }
 
-// One query of p with every move exact; table: kept between queries (its search a generation of
+// One query of p with every move exact; tt: kept between queries (its search a generation of
 // its own, as libkalah's analysis cache), or null for a fresh one.
-QueryAnswer query_once(Rules rules, const Position& p, Probe& probe, int threads,
-                       SolveTable* table) {
+QueryAnswer query_once(Rules rules, const Position& p, Probe& probe, int threads, SolveTT* tt) {
   QuerySearchOptions o;
   o.threads = threads;
-  if (table != nullptr)
-    o.table = [table] {
-      table->new_generation();
-      return table;
+  if (tt != nullptr)
+    o.tt = [tt] {
+      tt->new_generation();
+      return tt;
     };
   QueryAnswer a = query_position(rules, p, &probe, o);
   if (!settled(a)) throw std::runtime_error("bench query: a query did not settle every move");
@@ -89,8 +88,9 @@ const char* const kQueryBenchDescription =
     "best moves, PV) and queried as kalah query does (every move exact), each with a\n"
     "transposition table of its own, alternated --runs times; then a game walked from\n"
     "the start, lowest best move each ply, every position queried in turn through one\n"
-    "table of --tt-mb kept for the walk (kalah serve's analysis cache, aging). With --load N\n"
-    "the walk again, through a table that first answered N positions beyond the table\n"
+    "transposition table of --tt-mb kept for the walk (kalah serve's analysis cache,\n"
+    "aging). With --load N the walk again, through a transposition table that first\n"
+    "answered N positions beyond the table\n"
     "(--load-beyond), each a generation; its answers must be the cold walk's.\n"
     "Prints times, nodes and the ratios; the signature is the XXH64 of every answer's\n"
     "values, the same on every run.";
@@ -109,14 +109,14 @@ bool parse_query_bench_args(int argc, char** argv, QueryBenchArgs& a) {
       "runs", po::value(&a.runs)->default_value(a.runs),
       "solves and queries of each start, alternated (1..20)")(
       "tt-mb", po::value(&a.tt_mb)->default_value(a.tt_mb),
-      "the walk's table in MiB (by default kalah serve's analysis cache)")(
+      "the walk's transposition table in MiB (by default kalah serve's analysis cache)")(
       "load", po::value(&a.load)->default_value(a.load),
       "walk again after this many positions beyond the table (fixed seed, kalahs empty) were "
-      "queried through the walk's table, each a generation of its own (0..100000; 0: no load)")(
-      "load-beyond", po::value(&load_beyond)->default_value(load_beyond),
-      "the loaded positions' stones in pits beyond the table: N or LO-HI")(
+      "queried through the walk's transposition table, each a generation of its own (0..100000; 0: "
+      "no load)")("load-beyond", po::value(&load_beyond)->default_value(load_beyond),
+                  "the loaded positions' stones in pits beyond the table: N or LO-HI")(
       "no-aging", po::bool_switch(&no_aging),
-      "the walks' tables replace by work alone, without generations (as before libkalah's cache "
+      "the walks' TTs replace by work alone, without generations (as before libkalah's cache "
       "aged)");
   po::variables_map vm;
   if (!parse_command(argc, argv,
@@ -156,7 +156,7 @@ void bench_start_position(const QueryBenchArgs& a, Rules rules, const Position& 
               queried.seconds / solved.seconds, solved.seconds / a.runs);
 }
 
-// A game walked from the start, lowest best move each ply, each position queried through `table`.
+// A game walked from the start, lowest best move each ply, each position queried through `tt`.
 struct Walk {
   int asked = 0;
   double first = 0, seconds = 0;
@@ -164,14 +164,13 @@ struct Walk {
   std::string values;  // each position and its answer's values, one after another
 };
 
-// The walk from `start` through `table`, each position a query (a generation) of its own.
-Walk walk(const QueryBenchArgs& a, Rules rules, const Position& start, Probe& probe,
-          SolveTable& table) {
+// The walk from `start` through `tt`, each position a query (a generation) of its own.
+Walk walk(const QueryBenchArgs& a, Rules rules, const Position& start, Probe& probe, SolveTT& tt) {
   Walk w;
   Position p = start;
   for (int ply = 0; ply <= a.plies && !is_over(rules, p); ++ply, ++w.asked) {
     const auto at = std::chrono::steady_clock::now();
-    const QueryAnswer q = query_once(rules, p, probe, a.threads, &table);
+    const QueryAnswer q = query_once(rules, p, probe, a.threads, &tt);
     const double s = seconds_since(at);
     if (ply == 0) w.first = s;
     w.seconds += s;
@@ -184,16 +183,16 @@ Walk walk(const QueryBenchArgs& a, Rules rules, const Position& start, Probe& pr
   return w;
 }
 
-// a.load positions of an m-pit board beyond the table queried through `table`, each answer signed;
+// a.load positions of an m-pit board beyond the table queried through `tt`, each answer signed;
 // prints the load.
-void load(const QueryBenchArgs& a, Rules rules, int m, Probe& probe, SolveTable& table,
+void load(const QueryBenchArgs& a, Rules rules, int m, Probe& probe, SolveTT& tt,
           Xxh64Stream& signature) {
   const int lo = probe.max_stones() + a.load_lo, hi = probe.max_stones() + a.load_hi;
   const auto at = std::chrono::steady_clock::now();
   std::uint64_t nodes = 0;
   const std::vector<Position> positions = random_positions(rules, m, lo, hi, a.load);
   for (const Position& p : positions) {
-    const QueryAnswer q = query_once(rules, p, probe, a.threads, &table);
+    const QueryAnswer q = query_once(rules, p, probe, a.threads, &tt);
     nodes += q.nodes;
     const std::string v = to_string(p) + " " + values_text(q);
     signature.update(v.data(), v.size());
@@ -202,26 +201,26 @@ void load(const QueryBenchArgs& a, Rules rules, int m, Probe& probe, SolveTable&
               positions.size(), lo, hi, seconds_since(at), static_cast<unsigned long long>(nodes));
 }
 
-// The walk through a fresh table, and with --load through one loaded first; every answer signed.
+// The walk through a fresh TT, and with --load through one loaded first; every answer signed.
 void bench_walk(const QueryBenchArgs& a, Rules rules, const Position& start, Probe& probe,
                 Xxh64Stream& signature) {
-  const auto aging = a.aging ? SolveTable::Aging::kOn : SolveTable::Aging::kOff;
+  const auto aging = a.aging ? SolveTT::Aging::kOn : SolveTT::Aging::kOff;
   const std::size_t bytes = std::size_t(a.tt_mb) << 20;
   const Walk cold = [&] {
-    SolveTable table(bytes, aging);
-    return walk(a, rules, start, probe, table);
+    SolveTT tt(bytes, aging);
+    return walk(a, rules, start, probe, tt);
   }();
   signature.update(cold.values.data(), cold.values.size());
   std::printf(
-      "  walk of %d positions, one table of %zu MiB%s: first %.3f s, all %.3f s (%.2fx the "
+      "  walk of %d positions, one TT of %zu MiB%s: first %.3f s, all %.3f s (%.2fx the "
       "first), %llu nodes\n",
-      cold.asked, SolveTable::bytes_for(bytes) >> 20, a.aging ? " (aging)" : " (no aging)",
-      cold.first, cold.seconds, cold.seconds / std::max(cold.first, 1e-9),
+      cold.asked, SolveTT::bytes_for(bytes) >> 20, a.aging ? " (aging)" : " (no aging)", cold.first,
+      cold.seconds, cold.seconds / std::max(cold.first, 1e-9),
       static_cast<unsigned long long>(cold.nodes));
   if (a.load == 0) return;
-  SolveTable table(bytes, aging);
-  load(a, rules, start.m, probe, table, signature);
-  const Walk loaded = walk(a, rules, start, probe, table);
+  SolveTT tt(bytes, aging);
+  load(a, rules, start.m, probe, tt, signature);
+  const Walk loaded = walk(a, rules, start, probe, tt);
   if (loaded.values != cold.values)
     throw std::runtime_error("bench query: the walk after the load answered otherwise");
   std::printf(
@@ -261,8 +260,7 @@ int bench_query(int argc, char** argv) {
 }
 
 const RegisterBenchWorkload reg{
-    "query", "every move exact beside kalah solve, and a game walked through one table",
-    &bench_query};
+    "query", "every move exact beside kalah solve, and a game walked through one TT", &bench_query};
 
 }  // namespace
 }  // namespace kalah::cli

@@ -34,8 +34,8 @@ constexpr int kBenchSolveTtMb = 64;
 // guess: the engine's value at 16 plies when the start has 20 or more stones in pits beyond the
 // database, else 0) and prints a line each and the total; the total node count is the signature
 // when threads == 1.
-// With perfect_order, each case is then solved twice more: once into a table kept here, and once
-// with that table as the move source at every node (SolveOptions::move_source): the second's
+// With perfect_order, each case is then solved twice more: once into a TT kept here, and once
+// with that TT as the move source at every node (SolveOptions::move_source): the second's
 // nodes are the perfect-order limit, printed on a line of its own.
 void run_solve_cases(const std::vector<SolveCase>& cases,
                      const std::vector<std::unique_ptr<Store>>& stores, int threads, int tt_mb,
@@ -71,9 +71,9 @@ void run_solve_cases(const std::vector<SolveCase>& cases,
     if (probe) std::printf("  (<= %d table loaded in %.2f s)", probe->max_stones(), load_s);
     std::printf("\n");
     if (perfect_order) {
-      SolveTable source(opt.tt_bytes);
+      SolveTT source(opt.tt_bytes);
       SolveOptions first = opt;
-      first.table = &source;
+      first.tt = &source;
       const SolveResult filled = solve(c.rules, start_position(c.m, c.k), first);
       SolveOptions limit = opt;
       limit.move_source = &source;
@@ -130,7 +130,7 @@ bool parse_bench_solve_args(int argc, char** argv, BenchSolveArgs& a) {
                        "transposition table of every solve in MiB, 1..65536 and at most the "
                        "memory available")(
       "perfect-order", po::bool_switch(&a.perfect_order),
-      "also each start's perfect-order limit: solved again with a finished solve's table as "
+      "also each start's perfect-order limit: solved again with a finished solve's TT as "
       "the move source at every node");
   po::variables_map vm;
   return parse_command(
@@ -149,8 +149,8 @@ bool parse_bench_solve_args(int argc, char** argv, BenchSolveArgs& a) {
           " plies when the start has 20 or more stones in pits beyond the database).\n"
           "Prints each margin, nodes, seconds (search only) and nodes/s; with one thread the\n"
           "total node count is the signature.\n"
-          "With --perfect-order, each start is then solved twice more: once into a table of\n"
-          "the same size, once with that table's stored move searched first at every node the\n"
+          "With --perfect-order, each start is then solved twice more: once into a TT of\n"
+          "the same size, once with that TT's stored move searched first at every node the\n"
           "TT covers. The second's nodes and expanded nodes (those whose moves were searched)\n"
           "are printed below the start's line, beside its own expanded nodes: how far the\n"
           "move order is from its limit. The total counts the plain solves only.",

@@ -278,12 +278,12 @@ SolveResult solve_checked(const Workload& w, const SolveOptions& o) {
   return r;
 }
 
-// Two more one-thread solves: into a table, then with its moves first (SolveOptions::move_source).
+// Two more one-thread solves: into a TT, then with its moves first (SolveOptions::move_source).
 SolveResult perfect_order_limit(const Workload& w, Probe* probe, long long tt_mb, int margin) {
   SolveOptions o = solve_options(w, probe, 1, tt_mb);
-  SolveTable source(o.tt_bytes);
+  SolveTT source(o.tt_bytes);
   SolveOptions first = o;
-  first.table = &source;
+  first.tt = &source;
   const SolveResult filled = solve_checked(w, first);
   SolveOptions limit = o;
   limit.move_source = &source;

@@ -71,22 +71,27 @@ class Search : public SearchControl {
   // levels (make_child). [lower, upper]: bounds on the
   // future already read from the TT by the caller (kNoBound: none). The answers that need no
   // search (the game's end, the bounds, the resident database, the caller's bounds) are inline:
-  // a third of the nodes are database children, which then cost no call.
+  // a third of the nodes are database children, which then cost no call. The steps are numbered
+  // as docs/SOLVER.md ("One node, step by step") describes them.
   [[gnu::always_inline]] int search(const B& b, int n, int alpha, int beta,
                                     std::uint64_t lookup = 0, int lower = -kNoBound,
                                     int upper = kNoBound) {
+    // Step 1: stop.
     if ((++nodes_ & kPollMask) == 0) poll();
     if (halted()) return 0;
+    // Step 2: the game's own bounds.
     int over;
     if (game_over(b, n, &over)) return over;
     if (beta <= least_future(n)) return least_future(n);
     if (alpha >= n) return n;
+    // Step 3: the database in memory.
     if (n <= leaves_.oracle_max && leaves_.resident != nullptr) {
       ++oracle_hits_;
       return leaves_.level[n].future(
           lookup != 0 ? lookup - 1
                       : leaves_.order->template rank_cells<B::kFixedCells>(b.cells(), n));
     }
+    // Step 4: the caller's bounds.
     if (int v; settles(std::max(least_future(n), lower), std::min(n, upper), alpha, beta, &v)) {
       // Past the checks above the game's own bounds settle only when they meet; else the caller's
       // bounds, read from the TT for the enhanced transposition cutoff, did.
@@ -140,6 +145,7 @@ class Search : public SearchControl {
  private:
   // search() past its inline answers: the oracle's other answers, the memo, the TT, the moves.
   int expand(const B& b, int n, int alpha, int beta, std::uint64_t lookup) {
+    // Step 5: the oracle and the memo.
     if (n <= leaves_.oracle_max || (ply_ < kOracleEveryNodePlies && leaves_.oracle != nullptr)) {
       if (const std::optional<int> f = leaves_.oracle->future(b.position())) {
         ++oracle_hits_;
@@ -159,6 +165,7 @@ class Search : public SearchControl {
                 .lo = least_future(n),
                 .hi = n,
                 .tt_move = -1};
+      // Step 6: the TT.
       if (n >= leaves_.tt_min) {
         node.key = lookup != 0 ? lookup : b.key();
         if (int v; probe_tt(node, &v)) return v;
@@ -180,6 +187,7 @@ class Search : public SearchControl {
         }
       }
       if (halted()) return 0;
+      // Step 11: store.
       if (n >= leaves_.tt_min) store_result(node, std::bit_width(nodes_ - nodes_before));
       return node.w.best;
     }
@@ -229,6 +237,7 @@ class Search : public SearchControl {
       line_rank_[ply_] = 0;
       line_depth_ = ply_;
     }
+    // Step 7: the TT move.
     if (searched_tt_move) {
       Child c;
       leaves_.make_child(b, node.n, opp_stones, node.tt_move, c);
@@ -245,16 +254,18 @@ class Search : public SearchControl {
     const auto visit_child = [&](int pit) __attribute__((always_inline)) {
       return visit(node, kids.child[pit]);
     };
-    // Children inside the database come first in the order and are exact at the cost of one
-    // read: they are visited before the enhanced transposition cutoff reads the other children's
-    // TT entries, which a cutoff among them spares.
+    // Step 8: the database children. Children inside the database come first in the order and are
+    // exact at the cost of one read: they are visited before the enhanced transposition cutoff
+    // reads the other children's TT entries, which a cutoff among them spares.
     int k = 0;
     if (search_in_order(kids.queue, k, visit_child, move_key(kDatabaseChild, 0)))
       return std::nullopt;
     if (k == kids.queue.size()) return std::nullopt;
+    // Step 9: the enhanced transposition cutoff.
     if (node.n >= kEtcMinStones) {
       if (const std::optional<int> v = enhanced_cutoff(node, kids, k)) return v;
     }
+    // Step 10: the other moves in order.
     if (rounds) {
       defence_rounds(node, kids, k);
     } else if (busy_ == nullptr) {

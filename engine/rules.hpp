@@ -17,6 +17,9 @@ namespace kalah {
 // R::apply(board, pit[, trace]), its move kernel,
 //   kName                  the name users type (--rules) and see
 //   kCode                  its code in database keys (db/FORMAT.md); never reused
+//   kSummary               one line for --help and the manual page: what the rules are
+//   kStartStones           stones a pit in the game its tools start by default (the page's new
+//                          game, kalah bench query's starts)
 //   game_ends(mover_empty, opponent_empty)  the natural end of the game, from whose pits are empty
 //   kDecidedAtHalf         play may stop once a kalah holds more than half the stones
 //   kLeastGain             every position not over has a move that puts at least this many
@@ -26,6 +29,8 @@ template <class R>
 concept RuleSet = requires(bool empty) {
   { R::kName } -> std::convertible_to<std::string_view>;
   { R::kCode } -> std::convertible_to<std::uint8_t>;
+  { R::kSummary } -> std::convertible_to<std::string_view>;
+  { R::kStartStones } -> std::convertible_to<int>;
   { R::game_ends(empty, empty) } -> std::same_as<bool>;
   { R::kDecidedAtHalf } -> std::convertible_to<bool>;
   { R::kLeastGain } -> std::convertible_to<int>;
@@ -86,6 +91,14 @@ constexpr std::string_view rules_name(Rules r) {
 constexpr std::optional<Rules> parse_rules(std::string_view s) {
   return detail::find_rules(RegisteredRules{},
                             [&](std::string_view n, std::uint8_t) { return n == s; });
+}
+
+// The rule set's kSummary and kStartStones.
+inline std::string_view rules_summary(Rules r) {
+  return with_rules(r, []<class R>(R) { return std::string_view(R::kSummary); });
+}
+inline int start_stones(Rules r) {
+  return with_rules(r, []<class R>(R) { return R::kStartStones; });
 }
 
 // The registered rule set with database code c, if any.

@@ -458,7 +458,8 @@ TEST(CliUsage, EveryCommandHasHelp) {
   std::istringstream lines(top.out.substr(top.out.find("commands:")));
   std::string line;
   std::vector<std::string> names;
-  while (std::getline(lines, line))
+  std::getline(lines, line);  // the heading
+  while (std::getline(lines, line) && !line.empty())
     if (line.rfind("  ", 0) == 0) names.push_back(line.substr(2, line.find(' ', 2) - 2));
   for (const char* mine : {"move", "play", "tree", "bench"})
     EXPECT_NE(std::find(names.begin(), names.end(), mine), names.end()) << mine;

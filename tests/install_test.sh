@@ -29,7 +29,7 @@ done < <(find "$prefix/share/doc/kalah" -name '*.md')
 got=$("$kalah" move "3,3,3,3,3,3,0/3,3,3,3,3,3,0 S" 5)
 [[ $got == "3,3,3,3,0,4,1/4,3,3,3,3,3,0 N" ]] || fail "installed kalah move printed '$got'"
 
-listed=$("$kalah" --help | awk '/^commands:/ {on = 1; next} on && NF {print $1}' | sort)
+listed=$("$kalah" --help | awk '/^commands:/ {on = 1; next} on && !NF {exit} on {print $1}' | sort)
 [[ -n $listed ]] || fail "kalah --help lists no commands"
 documented=$(sed -n '/^\.SH COMMANDS/,/^\.SH /p' "$man" | awk '$1 == ".B" && prev == ".TP" {print $2} {prev = $1}' | sort)
 [[ $listed == "$documented" ]] ||

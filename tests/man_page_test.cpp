@@ -1,7 +1,8 @@
 // The command documentation against the program: the manual page's command sections (`kalah help
 // --man-sections`, which the build splices into kalah.1) hold every command of `kalah --help` with
 // its summary and every option of its --help, in roff that prints them literally; docs/COMMANDS.md
-// documents every option of every command's usage line.
+// documents every option of every command's usage line; the rule sets (`kalah help --man-rules`)
+// are the registry's, with their summaries and starts, as `kalah --help` lists them.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -11,6 +12,8 @@
 #include <vector>
 
 #include "cli_run.hpp"
+#include "engine/rules.hpp"
+#include "reference.hpp"
 
 namespace {
 
@@ -24,9 +27,24 @@ std::vector<std::pair<std::string, std::string>> listed_commands() {
   std::vector<std::pair<std::string, std::string>> commands;
   std::istringstream in(help.out.substr(help.out.find("commands:\n") + 10));
   const std::regex line(R"(^  (\S+) +(.*)$)");
-  for (std::string l; std::getline(in, l);)
+  for (std::string l; std::getline(in, l) && !l.empty();)
     if (std::smatch m; std::regex_match(l, m, line)) commands.emplace_back(m[1], m[2]);
   return commands;
+}
+
+// The rule sets `kalah --help` lists (the registry's, in its order), with their summaries.
+std::vector<std::pair<std::string, std::string>> listed_rule_sets() {
+  const kalah::test::CliResult help = run_cli("KALAH --help");
+  EXPECT_EQ(help.status, 0);
+  std::vector<std::pair<std::string, std::string>> rules;
+  const std::size_t at = help.out.find("rule sets (--rules; the first is the default):\n");
+  EXPECT_NE(at, std::string::npos) << help.out;
+  if (at == std::string::npos) return rules;
+  std::istringstream in(help.out.substr(help.out.find('\n', at) + 1));
+  const std::regex line(R"(^  (\S+): (.*)$)");
+  for (std::string l; std::getline(in, l) && !l.empty();)
+    if (std::smatch m; std::regex_match(l, m, line)) rules.emplace_back(m[1], m[2]);
+  return rules;
 }
 
 // Text as the man page's roff writes it: minus signs escaped.
@@ -69,6 +87,25 @@ TEST(ManPage, SectionsHoldEveryCommandItsSummaryAndItsOptions) {
     }
     EXPECT_GE(options, 1) << name;
   }
+}
+
+TEST(ManPage, RuleSetsAreTheRegistrysWithTheirSummariesAndStarts) {
+  const kalah::test::CliResult man = run_cli("KALAH help --man-rules");
+  ASSERT_EQ(man.status, 0) << man.err;
+  const auto rules = listed_rule_sets();
+  ASSERT_EQ(rules.size(), kalah::test::registered_rules().size());
+  std::size_t last = 0;
+  for (const auto& [name, summary] : rules) {
+    const std::size_t at = man.out.find(".TP\n.B " + roff(name) + "\n" + roff(summary));
+    ASSERT_NE(at, std::string::npos) << name << "\n" << man.out;
+    EXPECT_GE(at, last) << name << ": not in --help's order";
+    last = at;
+    const kalah::Rules r = *kalah::parse_rules(name);
+    EXPECT_TRUE(contains(man.out.substr(at, man.out.find(".TP", at + 1) - at),
+                         "starts with " + std::to_string(kalah::start_stones(r)) + " stones"))
+        << name;
+  }
+  EXPECT_TRUE(contains(man.out, "(the default)"));
 }
 
 TEST(ManPage, NoLineStartsWithARoffControlCharacterByAccident) {

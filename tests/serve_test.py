@@ -239,6 +239,12 @@ def main():
         if status != 200 or sorted((t["rules"], t["pits"], t["max_stones"]) for t in tables) != \
                 sorted(TABLES):
             fail("GET tables: %d %s" % (status, body))
+        # Every known rule set with its start: the etude's 3 stones, Kalah(6,4)'s 4.
+        info = json.loads(body)
+        if sorted(info.get("start_stones", {})) != sorted(info["rules"]) or \
+                info["start_stones"]["wetherell"] != 3 or info["start_stones"]["kalah"] != 4:
+            fail("GET tables: start_stones %s for rules %s" % (info.get("start_stones"),
+                                                              info["rules"]))
         status, body = get(conn, "/")
         if status != 200 or "<html" not in body:
             fail("GET /: %d, no page" % status)

@@ -45,6 +45,9 @@ struct ExtraTurnRules {
 struct KalahRules : ExtraTurnRules<KalahRules> {
   static constexpr std::string_view kName = "kalah";
   static constexpr std::uint8_t kCode = 1;  // the rule set's code in database keys
+  static constexpr std::string_view kSummary =
+      "Kalah with extra turns and captures opposite a non-empty pit, as most sources state it";
+  static constexpr int kStartStones = 4;  // Kalah(6,4), solved in the literature
   static constexpr bool kCaptureOppositeEmpty = false;
   // A sowing that stays on the mover's side may end opposite an empty pit and win nothing.
   static constexpr int kLeastGain = 0;
@@ -54,6 +57,10 @@ struct KalahRules : ExtraTurnRules<KalahRules> {
 struct KalahEmptyCapture : ExtraTurnRules<KalahEmptyCapture> {
   static constexpr std::string_view kName = "kalah-empty-capture";
   static constexpr std::uint8_t kCode = 2;
+  static constexpr std::string_view kSummary =
+      "Kalah with extra turns and captures opposite any pit, as Irving, Donkers and Uiterwijk "
+      "solved it";
+  static constexpr int kStartStones = 4;
   static constexpr bool kCaptureOppositeEmpty = true;
   // The mover's non-empty pit nearest its kalah either reaches the kalah or ends in an own pit
   // that was empty (every pit after it is), which captures at least the last stone.

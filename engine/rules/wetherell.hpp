@@ -47,6 +47,9 @@ struct RelayRules {
 struct Wetherell : RelayRules<Wetherell> {
   static constexpr std::string_view kName = "wetherell";
   static constexpr std::uint8_t kCode = 0;  // the rule set's code in database keys
+  static constexpr std::string_view kSummary =
+      "the Kalah etude: relays and chained captures of 2 or 3 stones, decided at more than half";
+  static constexpr int kStartStones = 3;  // the 3-stone etude
 
   static constexpr bool captures(int stones) { return stones == 2 || stones == 3; }
   // The game ends when the side to move has no stone in its pits.

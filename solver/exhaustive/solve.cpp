@@ -31,8 +31,11 @@ std::size_t auto_tt_bytes(Rules rules, const Position& p, const ExactOracle* ora
 
 bool tt_skip_by_default(Rules rules, const ExactOracle* oracle) {
   const auto* probe = dynamic_cast<const Probe*>(oracle);
-  return probe != nullptr && probe->resident() &&
-         with_rules(rules, [](auto r) { return SolveTuning<decltype(r)>::kTTSkipAboveResident; });
+  return probe != nullptr && probe->resident() && tt_skip_tuned(rules);
+}
+
+bool tt_skip_tuned(Rules rules) {
+  return with_rules(rules, [](auto r) { return SolveTuning<decltype(r)>::kTTSkipAboveResident; });
 }
 
 namespace {

@@ -174,6 +174,9 @@ std::size_t auto_tt_bytes(Rules rules, const Position& p, const ExactOracle* ora
 // Whether tt_skip_above_db -1 makes the levels just above the oracle's table skip the TT: the
 // oracle is a Probe with its table in memory and the rule set gives extra turns.
 bool tt_skip_by_default(Rules rules, const ExactOracle* oracle);
+// Whether the solver's tuning for `rules` skips the TT just above a table in memory
+// (SolveTuning<R>::kTTSkipAboveResident).
+bool tt_skip_tuned(Rules rules);
 
 // Solves p under `rules` by MTD(f) null-window searches over future margins (see solve_search.hpp).
 // With the same options, one thread and no time limit, node counts are deterministic.

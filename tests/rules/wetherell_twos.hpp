@@ -12,6 +12,8 @@ namespace kalah::test {
 struct WetherellTwos : RelayRules<WetherellTwos> {
   static constexpr std::string_view kName = "wetherell-twos";
   static constexpr std::uint8_t kCode = 200;  // not registered: no database holds it
+  static constexpr std::string_view kSummary = "the etude with captures of exactly 2 stones";
+  static constexpr int kStartStones = 3;
 
   static constexpr bool captures(int stones) { return stones == 2; }
   static constexpr bool game_ends(bool mover_empty, bool /*opponent_empty*/) { return mover_empty; }

@@ -116,6 +116,17 @@ const char* kDescription =
 void add_solve_options(po::options_description& desc, SolveArgs& a,
                        std::vector<std::string>& position_words, std::optional<int>& at_least,
                        std::optional<int>& at_most) {
+  std::string tuned;  // the rule sets whose tuning skips the TT above a table in memory
+  for_each_rules([&](Rules r) {
+    if (tt_skip_tuned(r)) tuned += (tuned.empty() ? "" : ", ") + std::string(rules_name(r));
+  });
+  const std::string tt_skip_help =
+      "boards with at most N stones in pits beyond the database skip the transposition table "
+      "(-1: " +
+      std::to_string(kTTSkipAboveResident) + " with the database in memory under " +
+      (tuned.empty() ? std::string("no rule set") : tuned) +
+      ", else 0); the value is the same, "
+      "the nodes and time differ";
   // clang-format off
   desc.add_options()
       ("position", po::value(&position_words)->multitoken(), "position to solve (instead of --stones)")
@@ -138,10 +149,7 @@ void add_solve_options(po::options_description& desc, SolveArgs& a,
       ("guess-depth", po::value(&a.guess_depth)->default_value(a.guess_depth),
        "plies of the heuristic engine search giving MTD(f)'s first guess, used when the position "
        "has 20 or more stones in pits beyond the database (0: guess 0)")
-      ("tt-skip", po::value(&a.tt_skip)->default_value(a.tt_skip),
-       "boards with at most N stones in pits beyond the database skip the transposition table "
-       "(-1: 4 with the database in memory under kalah and kalah-empty-capture, else 0); the "
-       "value is the same, the nodes and time differ")
+      ("tt-skip", po::value(&a.tt_skip)->default_value(a.tt_skip), tt_skip_help.c_str())
       ("untabled", po::value<int>(), "the former name of --tt-skip: the same, with a notice")
       ("best-first", po::value(&a.best_first)->default_value(a.best_first),
        "each null-window test keeps the nodes within PLIES moves of its root as a tree searched "

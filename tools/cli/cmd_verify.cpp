@@ -96,8 +96,7 @@ bool parse_verify_args(int argc, char** argv, VerifyArgs& a) {
   if (vm.count("rules")) {
     a.only_rules = parse_rules(rules_text);
     if (!a.only_rules)
-      throw InputError("unknown rule set '" + rules_text +
-                       "' (wetherell, kalah, kalah-empty-capture)");
+      throw InputError("unknown rule set '" + rules_text + "' (" + rules_names() + ")");
   }
   if (vm.count("pits")) check_range("pits", a.pits, 1, kMaxPits);
   check_range("threads", a.threads, 0, 1024);

@@ -7,6 +7,7 @@
 #include <boost/program_options/errors.hpp>
 
 #include "engine/position.hpp"
+#include "engine/rules.hpp"
 #include "kalah/kalah.hpp"
 #include "tools/cli/command.hpp"
 #include "tools/cli/man_page.hpp"
@@ -22,7 +23,8 @@ namespace {
 
 void print_usage(std::ostream& out) {
   out << "usage: kalah COMMAND [OPTIONS]   (kalah COMMAND --help for a command's options)\n"
-         "       kalah help --man-sections   (the manual page's command sections, in roff)\n\n"
+         "       kalah help --man-sections   (the manual page's command sections, in roff)\n"
+         "       kalah help --man-rules      (the manual page's rule sets, in roff)\n\n"
          "Solver, endgame-database generator and playing engine for Kalah.\n\ncommands:\n";
   auto sorted = commands();
   std::sort(sorted.begin(), sorted.end(),
@@ -31,6 +33,10 @@ void print_usage(std::ostream& out) {
     out << "  " << c.name << std::string(c.name.size() < 8 ? 8 - c.name.size() : 1, ' ')
         << c.summary << "\n";
   }
+  out << "\nrule sets (--rules; the first is the default):\n";
+  kalah::for_each_rules([&](kalah::Rules r) {
+    out << "  " << kalah::rules_name(r) << ": " << kalah::rules_summary(r) << "\n";
+  });
 }
 
 }  // namespace
@@ -45,6 +51,10 @@ int main(int argc, char** argv) {
   const std::string_view name = argv[1];
   if (name == "help" && argc == 3 && std::string_view(argv[2]) == "--man-sections") {
     write_man_sections(std::cout);
+    return 0;
+  }
+  if (name == "help" && argc == 3 && std::string_view(argv[2]) == "--man-rules") {
+    write_man_rules(std::cout);
     return 0;
   }
   if (name == "--help" || name == "-h" || name == "help") {

@@ -1,5 +1,6 @@
-// The manual page's command sections, written from the command registry and each command's own
-// --help: `kalah help --man-sections`, which the build splices into docs/kalah.1.in.
+// The manual page's generated parts, which the build splices into docs/kalah.1.in: the command
+// sections from the command registry and each command's own --help (`kalah help --man-sections`),
+// the rule sets from the rule-set registry (`kalah help --man-rules`).
 #include "tools/cli/man_page.hpp"
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <sstream>
 #include <vector>
 
+#include "engine/rules.hpp"
 #include "tools/cli/command.hpp"
 
 namespace kalah::cli {
@@ -143,6 +145,16 @@ void write_man_sections(std::ostream& out) {
   for (const Command& c : sorted) out << ".TP\n.B " << c.name << "\n" << escape(c.summary) << "\n";
   out << ".SH COMMAND REFERENCE\n";
   for (const Command& c : sorted) out << ".SS kalah " << c.name << "\n" << help_to_roff(help_of(c));
+}
+
+void write_man_rules(std::ostream& out) {
+  bool first = true;
+  for_each_rules([&](Rules r) {
+    out << ".TP\n.B " << escape(std::string(rules_name(r))) << "\n"
+        << escape(std::string(rules_summary(r))) << (first ? " (the default)" : "")
+        << "; a new game starts with " << start_stones(r) << " stones a pit.\n";
+    first = false;
+  });
 }
 
 }  // namespace kalah::cli

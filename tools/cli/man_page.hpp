@@ -1,5 +1,5 @@
-// The manual page's command sections, written from the command registry and each command's own
-// --help: `kalah help --man-sections`, which the build splices into docs/kalah.1.in.
+// The manual page's generated parts, which the build splices into docs/kalah.1.in: the command
+// sections (`kalah help --man-sections`) and the rule sets (`kalah help --man-rules`).
 #pragma once
 
 #include <ostream>
@@ -15,5 +15,9 @@ std::string help_to_roff(const std::string& help);
 // Writes the sections COMMANDS (each registered command with its summary) and COMMAND REFERENCE
 // (each command's --help as help_to_roff renders it) in roff.
 void write_man_sections(std::ostream& out);
+
+// Writes each registered rule set, in --help order, as a tagged paragraph: its name, its summary
+// and its start stones, in roff.
+void write_man_rules(std::ostream& out);
 
 }  // namespace kalah::cli

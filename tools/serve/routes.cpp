@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/rules.hpp"
 #include "tools/serve/gzip.hpp"
 #include "tools/serve/http_api.hpp"
 #include "tools/serve/web_page.hpp"
@@ -33,11 +34,14 @@ Reply json_reply(std::string body) {
 }
 
 // What GET /api/v1/tables answers: the database's name (its directory's, not its path on the
-// server), the rule sets and the tables it holds.
+// server), the rule sets (and each one's stones a pit at the start of a new game) and the tables
+// it holds.
 std::string tables_json(const api::Database& db, double max_time) {
   nlohmann::ordered_json j;
   j["db"] = std::filesystem::path(db.path()).filename().string();
   j["rules"] = api::rule_sets();
+  j["start_stones"] = nlohmann::ordered_json::object();
+  for_each_rules([&](Rules r) { j["start_stones"][std::string(rules_name(r))] = start_stones(r); });
   j["tables"] = nlohmann::json::array();
   for (const api::Table& t : db.tables())
     j["tables"].push_back({{"rules", t.rules}, {"pits", t.pits}, {"max_stones", t.max_stones}});

@@ -20,10 +20,9 @@
 namespace kalah::cli {
 namespace {
 
-// The start of a table's game: 3 stones a pit under wetherell (the etude), 4 under the kalah rule
-// sets (Kalah(m,4), the solved literature game).
+// The start of a table's game: its rule set's kStartStones a pit (the etude's 3, Kalah(m,4)).
 Position bench_start(const TableId& t) {
-  return start_position(t.m, t.rules == Rules::kWetherell ? 3 : 4);
+  return start_position(t.m, start_stones(t.rules));
 }
 
 // "pit:margin ..." of an answer, every value exact.

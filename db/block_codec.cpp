@@ -28,9 +28,13 @@ ZSTD_DCtx* thread_dctx() {
   return ctx.get();
 }
 
-// The first checksum of a block: XXH64 of the place's 16 bytes (a bound block) and the block's
-// bytes after the checksum.
-std::uint64_t stored_checksum(std::string_view stored, const BlockPlace* place) {
+void put_stored_checksum(std::string& stored, std::uint64_t sum) {
+  for (int i = 0; i < 8; ++i) stored[std::size_t(i)] = char(std::uint8_t(sum >> (8 * i)));
+}
+
+}  // namespace
+
+std::uint64_t block_checksum(std::string_view stored, const BlockPlace* place) {
   if (!place) return xxh64(stored.data() + 8, stored.size() - 8);
   std::uint8_t bytes[16] = {format::rules_code(place->table.rules), std::uint8_t(place->table.m),
                             std::uint8_t(place->n), 0};
@@ -41,12 +45,6 @@ std::uint64_t stored_checksum(std::string_view stored, const BlockPlace* place) 
   h.update(stored.data() + 8, stored.size() - 8);
   return h.digest();
 }
-
-void put_stored_checksum(std::string& stored, std::uint64_t sum) {
-  for (int i = 0; i < 8; ++i) stored[std::size_t(i)] = char(std::uint8_t(sum >> (8 * i)));
-}
-
-}  // namespace
 
 std::string encode_block(std::span<const std::int8_t> values, int zstd_level) {
   std::string out;
@@ -62,28 +60,38 @@ std::string encode_block(std::span<const std::int8_t> values, int zstd_level) {
   if (ZSTD_isError(n))
     throw DbError(std::string("zstd compression failed: ") + ZSTD_getErrorName(n));
   out.resize(kBlockHeaderBytes + n);
-  put_stored_checksum(out, stored_checksum(out, nullptr));
+  put_stored_checksum(out, block_checksum(out, nullptr));
   return out;
 }
 
 void bind_block(std::string& stored, const BlockPlace& place, const std::string& where) {
   if (stored.size() < kBlockHeaderBytes)
     throw DbError(where + ": corrupt block (value shorter than its header)");
-  if (stored_checksum(stored, nullptr) != format::get_le(stored, 0, 8))
+  if (block_checksum(stored, nullptr) != format::get_le(stored, 0, 8))
     throw DbError(where + ": corrupt block (checksum of the stored bytes does not match)");
-  put_stored_checksum(stored, stored_checksum(stored, &place));
+  put_stored_checksum(stored, block_checksum(stored, &place));
 }
 
 std::uint32_t block_entries_of(std::string_view stored) {
-  if (stored.size() < kBlockHeaderBytes) return 0;
-  return std::uint32_t(format::get_le(stored, 8, 4));
+  const auto header = block_header(stored);
+  return header ? header->entries : 0;
+}
+
+std::optional<BlockHeader> block_header(std::string_view stored) {
+  if (stored.size() < kBlockHeaderBytes) return std::nullopt;
+  return BlockHeader{format::get_le(stored, 0, 8),
+                     std::uint32_t(format::get_le(stored, 8, 4)),
+                     std::uint8_t(format::get_le(stored, 12, 1)),
+                     std::uint32_t(format::get_le(stored, 13, 3)),
+                     format::get_le(stored, kBlockValueSumOffset, 8),
+                     stored.size() - kBlockHeaderBytes};
 }
 
 void decode_block(std::string_view stored, std::span<std::int8_t> out, const BlockPlace* place,
                   const std::string& where) {
   if (stored.size() < kBlockHeaderBytes)
     throw DbError(where + ": corrupt block (value shorter than its header)");
-  if (stored_checksum(stored, place) != format::get_le(stored, 0, 8))
+  if (block_checksum(stored, place) != format::get_le(stored, 0, 8))
     throw DbError(where + (place
                                ? ": corrupt or misplaced block (its checksum over its table, "
                                  "level, index, build and bytes does not match)"

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -36,6 +37,23 @@ void bind_block(std::string& stored, const BlockPlace& place, const std::string&
 
 // Entry count a block value declares in its header (0 when the value is too short for one).
 std::uint32_t block_entries_of(std::string_view stored);
+
+// The header fields of a stored block (db/FORMAT.md, "Block"), as stored: nothing checked but
+// the length; nullopt for a value shorter than the header.
+struct BlockHeader {
+  std::uint64_t checksum;         // the first checksum: over the place (bound) and bytes 8..end
+  std::uint32_t entries;          // values in the block
+  std::uint8_t codec;             // kCodecZstdInt8
+  std::uint32_t reserved;         // bytes 13..15, 0
+  std::uint64_t values_checksum;  // XXH64 of the decompressed values
+  std::size_t frame_bytes;        // the zstd frame after the header
+};
+std::optional<BlockHeader> block_header(std::string_view stored);
+
+// What the first checksum of `stored` (at least kBlockHeaderBytes long) must be: XXH64 of the
+// place's 16 bytes when place is given (a bound block) and of the block's bytes 8..end. With
+// place null it depends on the block's bytes alone (an unbound block, formats 1 and 2).
+std::uint64_t block_checksum(std::string_view stored, const BlockPlace* place);
 
 // Decodes a block value into out (out.size() must equal the declared count) and verifies it:
 // the first checksum, over `place` when given (a bound block, format 3 on) and the stored bytes

@@ -88,6 +88,29 @@ Key book_key(TableId t, std::span<const Stones> pits) {
   return k;
 }
 
+std::optional<KeyFields> decode_key(std::string_view key) {
+  if (key.empty() || std::uint8_t(key[0]) > kBook) return std::nullopt;
+  KeyFields f;
+  f.tag = Tag(key[0]);
+  if (f.tag == kHeader) return key.size() == 1 ? std::optional(f) : std::nullopt;
+  if (key.size() < 3) return std::nullopt;
+  const auto rules = rules_from_code(std::uint8_t(key[1]));
+  const int m = std::uint8_t(key[2]);
+  if (!rules || m < 1 || m > kMaxPits) return std::nullopt;
+  f.table = {*rules, m};
+  const std::size_t want = f.tag == kTable   ? 3
+                           : f.tag == kLevel ? 4
+                           : f.tag == kGroup ? 8
+                                             : 3 + 4 * std::size_t(m);
+  if (key.size() != want) return std::nullopt;
+  if (f.tag == kLevel || f.tag == kGroup) f.n = int(get_be(key, 3, 1));
+  if (f.tag == kGroup) f.group = std::uint32_t(get_be(key, 4, 4));
+  if (f.tag == kBook)
+    for (int i = 0; i < 2 * m; ++i)
+      f.pits.push_back(Stones(get_be(key, 3 + 2 * std::size_t(i), 2)));
+  return f;
+}
+
 void put_le(std::string& out, std::uint64_t v, int bytes) {
   for (int i = 0; i < bytes; ++i) out.push_back(char(std::uint8_t(v >> (8 * i))));
 }
@@ -119,7 +142,7 @@ std::optional<std::uint32_t> decode_header(std::string_view v) {
 
 std::string encode_table(const TableRecord& r) {
   std::string out;
-  put_le(out, kVersion, 4);
+  put_le(out, kVersion, 4);  // the writer's version, whatever r.format_version says
   put_le(out, rules_code(r.table.rules), 1);
   put_le(out, std::uint64_t(r.table.m), 1);
   put_le(out, std::uint16_t(std::int16_t(r.complete_through)), 2);
@@ -132,7 +155,7 @@ std::optional<TableRecord> decode_table(std::string_view v) {
   const int m = int(get_le(v, 5, 1));
   const int through = int(std::int16_t(get_le(v, 6, 2)));
   if (!rules || m < 1 || m > kMaxPits || through < -1 || through > kMaxLevel) return std::nullopt;
-  return TableRecord{{*rules, m}, through};
+  return TableRecord{{*rules, m}, through, std::uint32_t(get_le(v, 0, 4))};
 }
 
 namespace {
@@ -195,6 +218,10 @@ std::optional<LevelMeta> decode_level(TableId t, int n, std::string_view v) {
   return m;
 }
 
+std::uint64_t stored_level_record_checksum(std::string_view v) {
+  return v.size() == kLevelBytes ? get_le(v, 56, 8) : 0;
+}
+
 std::string encode_group(const std::vector<std::string>& blocks, std::size_t first,
                          std::size_t count) {
   std::string out;
@@ -210,17 +237,39 @@ std::string encode_group(const std::vector<std::string>& blocks, std::size_t fir
   return out;
 }
 
+namespace {
+
+// Whether a group record holds `count` blocks, its reserved field is 0 and its first and last
+// offsets are the end of the offset table and the end of the record.
+bool group_table_ok(std::string_view group, std::uint32_t count) {
+  const std::uint64_t table_end = 8 + 4 * (std::uint64_t(count) + 1);
+  return group.size() >= table_end && get_le(group, 0, 4) == count && get_le(group, 4, 4) == 0 &&
+         get_le(group, 8, 4) == table_end &&
+         get_le(group, 8 + 4 * std::size_t(count), 4) == group.size();
+}
+
+}  // namespace
+
 std::optional<std::string_view> block_in_group(std::string_view group, std::uint32_t j,
                                                std::uint32_t count) {
   const std::uint64_t table_end = 8 + 4 * (std::uint64_t(count) + 1);
-  if (j >= count || group.size() < table_end || get_le(group, 0, 4) != count ||
-      get_le(group, 4, 4) != 0 || get_le(group, 8, 4) != table_end ||
-      get_le(group, 8 + 4 * std::size_t(count), 4) != group.size())
-    return std::nullopt;
+  if (j >= count || !group_table_ok(group, count)) return std::nullopt;
   const std::uint64_t begin = get_le(group, 8 + 4 * std::size_t(j), 4);
   const std::uint64_t end = get_le(group, 12 + 4 * std::size_t(j), 4);
   if (begin < table_end || end < begin || end > group.size()) return std::nullopt;
   return group.substr(begin, end - begin);
+}
+
+std::optional<std::vector<std::uint32_t>> group_offsets(std::string_view group) {
+  if (group.size() < 8) return std::nullopt;
+  const std::uint32_t count = std::uint32_t(get_le(group, 0, 4));
+  if (!group_table_ok(group, count)) return std::nullopt;
+  std::vector<std::uint32_t> offsets(std::size_t(count) + 1);
+  for (std::size_t j = 0; j <= count; ++j) {
+    offsets[j] = std::uint32_t(get_le(group, 8 + 4 * j, 4));
+    if (j > 0 && offsets[j] < offsets[j - 1]) return std::nullopt;
+  }
+  return offsets;
 }
 
 namespace {
@@ -249,6 +298,10 @@ BookValue decode_book_value(std::string_view key, std::string_view v) {
   if (v.size() != kBookBytes || get_le(v, 2, 8) != book_checksum(key, v.substr(0, 2)))
     return {BookValue::kCorrupt, 0};
   return {BookValue::kChecked, margin};
+}
+
+std::uint64_t book_value_checksum(std::string_view v) {
+  return v.size() == kBookBytes ? get_le(v, 2, 8) : 0;
 }
 
 }  // namespace format

@@ -51,6 +51,19 @@ Key group_prefix(TableId t, int n);
 Key book_prefix(TableId t);
 Key book_key(TableId t, std::span<const Stones> pits);
 
+// What a key names: the inverse of the key functions above. table, n, group and pits are set as
+// the record type has them (n for level and group records, group for group records, the 2m pit
+// counts for book entries). nullopt for a key that no key function makes: an unknown type, an
+// unknown rule-set code, m outside 1..kMaxPits, a length wrong for its type.
+struct KeyFields {
+  Tag tag = kHeader;
+  TableId table{Rules(0), 0};
+  int n = 0;
+  std::uint32_t group = 0;
+  std::vector<Stones> pits;
+};
+std::optional<KeyFields> decode_key(std::string_view key);
+
 // Header record: magic, format version.
 constexpr std::size_t kHeaderBytes = 16;
 std::string encode_header();
@@ -61,10 +74,12 @@ std::optional<std::uint32_t> decode_header(std::string_view v);
 constexpr int kMaxLevel = 255;
 
 // Table record: the table and N, the highest level such that levels 0..N are complete (-1: none).
-// decode_table refuses an N outside -1..kMaxLevel.
+// decode_table refuses an N outside -1..kMaxLevel. encode_table writes kVersion as the writer's
+// format version (format_version is not read); decode_table returns the stored one.
 struct TableRecord {
   TableId table;
   int complete_through;
+  std::uint32_t format_version = kVersion;
 };
 constexpr std::size_t kTableBytes = 8;
 std::string encode_table(const TableRecord& r);
@@ -79,6 +94,9 @@ std::optional<TableRecord> decode_table(std::string_view v);
 constexpr std::size_t kLevelBytes = 64, kLevelBytesUnbound = 48;
 std::string encode_level(TableId t, int n, const LevelMeta& m);
 std::optional<LevelMeta> decode_level(TableId t, int n, std::string_view v);
+// The record checksum of a level record that decode_level accepts (bytes 56..63 of a 64-byte
+// record); 0 for a 48-byte one, which has none.
+std::uint64_t stored_level_record_checksum(std::string_view v);
 
 // Block-group record: `count` blocks from blocks[first], stored back to back after a table of
 // count+1 offsets (db/FORMAT.md).
@@ -88,6 +106,10 @@ std::string encode_group(const std::vector<std::string>& blocks, std::size_t fir
 // offsets are inconsistent (a damaged record).
 std::optional<std::string_view> block_in_group(std::string_view group, std::uint32_t j,
                                                std::uint32_t count);
+// The count + 1 offsets of a group record (block j occupies [offsets[j], offsets[j + 1])), count
+// read from the record; nullopt when the count, the reserved field or the offsets are
+// inconsistent (the checks of block_in_group, and offsets that never decrease).
+std::optional<std::vector<std::uint32_t>> group_offsets(std::string_view group);
 
 // Book value of the entry at `key`: the exact future margin, int16 little-endian, then XXH64 of
 // the key and those two bytes.
@@ -98,6 +120,8 @@ struct BookValue {
   int margin;
 };
 BookValue decode_book_value(std::string_view key, std::string_view v);
+// The checksum a checked book value stores (bytes 2..9); 0 for an unchecked one.
+std::uint64_t book_value_checksum(std::string_view v);
 
 // Little-endian field access for record values.
 void put_le(std::string& out, std::uint64_t v, int bytes);

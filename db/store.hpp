@@ -49,6 +49,9 @@ struct BookSize {
 // store's tables(), lacks.
 std::string no_table_message(const std::string& path, TableId t, const std::vector<TableId>& held);
 
+// "3,3,0,1,...": the 2m pit counts of a book entry (side to move first), as messages name it.
+std::string book_pits_text(std::span<const Stones> pits);
+
 // What a reader says of level n of table t written by format `version` (1 or 2), whose blocks do
 // not name their place: how to upgrade it (upgrade_hint).
 std::string unbound_level_message(const std::string& path, TableId t, int n, std::uint32_t version);

@@ -9,18 +9,7 @@
 
 namespace kalah {
 
-namespace {
-
-// The pit counts of a book key of table t (its prefix included).
-std::vector<Stones> book_pits(std::string_view key, std::size_t prefix, TableId t) {
-  std::vector<Stones> pits(std::size_t(2 * t.m));
-  for (std::size_t i = 0; i < pits.size(); ++i)
-    pits[i] =
-        Stones(std::uint8_t(key[prefix + 2 * i]) << 8 | std::uint8_t(key[prefix + 2 * i + 1]));
-  return pits;
-}
-
-std::string pits_text(std::span<const Stones> pits) {
+std::string book_pits_text(std::span<const Stones> pits) {
   std::string out;
   for (const Stones s : pits) {
     if (!out.empty()) out += ',';
@@ -29,10 +18,8 @@ std::string pits_text(std::span<const Stones> pits) {
   return out;
 }
 
-}  // namespace
-
 std::string Store::corrupt_book_entry(TableId t, std::span<const Stones> pits) const {
-  return path_ + ": " + to_string(t) + " book entry of pits " + pits_text(pits) +
+  return path_ + ": " + to_string(t) + " book entry of pits " + book_pits_text(pits) +
          " fails its checksum (a damaged database)";
 }
 
@@ -79,12 +66,12 @@ BookSize Store::book_size(TableId t) const {
 std::vector<std::pair<std::vector<Stones>, int>> Store::book_entries(TableId t) const {
   LmdbTxn txn(*env_, false);
   std::vector<std::pair<std::vector<Stones>, int>> out;
-  const std::size_t prefix = format::book_prefix(t).size;
   txn.scan(format::book_prefix(t).view(), [&](std::string_view key, std::string_view value) {
-    if (key.size() != prefix + 2 * std::size_t(2 * t.m))
+    auto fields = format::decode_key(key);
+    if (!fields)
       throw DbError(path_ + ": " + to_string(t) + " book key of " + std::to_string(key.size()) +
                     " bytes (a damaged database)");
-    std::vector<Stones> pits = book_pits(key, prefix, t);
+    std::vector<Stones> pits = std::move(fields->pits);
     const format::BookValue v = format::decode_book_value(key, value);
     if (v.status == format::BookValue::kCorrupt) throw DbError(corrupt_book_entry(t, pits));
     if (v.status == format::BookValue::kChecked) out.emplace_back(std::move(pits), v.margin);

@@ -186,6 +186,12 @@ def check_cli(name, db, good):
                 fail(where + ": a wrong value: " + r.stdout[:300])
         elif r.returncode != 1 or r.stderr.count("\n") != 1 or db not in r.stderr:
             fail(where + ": not exit 1 with one line naming the database")
+    # dump prints every record or stops at a damaged one in one line (random bits may land in a
+    # page's unused bytes), never crashes.
+    r = run("dump", "--db", db)
+    if r.returncode != 0 and (r.returncode != 1 or r.stderr.count("\n") != 1 or
+                              db not in r.stderr):
+        fail("%s: dump: exit %d, stderr %r" % (name, r.returncode, r.stderr[-300:]))
     # verify reports what it finds on stdout (exit 1), or fails to open in one line; damage made
     # on purpose is found (random bits may land in a page's unused bytes).
     r = run("verify", "--rules", RULES, "--db", db)
@@ -445,6 +451,10 @@ def check_records_cli(name, db, good, rules, positions, names):
         elif r.returncode != 0 and (r.returncode != 1 or r.stderr.count("\n") != 1 or
                                     not named(r.stderr, db, names)):
             fail("%s: %s: exit %d, stderr %r" % (name, label, r.returncode, r.stderr[-300:]))
+    # dump checks every record: each moved one is an error naming its level.
+    r = run("dump", "--db", db)
+    if r.returncode != 1 or r.stderr.count("\n") != 1 or not named(r.stderr, db, names):
+        fail("%s: dump: exit %d, stderr %r" % (name, r.returncode, r.stderr[-300:]))
     for label, args in (("stats", ["stats"]), ("verify", ["verify", "--quiet"]),
                         ("gen", ["gen", "--max-stones", str(top + 1), "--quiet"])):
         r = run(*args, "--rules", rules, "--pits", "6", "--db", db)

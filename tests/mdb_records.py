@@ -1,5 +1,6 @@
 """The records of a kalah database as mdb_dump prints them and mdb_load reads them, and the layout
-of a block-group record (db/FORMAT.md): what the tests that move or compare whole records share."""
+of a block-group record (db/FORMAT.md): how damaged_db_test.py moves whole records and blocks,
+writing them back (`kalah dump` prints records decoded but writes nothing)."""
 import os
 import struct
 import subprocess

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "engine/move.hpp"
@@ -27,6 +28,9 @@ struct Counts {
 
 void random_games(Rules rules, int m, int k, int games, std::mt19937_64& rng, Counts& counts) {
   const int least_gain = with_rules(rules, [](auto r) { return decltype(r)::kLeastGain; });
+  // The relay family (engine/rules/wetherell.hpp): no extra turns, a played pit may be sown again.
+  const bool relays =
+      with_rules(rules, []<class R>(R) { return std::is_base_of_v<RelayRules<R>, R>; });
   for (int g = 0; g < games; ++g) {
     Position p = start_position(m, k, rng() % 2 ? Side::kSouth : Side::kNorth);
     const int total = p.total_stones();
@@ -61,13 +65,13 @@ void random_games(Rules rules, int m, int k, int games, std::mt19937_64& rng, Co
       if (p.pit_stones() == before.pit_stones()) {
         ASSERT_LT(potential(p), potential(before)) << where;
       }
-      // Only kalah rules give extra turns; the mover field follows the turn.
-      if (rules == Rules::kWetherell) {
+      // Relay rule sets give no extra turn; the mover field follows the turn.
+      if (relays) {
         ASSERT_FALSE(again) << where;
       }
       ASSERT_EQ(p.mover, again ? before.mover : other(before.mover)) << where;
       // The played pit was emptied unless the sowing lapped back into it.
-      if (before.own_pit(pit - 1) < 2 * m + 1 && rules != Rules::kWetherell) {
+      if (before.own_pit(pit - 1) < 2 * m + 1 && !relays) {
         ASSERT_EQ(p.side_pit(before.mover, pit - 1), 0) << where;
       }
       // Notation round trip.

@@ -111,11 +111,11 @@ TEST(Solve, ResidentAndCachedDatabaseGiveExactResults) {
 }
 
 // The levels just above a resident table skip the TT: the search changes, the values do not.
-TEST(Solve, UntabledLevelsAboveTheDatabaseChangeNodesNotValues) {
+TEST(Solve, LevelsThatSkipTheTTChangeNodesNotValues) {
   std::mt19937_64 rng(4242);
   for (Rules rules : kAllRules) {
     Naive naive(rules);
-    ResidentTable db("solve_untabled", rules, 8);
+    ResidentTable db("solve_tt_skip", rules, 8);
     Probe& resident = *db.probe;
     std::uint64_t nodes_differ = 0;
     for (int trial = 0; trial < 10; ++trial) {
@@ -128,10 +128,10 @@ TEST(Solve, UntabledLevelsAboveTheDatabaseChangeNodesNotValues) {
       const SolveResult some = solve(rules, p, opt);
       check_result(rules, p, all, naive);  // margin, best moves, an optimal PV (PVs may differ)
       check_result(rules, p, some, naive);
-      // Automatic: the gap under the extra-turn rule sets, none under wetherell's relays.
+      // Automatic: the gap where the rule set's tuning asks for it (SolveTuning), else none.
       opt.tt_skip_above_db = -1;
       const SolveResult automatic = solve(rules, p, opt);
-      EXPECT_EQ(automatic.nodes, rules == Rules::kWetherell ? all.nodes : some.nodes);
+      EXPECT_EQ(automatic.nodes, tt_skip_tuned(rules) ? some.nodes : all.nodes);
       nodes_differ += all.nodes != some.nodes;
     }
     EXPECT_GT(nodes_differ, 0u) << rules_name(rules);

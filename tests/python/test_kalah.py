@@ -62,7 +62,7 @@ def test_module_functions(binary):
     assert kalah.version().count(".") == 1
     assert all(part.isdigit() for part in kalah.version().split("."))
     rule_sets = kalah.rule_sets()
-    assert set(rule_sets) == {"wetherell", "kalah", "kalah-empty-capture"}
+    assert {"wetherell", "kalah", "kalah-empty-capture"} <= set(rule_sets)
     help_text = subprocess.run([binary, "query", "--help"], capture_output=True, text=True).stdout
     listed = re.search(r"rule set: (.*)", help_text).group(1)
     assert re.split(r", | or ", listed.strip()) == rule_sets

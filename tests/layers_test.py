@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The layers as the build enforces them: a file of one library, compiled with that library's own
-flags (BUILD/compile_commands.json), includes a header of each other library. An include the
+"""The layers as the build enforces them: a file of one library or test room, compiled with its
+own flags (BUILD/compile_commands.json), includes a header of each other library. An include the
 layers allow must compile; one they forbid (a lower layer reaching up, a solver reaching into the
 other, a tool past the public library) must fail with "No such file".
 
@@ -43,6 +43,14 @@ CASES = [
     ("tools/referee/grading.cpp", "tools/cli/options.hpp", False),
     ("tools/cli/cmd_solve.cpp", "solver/session/checkpoint.hpp", True),
     ("tools/cli/cmd_solve.cpp", "solver/retrograde/build.hpp", True),
+    # A test room's binary sees its layer, the shared helpers and nothing above.
+    ("tests/engine/perft_test.cpp", "tests/support/reference.hpp", True),
+    ("tests/engine/perft_test.cpp", "db/store.hpp", False),
+    ("tests/db/index_test.cpp", "db/store.hpp", True),
+    ("tests/db/index_test.cpp", "solver/exhaustive/solve.hpp", False),
+    ("tests/solver/session/solve_session_test.cpp", "solver/answers/query.hpp", False),
+    ("tests/tools/kgp/kgp_protocol_test.cpp", "tools/serve/web_server.hpp", False),
+    ("tests/tools/serve/serve_readers_test.cpp", "solver/exhaustive/solve.hpp", False),
 ]
 
 

@@ -10,7 +10,7 @@
 
 #include "db/block_codec.hpp"
 #include "db/db_error.hpp"
-#include "fuzz_check.hpp"
+#include "tests/fuzz/fuzz_check.hpp"
 
 namespace {
 

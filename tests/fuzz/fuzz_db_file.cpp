@@ -20,7 +20,7 @@
 #include "db/format.hpp"
 #include "db/lmdb_env.hpp"
 #include "db/store.hpp"
-#include "fuzz_check.hpp"
+#include "tests/fuzz/fuzz_check.hpp"
 
 namespace {
 

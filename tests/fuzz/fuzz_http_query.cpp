@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "fuzz_check.hpp"
+#include "tests/fuzz/fuzz_check.hpp"
 #include "tools/serve/http_api.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "engine/position.hpp"
-#include "fuzz_check.hpp"
+#include "tests/fuzz/fuzz_check.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

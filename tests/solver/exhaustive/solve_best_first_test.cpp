@@ -1,0 +1,138 @@
+// The solver's best-first top (SolveOptions::best_first_plies): the answers of the depth-first
+// search, on one thread and two, stopped, in single tests, and with a tree that outgrows its room.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <random>
+
+#include "engine/byte_array_board.hpp"
+#include "engine/rules/kalah.hpp"
+#include "solver/exhaustive/proof_tree.hpp"
+#include "solver/exhaustive/solve.hpp"
+#include "tests/support/solve_test_util.hpp"
+
+namespace kalah {
+namespace {
+
+using namespace test;
+
+SolveOptions best_first_options(int plies, std::uint64_t budget) {
+  SolveOptions opt = small_options();
+  opt.best_first_plies = plies;
+  opt.best_first_budget = budget;
+  return opt;
+}
+
+// Small budgets make the tree grow: its answers are the minimax's, every move's too, with or
+// without an oracle, on one thread or two.
+TEST(BestFirst, TopGivesTheMinimaxAnswers) {
+  std::mt19937_64 rng(2026);
+  for (Rules rules : kAllRules) {
+    Naive naive(rules);
+    int grown = 0, nodes_differ = 0;
+    for (int trial = 0; trial < 16; ++trial) {
+      const Position p = random_position(rules, 3, 3, rng);
+      SolveOptions opt = best_first_options(2 + trial % 5, 4 + trial);
+      NaiveOracle oracle(rules, 4);
+      opt.threads = 1 + trial % 2;
+      if (trial % 3 == 0 && opt.threads == 1) opt.oracle = &oracle;  // not thread-safe
+      opt.every_move = trial % 4 == 1;
+      const SolveResult r = solve(rules, p, opt);
+      check_result(rules, p, r, naive);
+      if (opt.every_move)
+        for (const MoveBound& m : r.moves) {
+          EXPECT_TRUE(m.exact()) << to_string(p) << " pit " << m.pit;
+          EXPECT_EQ(m.lower, naive.move_value(p, m.pit)) << to_string(p) << " pit " << m.pit;
+        }
+      grown += r.top_nodes > 1;
+      EXPECT_EQ(r.top_bytes == 0, r.top_nodes == 0);
+      if (opt.threads == 1) {
+        SolveOptions plain = opt;
+        plain.best_first_plies = 0;
+        const SolveResult depth_first = solve(rules, p, plain);
+        EXPECT_EQ(depth_first.top_nodes, 0u);
+        nodes_differ += depth_first.nodes != r.nodes;
+      }
+    }
+    EXPECT_GT(grown, 0) << rules_name(rules) << ": no test grew a tree";
+    EXPECT_GT(nodes_differ, 0) << rules_name(rules) << ": the top changed no search";
+  }
+}
+
+// A cancelled solve stops inside the tree with bounds that hold (the depth-first solve's margin).
+TEST(BestFirst, CancelledSolveKeepsBoundsThatHold) {
+  for (Rules rules : kAllRules) {
+    const Position p = start_position(5, 3, Side::kSouth);
+    SolveOptions plain = small_options();
+    plain.tt_bytes = 1 << 22;
+    const SolveResult exact = solve(rules, p, plain);
+    ASSERT_TRUE(exact.complete);
+    ASSERT_GT(exact.nodes, 50'000u) << "a solve too small to be cancelled at a poll";
+    for (int threads = 1; threads <= 2; ++threads) {
+      const std::atomic<bool> cancel{true};
+      SolveOptions opt = plain;
+      opt.best_first_plies = 4;
+      opt.best_first_budget = 8;
+      opt.cancel = &cancel;
+      opt.threads = threads;
+      const SolveResult r = solve(rules, p, opt);
+      EXPECT_FALSE(r.complete) << rules_name(rules);
+      EXPECT_LE(r.lower, exact.margin) << rules_name(rules);
+      EXPECT_GE(r.upper, exact.margin) << rules_name(rules);
+    }
+  }
+}
+
+// One null-window test through the tree proves the bound it reports.
+TEST(BestFirst, NullWindowTestsProveTheirBound) {
+  std::mt19937_64 rng(99);
+  for (Rules rules : kAllRules) {
+    Naive naive(rules);
+    for (int trial = 0; trial < 10; ++trial) {
+      const Position p = random_position(rules, 3, 3, rng);
+      const int margin = naive.margin(p);
+      const int beta = margin + int(rng() % 7) - 3;
+      const TestResult t = solve_test(rules, p, beta, best_first_options(4, 4));
+      ASSERT_FALSE(t.stopped);
+      EXPECT_EQ(t.at_least, margin >= beta) << to_string(p) << " beta " << beta;
+      if (t.at_least)
+        EXPECT_LE(t.bound, margin) << to_string(p);
+      else
+        EXPECT_GE(t.bound, margin) << to_string(p);
+    }
+  }
+}
+
+// A tree that reaches its node limit hands the test to the depth-first search, whose answer
+// stands; the tree never holds more than the limit.
+TEST(BestFirst, TreeAtItsLimitFinishesDepthFirst) {
+  using B = solve_detail::SolveBoard<KalahRules, ByteArrayBoard<>>;
+  Naive naive(Rules::kKalah);
+  std::mt19937_64 rng(5);
+  solve_detail::SolveTT tt(1 << 16);
+  int reached = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    const Position p = random_position(Rules::kKalah, 3, 3, rng);
+    if (is_over(Rules::kKalah, p)) continue;
+    Position pits = p;
+    pits.own_kalah() = pits.opp_kalah() = 0;
+    const int future = naive.margin(pits);
+    solve_detail::SearchTeam<B> team(1, solve_detail::TTView(tt, trial + 1), nullptr, nullptr,
+                                     nullptr, 0);
+    const solve_detail::ProofTreeLimits limits{.plies = 6, .budget = 2, .max_nodes = 20};
+    solve_detail::ProofTree<B> tree(team, limits);
+    for (int beta = future - 2; beta <= future + 2; beta += 2) {
+      const std::optional<int> r = tree.test(B(p), p.pit_stones(), beta);
+      ASSERT_TRUE(r.has_value());
+      EXPECT_EQ(*r >= beta, future >= beta) << to_string(p) << " beta " << beta;
+      EXPECT_TRUE(*r >= beta ? *r <= future : *r >= future) << to_string(p);
+    }
+    EXPECT_LE(tree.peak_nodes(), limits.max_nodes);
+    reached += tree.peak_nodes() + B::kMaxM > limits.max_nodes;
+  }
+  EXPECT_GT(reached, 0) << "no tree reached its limit";
+}
+
+}  // namespace
+}  // namespace kalah

@@ -6,6 +6,7 @@
 #include <ostream>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "engine/move.hpp"
@@ -27,13 +28,13 @@ inline int reference_minimax(Rules rules, const Position& p, int depth) {
   return best;
 }
 
-// Exact margins by exhaustive negamax over play_move<R>, memoised by position text (small boards
-// only). R: any rule policy, registered or not.
+// The tests' exact oracle: whole-game margins by exhaustive negamax over play_move<R>, memoised on
+// the full cells, kalahs included (small boards only). R: any rule policy, registered or not.
 template <class R>
 class PolicyReferenceMinimax {
  public:
   int margin(const Position& p) {
-    const std::string key = to_string(p);
+    std::vector<int> key(p.cell.begin(), p.cell.begin() + 2 * p.m + 2);
     if (auto it = memo_.find(key); it != memo_.end()) return it->second;
     int best = -1000000;
     if (is_over<R>(p)) {
@@ -47,11 +48,11 @@ class PolicyReferenceMinimax {
         best = std::max(best, again ? v : -v);
       }
     }
-    return memo_[key] = best;
+    return memo_[std::move(key)] = best;
   }
 
  private:
-  std::map<std::string, int> memo_;
+  std::map<std::vector<int>, int> memo_;
 };
 
 template <class... Rs>
@@ -66,6 +67,24 @@ class ReferenceMinimax {
     return with_rules(rules_, [&](auto r) {
       return std::get<PolicyReferenceMinimax<decltype(r)>>(solvers_).margin(p);
     });
+  }
+
+  // The margin of p for its side to move when it plays `pit` (1-based) and both sides then play
+  // perfectly.
+  int move_value(const Position& p, int pit) {
+    Position c = p;
+    const bool again = play_move(rules_, c, pit);
+    return again ? margin(c) : -margin(c);
+  }
+
+  // The pits (1-based, ascending) whose move keeps p's margin; none where the game is over.
+  std::vector<int> best_moves(const Position& p) {
+    std::vector<int> out;
+    if (is_over(rules_, p)) return out;
+    const int v = margin(p);
+    for (int pit = 1; pit <= p.m; ++pit)
+      if (p.own_pit(pit - 1) > 0 && move_value(p, pit) == v) out.push_back(pit);
+    return out;
   }
 
  private:

@@ -1,4 +1,4 @@
-// What the solver's tests share: a naive minimax and exact oracles backed by it, random positions,
+// What the solver's tests share: exact oracles backed by the reference minimax, random positions,
 // small solve options, and the check of a solve's result against the minimax.
 #pragma once
 
@@ -25,47 +25,11 @@ namespace kalah::test {
 
 inline const std::vector<Rules> kAllRules = registered_rules();
 
-// Plain minimax over whole-game margins, memoised on the full cells (kalahs included).
-class Naive {
+// An exact oracle backed by the reference minimax (tests/support/reference.hpp), covering positions
+// with <= max stones in pits.
+class ReferenceOracle : public ExactOracle {
  public:
-  explicit Naive(Rules rules) : rules_(rules) {}
-
-  int margin(const Position& p) {
-    if (is_over(rules_, p)) return final_margin(p);
-    const std::vector<int> key(p.cell.begin(), p.cell.begin() + 2 * p.m + 2);
-    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
-    int best = -1000000;
-    for (int pit = 1; pit <= p.m; ++pit)
-      if (p.own_pit(pit - 1) > 0) best = std::max(best, move_value(p, pit));
-    memo_.emplace(key, best);
-    return best;
-  }
-
-  // The margin of p for its side to move when it plays `pit` and both sides then play perfectly.
-  int move_value(const Position& p, int pit) {
-    Position c = p;
-    const bool again = play_move(rules_, c, pit);
-    return again ? margin(c) : -margin(c);
-  }
-
-  std::vector<int> best_moves(const Position& p) {
-    std::vector<int> out;
-    if (is_over(rules_, p)) return out;
-    const int v = margin(p);
-    for (int pit = 1; pit <= p.m; ++pit)
-      if (p.own_pit(pit - 1) > 0 && move_value(p, pit) == v) out.push_back(pit);
-    return out;
-  }
-
- private:
-  Rules rules_;
-  std::map<std::vector<int>, int> memo_;
-};
-
-// An exact oracle backed by the naive minimax, covering positions with <= max stones in pits.
-class NaiveOracle : public ExactOracle {
- public:
-  NaiveOracle(Rules rules, int max) : naive_(rules) { max_stones_ = max; }
+  ReferenceOracle(Rules rules, int max) : naive_(rules) { max_stones_ = max; }
   std::optional<int> future(const Position& p) override {
     if (p.pit_stones() > max_stones_) return std::nullopt;
     ++calls;
@@ -76,19 +40,19 @@ class NaiveOracle : public ExactOracle {
   int calls = 0;
 
  private:
-  Naive naive_;
+  ReferenceMinimax naive_;
 };
 
-// NaiveOracle's answers from any thread (under a lock) until its `limit`-th call, which throws
+// ReferenceOracle's answers from any thread (under a lock) until its `limit`-th call, which throws
 // DbError as a damaged block of a table would.
-class FailingOracle : public NaiveOracle {
+class FailingOracle : public ReferenceOracle {
  public:
-  FailingOracle(Rules rules, int max, long limit) : NaiveOracle(rules, max), limit_(limit) {}
+  FailingOracle(Rules rules, int max, long limit) : ReferenceOracle(rules, max), limit_(limit) {}
   std::optional<int> future(const Position& p) override {
     std::lock_guard lock(mutex_);
     if (p.pit_stones() <= max_stones_ && calls + 1 == limit_)
       throw DbError("test table: level 8 block 2 is corrupt (injected)");
-    return NaiveOracle::future(p);
+    return ReferenceOracle::future(p);
   }
 
  private:
@@ -96,11 +60,11 @@ class FailingOracle : public NaiveOracle {
   std::mutex mutex_;
 };
 
-// NaiveOracle plus a "book": it also answers the positions of `book` whatever their stones.
-class BookOracle : public NaiveOracle {
+// ReferenceOracle plus a "book": it also answers the positions of `book` whatever their stones.
+class BookOracle : public ReferenceOracle {
  public:
   BookOracle(Rules rules, int max, std::vector<Position> book)
-      : NaiveOracle(rules, max), naive_(rules), book_(std::move(book)) {}
+      : ReferenceOracle(rules, max), naive_(rules), book_(std::move(book)) {}
   std::optional<int> future(const Position& p) override {
     for (const Position& b : book_) {
       bool same = b.m == p.m;
@@ -113,12 +77,12 @@ class BookOracle : public NaiveOracle {
         return naive_.margin(q);
       }
     }
-    return NaiveOracle::future(p);
+    return ReferenceOracle::future(p);
   }
   int book_hits = 0;
 
  private:
-  Naive naive_;
+  ReferenceMinimax naive_;
   std::vector<Position> book_;
 };
 
@@ -154,9 +118,10 @@ inline SolveOptions small_options() {
   return opt;
 }
 
-// Checks a complete result against the naive minimax: margin, best moves, and that the PV is a
+// Checks a complete result against the reference minimax: margin, best moves, and that the PV is a
 // game of optimal moves ending at the margin.
-inline void check_result(Rules rules, const Position& p, const SolveResult& r, Naive& naive) {
+inline void check_result(Rules rules, const Position& p, const SolveResult& r,
+                         ReferenceMinimax& naive) {
   const std::string where = std::string(rules_name(rules)) + " " + to_string(p);
   ASSERT_TRUE(r.complete) << where;
   const int want = naive.margin(p);

@@ -29,12 +29,12 @@ SolveOptions best_first_options(int plies, std::uint64_t budget) {
 TEST(BestFirst, TopGivesTheMinimaxAnswers) {
   std::mt19937_64 rng(2026);
   for (Rules rules : kAllRules) {
-    Naive naive(rules);
+    ReferenceMinimax naive(rules);
     int grown = 0, nodes_differ = 0;
     for (int trial = 0; trial < 16; ++trial) {
       const Position p = random_position(rules, 3, 3, rng);
       SolveOptions opt = best_first_options(2 + trial % 5, 4 + trial);
-      NaiveOracle oracle(rules, 4);
+      ReferenceOracle oracle(rules, 4);
       opt.threads = 1 + trial % 2;
       if (trial % 3 == 0 && opt.threads == 1) opt.oracle = &oracle;  // not thread-safe
       opt.every_move = trial % 4 == 1;
@@ -88,7 +88,7 @@ TEST(BestFirst, CancelledSolveKeepsBoundsThatHold) {
 TEST(BestFirst, NullWindowTestsProveTheirBound) {
   std::mt19937_64 rng(99);
   for (Rules rules : kAllRules) {
-    Naive naive(rules);
+    ReferenceMinimax naive(rules);
     for (int trial = 0; trial < 10; ++trial) {
       const Position p = random_position(rules, 3, 3, rng);
       const int margin = naive.margin(p);
@@ -108,7 +108,7 @@ TEST(BestFirst, NullWindowTestsProveTheirBound) {
 // stands; the tree never holds more than the limit.
 TEST(BestFirst, TreeAtItsLimitFinishesDepthFirst) {
   using B = solve_detail::SolveBoard<KalahRules, ByteArrayBoard<>>;
-  Naive naive(Rules::kKalah);
+  ReferenceMinimax naive(Rules::kKalah);
   std::mt19937_64 rng(5);
   solve_detail::SolveTT tt(1 << 16);
   int reached = 0;

@@ -42,11 +42,11 @@ TEST(Solve, OracleGivesIdenticalResults) {
   std::mt19937_64 rng(4242);
   std::uint64_t hits = 0;
   for (Rules rules : kAllRules) {
-    Naive naive(rules);
+    ReferenceMinimax naive(rules);
     for (int trial = 0; trial < 40; ++trial) {
       const int m = 2 + int(rng() % 3);
       const Position p = random_position(rules, m, m == 4 ? 1 : 2, rng);
-      NaiveOracle oracle(rules, int(rng() % 6));
+      ReferenceOracle oracle(rules, int(rng() % 6));
       SolveOptions opt = small_options();
       opt.oracle = &oracle;
       const SolveResult with = solve(rules, p, opt);
@@ -82,7 +82,7 @@ struct ResidentTable {
 TEST(Solve, ResidentAndCachedDatabaseGiveExactResults) {
   std::mt19937_64 rng(777);
   for (Rules rules : kAllRules) {
-    Naive naive(rules);
+    ReferenceMinimax naive(rules);
     ResidentTable db("solve_resident", rules, 9);
     Probe& resident = *db.probe;
     Probe cached(db.store, db.table, 1 << 20);
@@ -113,7 +113,7 @@ TEST(Solve, ResidentAndCachedDatabaseGiveExactResults) {
 TEST(Solve, LevelsThatSkipTheTTChangeNodesNotValues) {
   std::mt19937_64 rng(4242);
   for (Rules rules : kAllRules) {
-    Naive naive(rules);
+    ReferenceMinimax naive(rules);
     ResidentTable db("solve_tt_skip", rules, 8);
     Probe& resident = *db.probe;
     std::uint64_t nodes_differ = 0;
@@ -180,7 +180,7 @@ TEST(Solve, ResidentDatabaseOfAnotherBoardSizeIsNotUsed) {
   build.max_stones = 8;
   build_database(store, build);
   Probe resident(store, build.table, 0, TableLoad::kMemory);
-  Naive naive(Rules::kKalah);
+  ReferenceMinimax naive(Rules::kKalah);
   std::mt19937_64 rng(99);
   for (int trial = 0; trial < 10; ++trial) {
     const Position p = random_position(Rules::kKalah, 3, 3, rng);

@@ -42,7 +42,7 @@ using namespace test;
 TEST(Solve, MatchesNaiveMinimaxOnRandomPositions) {
   std::mt19937_64 rng(12345);
   for (Rules rules : kAllRules) {
-    Naive naive(rules);
+    ReferenceMinimax naive(rules);
     for (int m = 1; m <= 4; ++m) {
       for (int trial = 0; trial < 40; ++trial) {
         const int k = 1 + int(rng() % (m <= 2 ? 4 : 5 - m));
@@ -142,7 +142,7 @@ void check_solver_board_moves(const Position& p) {
 TEST(Solve, DefenceRoundsAnswerEveryTestAsMinimaxAndStoreOnlyProvenBounds) {
   std::mt19937_64 rng(20261127);
   for (Rules rules : kAllRules) {
-    Naive naive(rules);
+    ReferenceMinimax naive(rules);
     with_rules(rules, [&](auto policy) {
       using R = decltype(policy);
       using B = solve_detail::SolveBoard<R, ByteArrayBoard<>>;
@@ -223,7 +223,7 @@ TEST(Solve, RegisterBoardSolvesAsMinimaxAndTheByteArrayBoard) {
   // the PV replayed) and agree with the byte board's (PVs may differ among equal moves).
   std::mt19937_64 rng(4242);
   for (Rules rules : kAllRules) {
-    Naive naive(rules);
+    ReferenceMinimax naive(rules);
     with_rules(rules, [&](auto policy) {
       using R = decltype(policy);
       for (int trial = 0; trial < 12; ++trial) {

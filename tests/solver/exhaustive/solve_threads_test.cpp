@@ -43,7 +43,7 @@ using namespace test;
 TEST(Solve, ThreadsGiveExactResults) {
   std::mt19937_64 rng(2718);
   for (Rules rules : kAllRules) {
-    Naive naive(rules);
+    ReferenceMinimax naive(rules);
     for (int trial = 0; trial < 40; ++trial) {
       const int m = 3 + trial % 2;
       const Position p = random_position(rules, m, m == 3 ? 3 : 2, rng);
@@ -201,7 +201,7 @@ TEST(Solve, IdleSecondsAreTheHelpersWaiting) {
 TEST(Solve, OracleAnswersAboveItsLevelsNearTheRootAreUsed) {
   // A book holding the start and its children: the solve asks it and stays correct.
   for (Rules rules : kAllRules) {
-    Naive naive(rules);
+    ReferenceMinimax naive(rules);
     const Position start = start_position(3, 2);
     std::vector<Position> book{start};
     for (int pit = 1; pit <= 3; ++pit) {
@@ -223,7 +223,7 @@ TEST(Solve, OracleAnswersAboveItsLevelsNearTheRootAreUsed) {
 TEST(Solve, ExactMemoGivesIdenticalResults) {
   std::mt19937_64 rng(31337);
   for (Rules rules : kAllRules) {
-    Naive naive(rules);
+    ReferenceMinimax naive(rules);
     std::uint64_t expanded_with = 0, expanded_without = 0;
     for (int trial = 0; trial < 40; ++trial) {
       const int m = 1 + int(rng() % 4);
@@ -231,7 +231,7 @@ TEST(Solve, ExactMemoGivesIdenticalResults) {
                                    : scattered_position(m, 6 + int(rng() % 5), rng);
       SolveOptions opt = small_options();
       opt.memo_stones = 1 + int(rng() % 7);
-      NaiveOracle oracle(rules, int(rng() % 5));
+      ReferenceOracle oracle(rules, int(rng() % 5));
       if (trial % 3 == 0) opt.oracle = &oracle;  // the memo asks the oracle below its levels
       const SolveResult with = solve(rules, p, opt);
       check_result(rules, p, with, naive);
@@ -266,7 +266,7 @@ TEST(Solve, DefaultOptionsSolveTheValueVectorsOfFourPits) {
 TEST(Solve, AGrowingTableAnswersAsMinimaxOnOneThreadAndTwo) {
   std::mt19937_64 rng(4242);
   for (Rules rules : kAllRules) {
-    Naive naive(rules);
+    ReferenceMinimax naive(rules);
     for (int m = 3; m <= 4; ++m) {
       for (int trial = 0; trial < 8; ++trial) {
         const Position p = random_position(rules, m, m == 3 ? 3 : 2, rng);

@@ -12,6 +12,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+from checks import check, fail, failed, finish  # noqa: E402
+
 # (a source of the library, a header it includes, whether the layers allow it)
 CASES = [
     ("engine/position.cpp", "engine/board.hpp", True),
@@ -80,26 +83,23 @@ def main():
   root = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
   with open(os.path.join(build, "compile_commands.json")) as f:
     entries = {os.path.realpath(e["file"]): e for e in json.load(f)}
-  failures = 0
   with tempfile.TemporaryDirectory() as workdir:
     for source, header, allowed in CASES:
       entry = entries.get(os.path.realpath(os.path.join(root, source)))
       if entry is None:
-        print("FAIL %s: not in compile_commands.json" % source)
-        failures += 1
+        fail("%s: not in compile_commands.json" % source)
         continue
       compiled, err = compile_with(entry, header, workdir)
       refused = not compiled and "No such file" in err
       ok = compiled if allowed else refused
       what = "compiles" if compiled else ("refused" if refused else "fails otherwise")
-      print("%s %s -> %s: %s" % ("ok  " if ok else "FAIL", source, header, what))
+      check(ok, "%s -> %s: %s" % (source, header, what))
       if not ok:
-        failures += 1
         if not compiled:
           print(err.strip().splitlines()[0] if err.strip() else "(no message)")
-  print("%d of %d cases hold" % (len(CASES) - failures, len(CASES)))
-  return 1 if failures else 0
+  print("%d of %d cases hold" % (len(CASES) - failed(), len(CASES)))
+  finish()
 
 
 if __name__ == "__main__":
-  sys.exit(main())
+  main()

@@ -27,6 +27,7 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import abort, fail, failed, finish  # noqa: E402
 import servers  # noqa: E402
 from mdb_records import blocks_of, dump, group_of, load  # noqa: E402
 
@@ -43,14 +44,6 @@ RULES, PITS = "wetherell", 4
 IN_TABLE = "1,2,1,0,0/2,1,0,1,0 S"     # 8 stones: the levels alone
 BOOK_ROOT = "2,2,2,2,0/2,2,2,2,0 S"    # 16 stones: the book
 BEYOND = "3,2,1,2,0/2,1,2,0,0 N"       # 13 stones: a search with the levels at its leaves
-failures = []
-
-
-def fail(message):
-    failures.append(message)
-    print("FAILED: " + message, file=sys.stderr)
-
-
 def run(*args, timeout=300, stdin=None):
     return subprocess.run([KALAH, *args], capture_output=True, text=True, timeout=timeout,
                           input=stdin)
@@ -295,7 +288,7 @@ def pages_part():
                     "4", "--quiet", BOOK_ROOT], check=True, capture_output=True)
     data = bytearray(open(os.path.join(good_db, "data.mdb"), "rb").read())
     if Lmdb(bytes(data)).roots[1] is None or not Lmdb(bytes(data)).root_children:
-        sys.exit("damaged_db_test: the good database's main tree has no branch root")
+        abort("damaged_db_test: the good database's main tree has no branch root")
 
     good = {}
     good_copy = os.path.join(WORK, "good_copy")  # the answers, from a copy like the damaged ones
@@ -317,12 +310,12 @@ def pages_part():
         os.makedirs(db)
         with open(os.path.join(db, "data.mdb"), "wb") as f:
             f.write(damaged)
-        before = len(failures)
+        before = failed()
         # The writer (gen) comes last: it may repair nothing, but changes the file.
         check_serve(name, db, good, PAGE_ASKS["serve"])
         check_python(name, db, good, PAGE_ASKS["python"])
         check_cli(name, db, good)
-        print("%-70s %s" % (name, "ok" if len(failures) == before else "FAILED"))
+        print("%-70s %s" % (name, "ok" if failed() == before else "FAILED"))
     print("%d damaged databases in %.0f s; the Python module %s" % (
         len(cases), time.time() - started,
         "too" if kalah else "not tested (no module in this build)"))
@@ -487,7 +480,7 @@ def records_part():
         for position, line in zip(positions[rules], r.stdout.splitlines()):
             good[(rules, position)] = query_values(line)
         if len(r.stdout.splitlines()) != len(positions[rules]):
-            sys.exit("damaged_db_test: the good database did not answer: " + r.stderr)
+            abort("damaged_db_test: the good database did not answer: " + r.stderr)
         good["solve", rules] = json.loads(run("solve", good["beyond", rules], "--json", "--rules",
                                               rules, "--db", good_db).stdout)["margin"]
 
@@ -495,13 +488,13 @@ def records_part():
     for i, (name, (damaged, rules, n, blocks)) in enumerate(cases.items()):
         db = os.path.join(WORK, "moved%d" % i)
         load(header, damaged, db)
-        before = len(failures)
+        before = failed()
         names = "level %d" % n
         asks = [(rules, p) for p in positions[rules][::7]]
         check_serve(name, db, good, asks, names)
         check_python(name, db, good, asks, names)
         check_records_cli(name, db, good, rules, positions, names)
-        print("%-70s %s" % (name, "ok" if len(failures) == before else "FAILED"))
+        print("%-70s %s" % (name, "ok" if failed() == before else "FAILED"))
     print("%d databases with records moved in %.0f s; the Python module %s" % (
         len(cases), time.time() - started,
         "too" if kalah else "not tested (no module in this build)"))
@@ -515,9 +508,9 @@ def main():
     elif PART == "records":
         records_part()
     else:
-        sys.exit("damaged_db_test: unknown part %r (pages, records)" % PART)
-    if failures:
-        sys.exit("damaged_db_test: %d failures" % len(failures))
+        abort("damaged_db_test: unknown part %r (pages, records)" % PART)
+    print("damaged_db_test: %d failures" % failed())
+    finish()
 
 
 main()

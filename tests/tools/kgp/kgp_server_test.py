@@ -17,17 +17,10 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
+from checks import expect, failed, finish  # noqa: E402
 from kgp_rules import collect, flip, kgp_board, notation, over, sow  # noqa: E402
 
 KALAH, DB = sys.argv[1], sys.argv[2]
-FAILURES = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what, flush=True)
-    return cond
 
 
 # ---- The server side of one connection.
@@ -77,14 +70,14 @@ def handshake(server, expect_name, expect_token):
     got = []
     while True:
         line = conn.line(5)
-        if not check(line is not None, "handshake ended early after %r" % got):
+        if not expect(line is not None, "handshake ended early after %r" % got):
             return conn
         got.append(line)
         if line == "mode freeplay":
             break
-    check("set info:name %s" % expect_name in got, "info:name in %r" % got)
+    expect("set info:name %s" % expect_name in got, "info:name in %r" % got)
     if expect_token:
-        check("set auth:token %s" % expect_token in got, "auth:token in %r" % got)
+        expect("set auth:token %s" % expect_token in got, "auth:token in %r" % got)
     return conn
 
 
@@ -95,12 +88,12 @@ def request(conn, cells, m, timeout, stop_after_first=False):
     moves, lines = [], []
     while True:
         line = conn.line(timeout)
-        if not check(line is not None, "no yield for %s (moves %r)" % (kgp_board(cells, m), moves)):
+        if not expect(line is not None, "no yield for %s (moves %r)" % (kgp_board(cells, m), moves)):
             break
         lines.append(line)
         if line.startswith("@%d move " % sid):
             pit = int(line.split()[2])
-            check(1 <= pit <= m and cells[pit - 1] > 0,
+            expect(1 <= pit <= m and cells[pit - 1] > 0,
                   "illegal move %d in %s" % (pit, kgp_board(cells, m)))
             moves.append(pit)
             if stop_after_first:
@@ -108,7 +101,7 @@ def request(conn, cells, m, timeout, stop_after_first=False):
         elif line == "@%d yield" % sid:
             break
         else:
-            check(line.startswith("@%d set info:comment " % sid), "unexpected line %r" % line)
+            expect(line.startswith("@%d set info:comment " % sid), "unexpected line %r" % line)
     conn.send_cmd("stop", ref=sid)
     return (moves[-1] if moves else None), lines, time.monotonic() - start
 
@@ -155,10 +148,10 @@ def test_games_and_bad_lines(server, port, log):
     try:
         conn = handshake(server, "kgp-test", "t0ken-xyz")
         margin = play_game(conn, 6, 4, {"S"}, rng)
-        check(margin is not None and margin > 0, "6x4 against random as S: margin %r" % margin)
+        expect(margin is not None and margin > 0, "6x4 against random as S: margin %r" % margin)
         margin = play_game(conn, 8, 3, {"N"}, rng)
-        check(margin is not None and margin > 0, "8x3 against random as N: margin %r" % margin)
-        check(play_game(conn, 6, 3, {"S", "N"}, rng) is not None, "6x3 self-play completes")
+        expect(margin is not None and margin > 0, "8x3 against random as N: margin %r" % margin)
+        expect(play_game(conn, 6, 3, {"S", "N"}, rng) is not None, "6x3 self-play completes")
 
         for bad in [b"garbage !!", b"@@@", b"state", b"state <1,2>", b"state <6,0,0,1>",
                     b"state <13,0,0," + b",".join([b"1"] * 26) + b">", b"state <6,0,0,1,1>x",
@@ -166,13 +159,13 @@ def test_games_and_bad_lines(server, port, log):
                     b"state <2,0,0,1,1,70000,1>"]:
             conn.send(bad)
         pid = conn.send_cmd("ping")
-        check(conn.line(2) == "@%d pong" % pid, "pong after bad lines")
-        check(client.poll() is None, "client alive after bad lines")
+        expect(conn.line(2) == "@%d pong" % pid, "pong after bad lines")
+        expect(client.poll() is None, "client alive after bad lines")
         # A state that is over gets a yield and no move.
         sid = conn.send_cmd("state <3,5,4,0,0,0,1,2,0>")
-        check(conn.line(2) == "@%d yield" % sid, "yield for a finished game")
+        expect(conn.line(2) == "@%d yield" % sid, "yield for a finished game")
         pit, _, _ = request(conn, [4] * 6 + [0] + [4] * 6 + [0], 6, 5)
-        check(pit is not None, "a move after the bad lines")
+        expect(pit is not None, "a move after the bad lines")
         conn.close()
     finally:
         client.kill()
@@ -180,7 +173,7 @@ def test_games_and_bad_lines(server, port, log):
     log.flush()
     with open(log.name, errors="replace") as f:
         text = f.read()
-    check(text.count("ignored line") >= 10, "bad lines logged (%d)" % text.count("ignored line"))
+    expect(text.count("ignored line") >= 10, "bad lines logged (%d)" % text.count("ignored line"))
 
 
 def test_exact_in_table(server, port, log):
@@ -197,7 +190,7 @@ def test_exact_in_table(server, port, log):
             if over(cells, 6):
                 continue
             pit, _, seconds = request(conn, cells, 6, 5)
-            check(seconds < 1.5, "a table position answered in %.2f s" % seconds)
+            expect(seconds < 1.5, "a table position answered in %.2f s" % seconds)
             positions.append(notation(cells, 6))
             played.append(pit)
         conn.close()
@@ -207,10 +200,10 @@ def test_exact_in_table(server, port, log):
     out = subprocess.run([KALAH, "query", "-", "--json", "--rules", "kalah", "--db", DB],
                          input="\n".join(positions) + "\n", capture_output=True, text=True,
                          check=True).stdout.splitlines()
-    check(len(out) == len(positions), "one query answer per position")
+    expect(len(out) == len(positions), "one query answer per position")
     for pos, pit, answer in zip(positions, played, out):
         best = [mv["pit"] for mv in json.loads(answer)["moves"] if mv["best"]]
-        check(pit in best, "%s: played %r, best %r" % (pos, pit, best))
+        expect(pit in best, "%s: played %r, best %r" % (pos, pit, best))
 
 
 def test_stop_ping_and_reconnect(server, port, log):
@@ -220,17 +213,17 @@ def test_stop_ping_and_reconnect(server, port, log):
         cells = [6] * 8 + [0] + [6] * 8 + [0]
         sid = conn.send_cmd("state " + kgp_board(cells, 8))
         first = conn.line(5)
-        check(first is not None and first.startswith("@%d " % sid), "a first line: %r" % first)
+        expect(first is not None and first.startswith("@%d " % sid), "a first line: %r" % first)
         time.sleep(1)
         cpu = cpu_seconds(client.pid)
         time.sleep(1)
-        check(cpu_seconds(client.pid) - cpu > 0.1, "searching before stop")
+        expect(cpu_seconds(client.pid) - cpu > 0.1, "searching before stop")
         t = time.monotonic()
         pid = conn.send_cmd("ping")
         line = conn.line(5)
         while line is not None and line.startswith("@%d " % sid):
             line = conn.line(5)
-        check(line == "@%d pong" % pid and time.monotonic() - t < 1,
+        expect(line == "@%d pong" % pid and time.monotonic() - t < 1,
               "pong while thinking: %r after %.2f s" % (line, time.monotonic() - t))
         conn.send_cmd("stop", ref=sid)
         t = time.monotonic()
@@ -238,30 +231,30 @@ def test_stop_ping_and_reconnect(server, port, log):
         line = conn.line(5)
         while line is not None and line.startswith("@%d " % sid):  # sent before the stop
             line = conn.line(5)
-        check(line == "@%d pong" % pid and time.monotonic() - t < 1,
+        expect(line == "@%d pong" % pid and time.monotonic() - t < 1,
               "pong after stop: %r after %.2f s" % (line, time.monotonic() - t))
         cpu = cpu_seconds(client.pid)
         late = conn.line(1)
-        check(late is None, "nothing after stop: %r" % late)
-        check(cpu_seconds(client.pid) - cpu < 0.2, "no search after stop: %.2f s of CPU in 1 s" %
+        expect(late is None, "nothing after stop: %r" % late)
+        expect(cpu_seconds(client.pid) - cpu < 0.2, "no search after stop: %.2f s of CPU in 1 s" %
               (cpu_seconds(client.pid) - cpu))
 
         # A dropped connection mid-think: the client comes back and plays on.
         sid = conn.send_cmd("state " + kgp_board(cells, 8))
-        check(conn.line(5) is not None, "thinking again")
+        expect(conn.line(5) is not None, "thinking again")
         conn.sock.shutdown(socket.SHUT_RDWR)
         conn.close()
         t = time.monotonic()
         server.settimeout(10)
         conn = handshake(server, "kalah", None)
-        check(time.monotonic() - t < 3, "reconnected after %.2f s" % (time.monotonic() - t))
+        expect(time.monotonic() - t < 3, "reconnected after %.2f s" % (time.monotonic() - t))
         pit, _, _ = request(conn, [4] * 6 + [0] + [4] * 6 + [0], 6, 10, stop_after_first=True)
-        check(pit is not None, "a move after reconnecting")
+        expect(pit is not None, "a move after reconnecting")
         pid = conn.send_cmd("ping")
         line = conn.line(3)
         while line is not None and line != "@%d pong" % pid:
             line = conn.line(3)
-        check(line is not None, "pong after reconnecting")
+        expect(line is not None, "pong after reconnecting")
         conn.send("goodbye")
         conn.close()
     finally:
@@ -278,11 +271,11 @@ def test_gives_up(log):
     t = time.monotonic()
     r = subprocess.run([KALAH, "kgp", "127.0.0.1:%d" % port, "--retries", "2"],
                        capture_output=True, text=True, timeout=20)
-    check(r.returncode == 1, "exit %d after failed connections: %s" % (r.returncode, r.stderr))
-    check("giving up after 2 failed connections" in r.stderr, r.stderr)
-    check(time.monotonic() - t < 5, "gave up in %.2f s" % (time.monotonic() - t))
+    expect(r.returncode == 1, "exit %d after failed connections: %s" % (r.returncode, r.stderr))
+    expect("giving up after 2 failed connections" in r.stderr, r.stderr)
+    expect(time.monotonic() - t < 5, "gave up in %.2f s" % (time.monotonic() - t))
     bad = subprocess.run([KALAH, "kgp", "localhost:99999"], capture_output=True, text=True)
-    check(bad.returncode == 2 and bad.stderr.count("\n") == 1, "bad port: " + bad.stderr)
+    expect(bad.returncode == 2 and bad.stderr.count("\n") == 1, "bad port: " + bad.stderr)
 
 
 def main():
@@ -299,12 +292,12 @@ def main():
             test(server, port, log)
         print("-- test_gives_up", flush=True)
         test_gives_up(log)
-        if FAILURES:
+        if failed():
             with open(log.name, errors="replace") as f:
                 print("client's stderr:\n" + f.read()[-4000:])
-    print("%d failures, %.1f s" % (len(FAILURES), time.monotonic() - start))
-    return 1 if FAILURES else 0
+    print("%d failures, %.1f s" % (failed(), time.monotonic() - start))
+    finish()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -19,7 +19,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
-from checks import check, finish  # noqa: E402
+from checks import abort, check, finish  # noqa: E402
 import kgp_rules  # noqa: E402
 import servers  # noqa: E402
 
@@ -187,7 +187,7 @@ def start_referee(*args):
                                      stderr=subprocess.PIPE)
     if port is None:
         proc.kill()
-        sys.exit("referee test: kalah referee did not start: " + repr(line) + proc.stderr.read())
+        abort("referee test: kalah referee did not start: " + repr(line) + proc.stderr.read())
     return proc, port
 
 

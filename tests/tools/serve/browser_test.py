@@ -23,6 +23,7 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
+from checks import fail, finish, skip  # noqa: E402
 import servers  # noqa: E402
 
 CHILDREN = []  # Chromium, in its own process group
@@ -50,14 +51,15 @@ def stop_children():
         pass
 
 
-def fail(reason):
+# A failure that ends the run: unwinds to main(), which reports it through checks.fail.
+def fail_now(reason):
   raise Failure(reason)
 
 
 def cli_json(kalah, args):
   r = subprocess.run([kalah] + args, capture_output=True, text=True, timeout=120)
   if r.returncode != 0:
-    fail("kalah %s failed: %s" % (" ".join(args[:1]), (r.stderr.strip() or "exit %d" % r.returncode).splitlines()[-1]))
+    fail_now("kalah %s failed: %s" % (" ".join(args[:1]), (r.stderr.strip() or "exit %d" % r.returncode).splitlines()[-1]))
   return r.stdout
 
 
@@ -72,10 +74,10 @@ def start_server(kalah, db):
     try:
       status = proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
-      fail("kalah serve did not start listening; its first line: %r" % line.strip())
+      fail_now("kalah serve did not start listening; its first line: %r" % line.strip())
     log.seek(0)
     out = log.read().decode(errors="replace").strip().splitlines() or line.strip().splitlines()
-    fail("kalah serve exited with status %d before listening: %s" % (status, out[-1] if out else "(no output)"))
+    fail_now("kalah serve exited with status %d before listening: %s" % (status, out[-1] if out else "(no output)"))
   return "http://127.0.0.1:%d" % port
 
 
@@ -167,7 +169,7 @@ class Browser:
         self.proc.wait(timeout=2)
       except subprocess.TimeoutExpired:
         pass
-      fail("cannot send %s to Chromium (%s; exit status %s): %s" % (method, e.strerror, self.proc.returncode, self.log_tail()))
+      fail_now("cannot send %s to Chromium (%s; exit status %s): %s" % (method, e.strerror, self.proc.returncode, self.log_tail()))
     end = min(time.monotonic() + timeout, self.deadline)
     with self.lock:
       while mid not in self.replies:
@@ -176,15 +178,15 @@ class Browser:
             self.proc.wait(timeout=2)
           except subprocess.TimeoutExpired:
             pass
-          fail("Chromium closed the DevTools pipe (exit status %s) during %s: %s" %
+          fail_now("Chromium closed the DevTools pipe (exit status %s) during %s: %s" %
                (self.proc.returncode, method, self.log_tail()))
         left = end - time.monotonic()
         if left <= 0:
-          fail("no DevTools answer to %s in time" % method)
+          fail_now("no DevTools answer to %s in time" % method)
         self.lock.wait(left)
       reply = self.replies.pop(mid)
     if "error" in reply:
-      fail("DevTools %s: %s" % (method, reply["error"].get("message")))
+      fail_now("DevTools %s: %s" % (method, reply["error"].get("message")))
     return reply.get("result", {})
 
   def attach(self):
@@ -203,7 +205,7 @@ class Browser:
   def eval(self, expr):
     r = self.send("Runtime.evaluate", {"expression": expr, "returnByValue": True, "awaitPromise": True})
     if "exceptionDetails" in r:
-      fail("page script error in %r: %s" % (expr[:60], r["exceptionDetails"].get("text")))
+      fail_now("page script error in %r: %s" % (expr[:60], r["exceptionDetails"].get("text")))
     return r["result"].get("value")
 
   def wait_for(self, expr, what, timeout=60):
@@ -214,10 +216,10 @@ class Browser:
       if v:
         return v
       if self.exceptions:
-        fail("JavaScript exception on the page: %s" % self.exceptions[0].splitlines()[0])
+        fail_now("JavaScript exception on the page: %s" % self.exceptions[0].splitlines()[0])
       if time.monotonic() > end:
         err = self.eval("(document.getElementById('error')||{}).textContent||''")
-        fail("timed out waiting for %s%s" % (what, "; the page says: " + err if err else ""))
+        fail_now("timed out waiting for %s%s" % (what, "; the page says: " + err if err else ""))
       time.sleep(0.1)
 
   def navigate(self, url):
@@ -232,11 +234,11 @@ class Browser:
       return {x, y, hit: !!top && (top === e || e.contains(top)), disabled: !!e.disabled}; })()"""
                     % json.dumps(selector))
     if not box:
-      fail("no element %s on the page" % selector)
+      fail_now("no element %s on the page" % selector)
     if not box["hit"]:
-      fail("element %s is covered by another element" % selector)
+      fail_now("element %s is covered by another element" % selector)
     if box["disabled"]:
-      fail("element %s is disabled" % selector)
+      fail_now("element %s is disabled" % selector)
     for kind in ("mousePressed", "mouseReleased"):
       self.send("Input.dispatchMouseEvent",
                 {"type": kind, "x": box["x"], "y": box["y"], "button": "left", "clickCount": 1})
@@ -295,51 +297,51 @@ def wait_settled(b, what):
 def check_default_position(kalah, db, rules, position, shown):
   """The page's default position: its value and every move's as kalah solve gives each child."""
   if shown["url_position"] != position or shown["url_rules"] != rules:
-    fail("the default position is %s (%s), expected %s (%s)"
+    fail_now("the default position is %s (%s), expected %s (%s)"
          % (shown["url_position"], shown["url_rules"], position, rules))
   def solved(p):
     return json.loads(cli_json(kalah, ["solve", "--json", "--quiet", "--rules", rules, "--db", db, p]))["margin"]
   if shown["margin"] != str(solved(position)):
-    fail("the default position's value is %s, kalah solve says %d" % (shown["margin"], solved(position)))
+    fail_now("the default position's value is %s, kalah solve says %d" % (shown["margin"], solved(position)))
   moves = json.loads(cli_json(kalah, ["query", "--json", "--quiet", "--rules", rules, "--db", db, position]))["moves"]
   got = {m["pit"]: m["margin"] for m in shown["moves"]}
   for m in moves:
     child = m["position"]
     want = solved(child) if m["again"] else -solved(child)
     if got.get(m["pit"]) != want:
-      fail("default position: pit %d shows %s, kalah solve of %s gives %d" % (m["pit"], got.get(m["pit"]), child, want))
+      fail_now("default position: pit %d shows %s, kalah solve of %s gives %d" % (m["pit"], got.get(m["pit"]), child, want))
   if sorted(got) != sorted(m["pit"] for m in moves):
-    fail("default position: the page lists pits %s, the legal moves are %s" % (sorted(got), [m["pit"] for m in moves]))
+    fail_now("default position: the page lists pits %s, the legal moves are %s" % (sorted(got), [m["pit"] for m in moves]))
 
 
 def check_against_cli(kalah, db, rules, position, shown, what):
   q = json.loads(cli_json(kalah, ["query", "--json", "--quiet", "--rules", rules, "--db", db, position]))
   if shown["url_position"] != position:
-    fail("%s: the URL's position is %r, expected %r" % (what, shown["url_position"], position))
+    fail_now("%s: the URL's position is %r, expected %r" % (what, shown["url_position"], position))
   if shown["url_rules"] != rules:
-    fail("%s: the URL's rules are %r, expected %r" % (what, shown["url_rules"], rules))
+    fail_now("%s: the URL's rules are %r, expected %r" % (what, shown["url_rules"], rules))
   if shown["board"] != position:
-    fail("%s: the board shows %r, expected %r" % (what, shown["board"], position))
+    fail_now("%s: the board shows %r, expected %r" % (what, shown["board"], position))
   if not q["exact"]:
-    fail("%s: kalah query does not answer %s exactly; pick a position inside the database" % (what, position))
+    fail_now("%s: kalah query does not answer %s exactly; pick a position inside the database" % (what, position))
   want_margin = str(q["margin"])
   if shown["margin"] != want_margin or shown["outcome"] != q["outcome"] or shown["exact"] != "true":
-    fail("%s: the page's value is %s %s (exact %s), kalah query says %s %s" %
+    fail_now("%s: the page's value is %s %s (exact %s), kalah query says %s %s" %
          (what, shown["outcome"], shown["margin"], shown["exact"], q["outcome"], q["margin"]))
   text = shown["text"].lower()
   if q["outcome"] not in text and not (q["over"] and "game over" in text):
-    fail("%s: #value reads %r, which does not say %s" % (what, shown["text"], q["outcome"]))
+    fail_now("%s: #value reads %r, which does not say %s" % (what, shown["text"], q["outcome"]))
   if q["margin"] != 0 and str(abs(q["margin"])) not in text:
-    fail("%s: #value reads %r, which does not show the margin %d" % (what, shown["text"], q["margin"]))
+    fail_now("%s: #value reads %r, which does not show the margin %d" % (what, shown["text"], q["margin"]))
   want_moves = [(m["pit"], m["margin"], m["outcome"]) for m in q["moves"]]
   got_moves = [(m["pit"], m["margin"], m["outcome"]) for m in shown["moves"]]
   if want_moves != got_moves:
-    fail("%s: #moves lists %s, kalah query says %s" % (what, got_moves, want_moves))
+    fail_now("%s: #moves lists %s, kalah query says %s" % (what, got_moves, want_moves))
   side = position.split()[1]
   for m in q["moves"]:
     pit = shown["pits"].get("pit-%s%d" % (side, m["pit"]))
     if not pit or not pit["playable"]:
-      fail("%s: #pit-%s%d is not playable though %d is a legal move" % (what, side, m["pit"], m["pit"]))
+      fail_now("%s: #pit-%s%d is not playable though %d is a legal move" % (what, side, m["pit"], m["pit"]))
   return q
 
 
@@ -350,8 +352,7 @@ def run(a):
   os.makedirs(a.outdir, exist_ok=True)
   chromium = a.chromium or shutil.which("chromium") or shutil.which("chromium-browser")
   if not chromium or not os.path.exists(chromium):
-    print("browser_test: SKIP: no chromium found (--chromium PATH)")
-    return 77
+    skip("browser_test: no chromium found (--chromium PATH)")
   rules, start = a.rules, a.position
 
   base = start_server(kalah, db)
@@ -369,13 +370,13 @@ def run(a):
     b.navigate(base + "/?rules=%s&position=%s" % (urllib.parse.quote(rules), urllib.parse.quote(start)))
     first = check_against_cli(kalah, db, rules, start, wait_shown(b, start, "the first position"), "first position")
     if not first["moves"]:
-      fail("the first position %s has no moves; pick one that is not over" % start)
+      fail_now("the first position %s has no moves; pick one that is not over" % start)
     b.screenshot(os.path.join(a.outdir, "browser_position.png"))
 
     # 2. Clicking a pit of the side to move plays it: the best move, or --pit.
     pit = a.pit or next(m["pit"] for m in first["moves"] if m["best"])
     if pit not in [m["pit"] for m in first["moves"]]:
-      fail("pit %d is not a legal move in %s" % (pit, start))
+      fail_now("pit %d is not a legal move in %s" % (pit, start))
     side = start.split()[1]
     after = cli_json(kalah, ["move", "--rules", rules, start, str(pit)]).strip().splitlines()[0]
     b.click("#pit-%s%d" % (side, pit))
@@ -383,7 +384,7 @@ def run(a):
     check_against_cli(kalah, db, rules, after, second, "after pit %d" % pit)
     last = b.eval("document.getElementById('last-move').textContent")
     if "plays %d" % pit not in last:
-      fail("after pit %d the last-move line reads %r" % (pit, last))
+      fail_now("after pit %d the last-move line reads %r" % (pit, last))
     b.screenshot(os.path.join(a.outdir, "browser_after_move.png"))
 
     # 3. The browser's back restores the first position.
@@ -401,7 +402,7 @@ def run(a):
     err = b.wait_for("document.getElementById('error').textContent.trim()", "#error to show the server's message")
     b.screenshot(os.path.join(a.outdir, "browser_error.png"))
     if b.exceptions:
-      fail("JavaScript exception on the page: %s" % b.exceptions[0].splitlines()[0])
+      fail_now("JavaScript exception on the page: %s" % b.exceptions[0].splitlines()[0])
     print("browser_test: OK: %s -> pit %d -> %s -> back; bad position: %s" % (start, pit, after, err))
     return 0
   finally:
@@ -430,18 +431,16 @@ def main():
   signal.signal(signal.SIGALRM, on_alarm)
   signal.alarm(int(a.timeout) + 15)
   try:
-    rc = run(a)
+    run(a)
   except Failure as e:
-    print("browser_test: FAIL: %s" % e)
-    rc = 1
+    fail("browser_test: %s" % e)
   except Exception as e:  # a bug of this script or an unexpected answer: still one line
-    print("browser_test: FAIL: %s: %s" % (type(e).__name__, e))
-    rc = 1
+    fail("browser_test: %s: %s" % (type(e).__name__, e))
   finally:
     signal.alarm(0)
     stop_children()
     stop_servers()
-  sys.exit(rc)
+  finish()
 
 
 if __name__ == "__main__":

@@ -6,8 +6,9 @@ import resource
 import shutil
 import socket
 import subprocess
-import sys
 import time
+
+from checks import abort
 
 SITE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "examples", "serve",
                     "nginx.conf")
@@ -18,7 +19,7 @@ def find_nginx(test):
     found = shutil.which("nginx") or next(
         (p for p in ("/usr/sbin/nginx", "/sbin/nginx") if os.access(p, os.X_OK)), None)
     if not found:
-        sys.exit("%s: nginx is not installed; tools/setup.sh installs it (Debian package nginx)"
+        abort("%s: nginx is not installed; tools/setup.sh installs it (Debian package nginx)"
                  % test)
     return found
 
@@ -40,7 +41,7 @@ def write_conf(work, nginx_port, serve_port, test):
     listens = [i for i, l in enumerate(lines) if l.strip() == "listen 80;"]
     upstreams = [i for i, l in enumerate(lines) if l.strip() == "server 127.0.0.1:8080;"]
     if len(listens) != 1 or len(upstreams) != 1:
-        sys.exit("%s: %s: want one `listen 80;` and one `server 127.0.0.1:8080;`, found %d and %d"
+        abort("%s: %s: want one `listen 80;` and one `server 127.0.0.1:8080;`, found %d and %d"
                  % (test, SITE, len(listens), len(upstreams)))
     lines[listens[0]] = lines[listens[0]].replace("listen 80;", "listen 127.0.0.1:%d;" % nginx_port)
     lines[upstreams[0]] = lines[upstreams[0]].replace("8080", str(serve_port))
@@ -80,14 +81,14 @@ def start(nginx, work, serve_port, test):
     check = subprocess.run([nginx, "-t", "-c", conf, "-p", work + "/"], capture_output=True,
                            text=True, timeout=30)
     if check.returncode != 0:
-        sys.exit("%s: nginx -t refuses the configuration:\n%s" % (test, check.stderr))
+        abort("%s: nginx -t refuses the configuration:\n%s" % (test, check.stderr))
     err = open(os.path.join(work, "nginx.stderr"), "w")
     proc = subprocess.Popen([nginx, "-c", conf, "-p", work + "/", "-g", "daemon off;"],
                             stdout=err, stderr=err)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            sys.exit("%s: nginx exited with status %d: %s" % (
+            abort("%s: nginx exited with status %d: %s" % (
                 test, proc.returncode, open(os.path.join(work, "nginx.stderr")).read()))
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1):
@@ -96,4 +97,4 @@ def start(nginx, work, serve_port, test):
             time.sleep(0.05)
     proc.kill()
     proc.wait()
-    sys.exit("%s: nginx does not accept connections on port %d" % (test, port))
+    abort("%s: nginx does not accept connections on port %d" % (test, port))

@@ -27,6 +27,7 @@ import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
 import nginx_site  # noqa: E402
+from checks import abort, fail, failed, finish  # noqa: E402
 import servers  # noqa: E402
 
 KALAH, WORK = (os.path.abspath(a) for a in sys.argv[1:3])
@@ -38,14 +39,9 @@ SERVE_HEADER_TIMEOUT = 10  # kalah serve's (HttpLimits::kHeaderSeconds, docs/SER
 POSITIONS = ["4,0,0,0,11/1,2,0,3,3 N", "0,0,0,1,11/0,3,0,0,9 S"]
 SLOW_RULES, SLOW_POSITION = "wetherell", "6,6,6,6,6,6,0/6,6,6,6,6,6,0 S"
 MAX_TIME = 3  # kalah serve --max-time: how long each slow search runs
-failures = []
 processes = []  # every process started, killed on the way out
 sockets = []  # every slow client's socket, closed on the way out
 
-
-def fail(message):
-    failures.append(message)
-    print("FAILED: " + message, file=sys.stderr)
 
 
 def query_target(rules, position, max_time=None):
@@ -88,7 +84,7 @@ def start_server(db, *args):
     proc, port, line = servers.start(KALAH, "serve", "--db", db, *args, stderr=err)
     processes.append(proc)
     if port is None:
-        sys.exit("proxy test: kalah serve did not start: " + repr(line))
+        abort("proxy test: kalah serve did not start: " + repr(line))
     return proc, port
 
 
@@ -200,10 +196,10 @@ def main():
         out = subprocess.run([KALAH, "query", "--db", db, "--rules", "kalah", "--json", position],
                              capture_output=True, text=True, timeout=60)
         if out.returncode != 0:
-            sys.exit("proxy test: kalah query failed: " + out.stderr.strip())
+            abort("proxy test: kalah query failed: " + out.stderr.strip())
         expected[position] = json.loads(out.stdout)
         if expected[position]["source"] != "database":
-            sys.exit("proxy test: %s is not inside the table: %s" % (position, out.stdout))
+            abort("proxy test: %s is not inside the table: %s" % (position, out.stdout))
 
     server, serve_port = start_server(
         db, "--connections", str(CONNECTIONS), "--searches", "2", "--searches-per-client", "1",
@@ -336,13 +332,14 @@ def main():
     # (f) SIGTERM: both exit with status 0.
     stop(proxy, "nginx")
     stop(server, "kalah serve")
-    if failures:
+    if failed():
         for name in ("nginx-error.log", "serve.stderr"):
             path = os.path.join(WORK, name)
             if os.path.exists(path):
                 print("--- %s (last lines)\n%s" % (name, "".join(open(path).readlines()[-20:])),
                       file=sys.stderr)
-        sys.exit("proxy test: %d failure(s)" % len(failures))
+        print("proxy test: %d failure(s)" % failed())
+        finish()
     print("proxy test: all checks passed in %.1f s" % (time.monotonic() - started))
 
 

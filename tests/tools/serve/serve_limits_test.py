@@ -25,6 +25,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
 import nginx_site  # noqa: E402
+from checks import abort, fail, failed, finish  # noqa: E402
 import servers  # noqa: E402
 
 KALAH, WORK = (os.path.abspath(a) for a in sys.argv[1:3])
@@ -34,14 +35,9 @@ NGINX_KEEPALIVE = 15  # the site file's keepalive_timeout
 REQUESTS_PER_CONNECTION = 1000  # HttpLimits::kRequestsPerConnection
 BACKLOG = 1024  # HttpLimits::kListenBacklog
 POSITION = "4,0,0,0,11/1,2,0,3,3 N"  # inside the 4-pit kalah <= 10 table
-failures = []
 processes = []
 sockets = []
 
-
-def fail(message):
-    failures.append(message)
-    print("FAILED: " + message, file=sys.stderr)
 
 
 def raw(port, data, read_all=True, timeout=10):
@@ -315,7 +311,7 @@ def main():
                                        "--tt-mb", "64", "--access-log", access_path, stderr=err)
     processes.append(server)
     if port is None:
-        sys.exit("%s: kalah serve did not start: %r" % (TEST, line))
+        abort("%s: kalah serve did not start: %r" % (TEST, line))
     proxy, nginx_port = nginx_site.start(nginx, WORK, port, TEST)
     processes.append(proxy)
     started = time.monotonic()
@@ -347,10 +343,11 @@ def main():
             fail("%s on SIGTERM: exit %s" % (name, code))
     err.close()
     check_logs(stderr_path, access_path)
-    if failures:
+    if failed():
         print("--- serve.stderr (last lines)\n" + "".join(open(stderr_path).readlines()[-10:]),
               file=sys.stderr)
-        sys.exit("%s: %d failure(s)" % (TEST, len(failures)))
+        print("%s: %d failure(s)" % (TEST, failed()))
+        finish()
     print("%s: all checks passed in %.1f s" % (TEST, time.monotonic() - started))
 
 

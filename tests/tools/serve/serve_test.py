@@ -20,25 +20,18 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
+from checks import abort, fail, failed, finish  # noqa: E402
 import servers  # noqa: E402
 
 KALAH, VECTORS, WORK = (os.path.abspath(a) for a in sys.argv[1:4])
 TABLES = [("kalah", 4, 10), ("wetherell", 4, 10)]  # rules, pits, max stones
 BURST_REQUESTS, BURST_CONNECTIONS = 2000, 32
-failures = []
-
-
-def fail(message):
-    failures.append(message)
-    print("FAILED: " + message, file=sys.stderr)
-
-
 def start_server(db, *args):
     """Starts kalah serve on a free loopback port; returns (process, port)."""
     proc, port, line = servers.start(KALAH, "serve", "--db", db, *args)
     if port is None:
         proc.kill()
-        sys.exit("serve test: kalah serve did not start: " + repr(line))
+        abort("serve test: kalah serve did not start: " + repr(line))
     return proc, port
 
 
@@ -99,7 +92,7 @@ def cli_answers(rules, positions, db):
     out = subprocess.run(args, input="".join(p + "\n" for p in positions), capture_output=True,
                          text=True, cwd=WORK, timeout=600)
     if out.returncode != 0:
-        sys.exit("serve test: kalah query failed: " + out.stderr.strip())
+        abort("serve test: kalah query failed: " + out.stderr.strip())
     return [json.loads(line) for line in out.stdout.splitlines()]
 
 
@@ -446,8 +439,9 @@ def main():
     print("serve test: bench serve --url: a load, a checked search and a 6-ply walk, the same "
           "game walked on a fresh server (%s)" % walks[0])
 
-    if failures:
-        sys.exit("serve test: %d failure(s)" % len(failures))
+    if failed():
+        print("serve test: %d failure(s)" % failed())
+        finish()
     print("serve test: %d vectors answered as kalah query does, %d bad requests refused"
           % (len(expected), len(bad)))
 

@@ -87,6 +87,7 @@ QueryAnswer query_position(Rules rules, const Position& p, ExactOracle* oracle,
   so.max_seconds = options.max_seconds;
   so.threads = options.threads;
   so.every_move = true;
+  so.best_first_plies = options.best_first_plies;
   so.find_pv = false;
   so.progress = options.progress;
   so.cancel = options.cancel;

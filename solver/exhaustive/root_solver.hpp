@@ -167,10 +167,9 @@ class RootSolver {
             : 0;
     team_ =
         std::make_unique<SearchTeam<B>>(threads, tt_, opt_.oracle, memo_.get(), resident, tt_skip);
-    if (opt_.best_first_plies > 0) {
+    if (const int plies = best_first_plies(opt_); plies > 0) {
       top_ = std::make_unique<ProofTree<B>>(
-          *team_,
-          ProofTreeLimits{.plies = opt_.best_first_plies, .budget = opt_.best_first_budget});
+          *team_, ProofTreeLimits{.plies = plies, .budget = opt_.best_first_budget});
       team_->set_test([this](const B& b, int nb, int beta) { return top_->test(b, nb, beta); });
     }
     if (move_source_) team_->for_each([this](Search<B>& s) { s.set_move_source(&*move_source_); });

@@ -1,5 +1,6 @@
 // The solver's best-first top (SolveOptions::best_first_plies): the answers of the depth-first
-// search, on one thread and two, stopped, in single tests, and with a tree that outgrows its room.
+// search, on one thread and two, stopped, in single tests, and with a tree that outgrows its room;
+// the every-move analysis on one thread keeps one by default.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -132,6 +133,40 @@ TEST(BestFirst, TreeAtItsLimitFinishesDepthFirst) {
     reached += tree.peak_nodes() + B::kMaxM > limits.max_nodes;
   }
   EXPECT_GT(reached, 0) << "no tree reached its limit";
+}
+
+// The every-move analysis on one thread keeps a best-first top unless told not to
+// (best_first_plies -1 with every_move is kAnalysisBestFirstPlies); on two threads, or a solve of
+// the value and best moves, does not; the answers are the same.
+TEST(BestFirst, TheEveryMoveAnalysisKeepsATopByDefault) {
+  for (Rules rules : kAllRules) {
+    const Position p = start_position(4, 3, Side::kSouth);
+    SolveOptions opt = small_options();
+    opt.every_move = true;
+    ASSERT_EQ(opt.best_first_plies, -1);
+    ASSERT_EQ(opt.threads, 1);
+    ASSERT_EQ(best_first_plies(opt), kAnalysisBestFirstPlies);
+    const SolveResult top = solve(rules, p, opt);
+    EXPECT_GT(top.top_nodes, 0u) << rules_name(rules);
+    opt.best_first_plies = 0;
+    const SolveResult depth_first = solve(rules, p, opt);
+    EXPECT_EQ(depth_first.top_nodes, 0u) << rules_name(rules);
+    ASSERT_TRUE(top.complete && depth_first.complete);
+    EXPECT_EQ(top.margin, depth_first.margin) << rules_name(rules);
+    ASSERT_EQ(top.moves.size(), depth_first.moves.size());
+    for (std::size_t i = 0; i < top.moves.size(); ++i) {
+      EXPECT_TRUE(top.moves[i].exact()) << rules_name(rules);
+      EXPECT_EQ(top.moves[i].lower, depth_first.moves[i].lower) << rules_name(rules);
+    }
+    SolveOptions value = small_options();
+    EXPECT_EQ(solve(rules, p, value).top_nodes, 0u) << rules_name(rules);
+    SolveOptions two = small_options();
+    two.every_move = true;
+    two.threads = 2;
+    const SolveResult shared = solve(rules, p, two);
+    EXPECT_EQ(shared.top_nodes, 0u) << rules_name(rules);
+    EXPECT_EQ(shared.margin, depth_first.margin) << rules_name(rules);
+  }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -58,28 +59,32 @@ Timed solve_once(Rules rules, const Position& p, Probe& probe, int threads) {
   return {r.seconds, r.nodes};
 }
 
+// What the command line asked for, checked.
+struct QueryBenchArgs {
+  std::string db_path = kDefaultDbPath, rules_text = "all";
+  int threads = 0, plies = 20, runs = 1, load = 0, load_lo = 4, load_hi = 8;
+  int best_first = -1;         // QuerySearchOptions::best_first_plies
+  std::string positions_path;  // --positions: these positions instead of the starts and walk
+  long long tt_mb = serve_tt_mb();
+  bool aging = true;
+};
+
 // One query of p with every move exact; tt: kept between queries (its search a generation of
 // its own, as libkalah's analysis cache), or null for a fresh one.
-QueryAnswer query_once(Rules rules, const Position& p, Probe& probe, int threads, SolveTT* tt) {
+QueryAnswer query_once(const QueryBenchArgs& a, Rules rules, const Position& p, Probe& probe,
+                       SolveTT* tt) {
   QuerySearchOptions o;
-  o.threads = threads;
+  o.threads = a.threads;
+  o.best_first_plies = a.best_first;
   if (tt != nullptr)
     o.tt = [tt] {
       tt->new_generation();
       return tt;
     };
-  QueryAnswer a = query_position(rules, p, &probe, o);
-  if (!settled(a)) throw std::runtime_error("bench query: a query did not settle every move");
-  return a;
+  QueryAnswer answer = query_position(rules, p, &probe, o);
+  if (!settled(answer)) throw std::runtime_error("bench query: a query did not settle every move");
+  return answer;
 }
-
-// What the command line asked for, checked.
-struct QueryBenchArgs {
-  std::string db_path = kDefaultDbPath, rules_text = "all";
-  int threads = 0, plies = 20, runs = 1, load = 0, load_lo = 4, load_hi = 8;
-  long long tt_mb = serve_tt_mb();
-  bool aging = true;
-};
 
 const char* const kQueryBenchDescription =
     "For each 6-pit table of the database (in memory): the start of its game (3 stones a\n"
@@ -91,6 +96,12 @@ const char* const kQueryBenchDescription =
     "aging). With --load N the walk again, through a transposition table that first\n"
     "answered N positions beyond the table\n"
     "(--load-beyond), each a generation; its answers must be the cold walk's.\n"
+    "--best-first P queries with a best-first top of P plies (0: depth-first throughout);\n"
+    "by default as kalah query does (a top on one thread, depth-first on more).\n"
+    "With --positions FILE (and one --rules), each position of FILE (one a line in the\n"
+    "notation; blank lines and lines from # on skipped) is queried instead, as kalah query\n"
+    "queries it (an analysis cache of its own, sized to it): its nodes and time, and their\n"
+    "totals.\n"
     "Prints times, nodes and the ratios; the signature is the XXH64 of every answer's\n"
     "values, the same on every run.";
 
@@ -105,6 +116,12 @@ bool parse_query_bench_args(int argc, char** argv, QueryBenchArgs& a) {
       ("the table's rule set: " + rules_names() + ", or all (every 6-pit table)").c_str())(
       "threads", po::value(&a.threads)->default_value(a.threads), "search threads, 0: all cores")(
       "plies", po::value(&a.plies)->default_value(a.plies), "plies of the walked game, 0..200")(
+      "best-first", po::value(&a.best_first)->default_value(a.best_first),
+      ("the queries' best-first top in plies, 0..64; 0: depth-first; -1: as kalah query's (" +
+       std::to_string(kAnalysisBestFirstPlies) + " on one thread)")
+          .c_str())(
+      "positions", po::value(&a.positions_path),
+      "query the positions of this file (one a line) instead of the starts and the walk")(
       "runs", po::value(&a.runs)->default_value(a.runs),
       "solves and queries of each start, alternated (1..20)")(
       "tt-mb", po::value(&a.tt_mb)->default_value(a.tt_mb),
@@ -120,17 +137,21 @@ bool parse_query_bench_args(int argc, char** argv, QueryBenchArgs& a) {
   po::variables_map vm;
   if (!parse_command(argc, argv,
                      "bench query [--db PATH] [--rules R] [--threads N] [--plies P] [--runs N] "
-                     "[--tt-mb MB] [--load N] [--load-beyond LO-HI] [--no-aging]",
+                     "[--best-first P] [--positions FILE] [--tt-mb MB] [--load N] [--load-beyond "
+                     "LO-HI] [--no-aging]",
                      kQueryBenchDescription, desc, {}, vm))
     return false;
   check_range("threads", a.threads, 0, 256);
   check_range("plies", a.plies, 0, 200);
   check_range("runs", a.runs, 1, 20);
+  check_range("best-first", a.best_first, -1, 64);
   check_range("load", a.load, 0, 100'000);
   std::tie(a.load_lo, a.load_hi) = parse_beyond("load-beyond", load_beyond);
   a.aging = !no_aging;
   check_cache_mb("tt-mb", a.tt_mb, 1, 1 << 20);
   a.threads = threads_or_all_cores(a.threads);
+  if (!a.positions_path.empty() && a.rules_text == "all")
+    throw InputError("--positions needs --rules: the rule set its positions are played under");
   return true;
 }
 
@@ -140,7 +161,7 @@ void bench_start_position(const QueryBenchArgs& a, Rules rules, const Position& 
   Timed solved, queried;
   for (int run = 0; run < a.runs; ++run) {
     const Timed s = solve_once(rules, start, probe, a.threads);
-    const QueryAnswer q = query_once(rules, start, probe, a.threads, nullptr);
+    const QueryAnswer q = query_once(a, rules, start, probe, nullptr);
     std::printf("  run %d: solve %.3f s %llu nodes; query (every move) %.3f s %llu nodes: %s\n",
                 run + 1, s.seconds, static_cast<unsigned long long>(s.nodes), q.seconds,
                 static_cast<unsigned long long>(q.nodes), values_text(q).c_str());
@@ -169,7 +190,7 @@ Walk walk(const QueryBenchArgs& a, Rules rules, const Position& start, Probe& pr
   Position p = start;
   for (int ply = 0; ply <= a.plies && !is_over(rules, p); ++ply, ++w.asked) {
     const auto at = std::chrono::steady_clock::now();
-    const QueryAnswer q = query_once(rules, p, probe, a.threads, &tt);
+    const QueryAnswer q = query_once(a, rules, p, probe, &tt);
     const double s = seconds_since(at);
     if (ply == 0) w.first = s;
     w.seconds += s;
@@ -191,7 +212,7 @@ void load(const QueryBenchArgs& a, Rules rules, int m, Probe& probe, SolveTT& tt
   std::uint64_t nodes = 0;
   const std::vector<Position> positions = random_positions(rules, m, lo, hi, a.load);
   for (const Position& p : positions) {
-    const QueryAnswer q = query_once(rules, p, probe, a.threads, &tt);
+    const QueryAnswer q = query_once(a, rules, p, probe, &tt);
     nodes += q.nodes;
     const std::string v = to_string(p) + " " + values_text(q);
     signature.update(v.data(), v.size());
@@ -230,9 +251,55 @@ void bench_walk(const QueryBenchArgs& a, Rules rules, const Position& start, Pro
       double(loaded.nodes) / double(std::max<std::uint64_t>(cold.nodes, 1)));
 }
 
+// The positions of a --positions file, each a line; throws InputError naming a bad line.
+std::vector<Position> read_positions(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError("--positions " + path + ": cannot be read");
+  std::vector<Position> out;
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    line = line.substr(0, line.find('#'));
+    const std::size_t last = line.find_last_not_of(" \t\r");
+    if (last == std::string::npos) continue;
+    line.resize(last + 1);
+    const std::string where = "--positions " + path + " line " + std::to_string(number) + ": ";
+    try {
+      out.push_back(parse_position(line));
+    } catch (const InputError& e) {
+      throw InputError(where + e.what());
+    }
+    if (out.back().m != 6) throw InputError(where + "not a 6-pit position (the tables read are)");
+  }
+  if (out.empty()) throw InputError("--positions " + path + ": no position");
+  return out;
+}
+
+// Each position queried as `kalah query POSITION` queries it, through an analysis cache of its
+// own sized to it (aging): nodes and time, and the totals; every answer signed.
+void bench_positions(const QueryBenchArgs& a, Rules rules, const std::vector<Position>& positions,
+                     Probe& probe, Xxh64Stream& signature) {
+  double seconds = 0;
+  std::uint64_t nodes = 0;
+  for (const Position& p : positions) {
+    SolveTT tt(auto_tt_bytes(rules, p, &probe), SolveTT::Aging::kOn);
+    const QueryAnswer q = query_once(a, rules, p, probe, &tt);
+    std::printf("  %s: %.3f s, %llu nodes: %s\n", to_string(p).c_str(), q.seconds,
+                static_cast<unsigned long long>(q.nodes), values_text(q).c_str());
+    seconds += q.seconds;
+    nodes += q.nodes;
+    const std::string v = to_string(p) + " " + values_text(q);
+    signature.update(v.data(), v.size());
+  }
+  std::printf("  %zu positions: %.3f s, %llu nodes\n", positions.size(), seconds,
+              static_cast<unsigned long long>(nodes));
+}
+
 int bench_query(int argc, char** argv) {
   QueryBenchArgs a;
   if (!parse_query_bench_args(argc, argv, a)) return 0;
+  std::vector<Position> positions;
+  if (!a.positions_path.empty()) positions = read_positions(a.positions_path);
   const Store store(a.db_path, false);
   std::vector<TableId> tables;
   for (const TableId& t : store.tables())
@@ -251,6 +318,10 @@ int bench_query(int argc, char** argv) {
                 std::string(rules_name(t.rules)).c_str(), probe.max_stones(),
                 seconds_since(load_start), a.threads, a.threads == 1 ? "" : "s",
                 to_string(start).c_str());
+    if (!positions.empty()) {
+      bench_positions(a, t.rules, positions, probe, signature);
+      continue;
+    }
     bench_start_position(a, t.rules, start, probe, signature);
     bench_walk(a, t.rules, start, probe, signature);
   }

@@ -110,7 +110,7 @@ struct SuiteArgs {
   std::string threads_text = "1,2", json_path, baseline_path;
   std::vector<int> threads;
   long long tt_mb = 0;
-  int best_first = 0;
+  int best_first = -1;  // SolveOptions::best_first_plies of the measured solves
   bool perfect_order = false, levels = false, list = false;
 };
 
@@ -129,8 +129,10 @@ const char* const kSuiteDescription =
     "that share it; a workload no database can serve is reported as skipped, naming the table.\n"
     "A database's opening book is not used: every value is proven by the search.\n"
     "Every solve has an automatic table (as kalah solve's) unless --tt-mb gives one size.\n"
-    "--best-first P solves with kalah solve's --best-first P (the perfect-order limit and the\n"
-    "levels' solves stay depth-first).\n"
+    "--best-first P solves with kalah solve's --best-first P (0: depth-first throughout); by\n"
+    "default each workload is solved as its command does it: the every-move analysis with\n"
+    "kalah query's best-first top on one thread, the others depth-first. The perfect-order limit\n"
+    "and the levels' solves are depth-first.\n"
     "--perfect-order also solves each workload twice more on one thread (into a table, then\n"
     "with that table's move first at every node): the perfect-order limit of its expanded\n"
     "nodes. --levels also solves each workload once more on one thread, tracing what it expands:\n"
@@ -173,7 +175,8 @@ bool parse_suite_args(int argc, char** argv, SuiteArgs& a) {
       "tt-mb", po::value(&a.tt_mb)->default_value(a.tt_mb),
       "every solve's transposition table in MiB; 0: automatic, as kalah solve's")(
       "best-first", po::value(&a.best_first)->default_value(a.best_first),
-      "solve with a best-first top of this many plies (kalah solve --best-first)")(
+      "solve with a best-first top of this many plies (kalah solve --best-first), 0..64; -1: as "
+      "each workload's command does")(
       "perfect-order", po::bool_switch(&a.perfect_order),
       "also each workload's perfect-order limit (two more one-thread solves)")(
       "levels", po::bool_switch(&a.levels),
@@ -191,7 +194,7 @@ bool parse_suite_args(int argc, char** argv, SuiteArgs& a) {
     return false;
   a.threads = parse_threads_list(a.threads_text);
   if (a.tt_mb != 0) check_memory_mb("tt-mb", a.tt_mb, 1, 65536);
-  check_range("best-first", a.best_first, 0, 64);
+  check_range("best-first", a.best_first, -1, 64);
   return true;
 }
 
@@ -263,6 +266,7 @@ SolveOptions solve_options(const Workload& w, Probe* probe, int threads, long lo
   o.threads = threads;
   o.every_move = w.every_move;
   o.find_pv = !w.every_move;
+  o.best_first_plies = 0;
   if (tt_mb > 0) {
     o.tt_bytes = std::size_t(tt_mb) << 20;
   } else {

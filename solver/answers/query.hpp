@@ -58,7 +58,7 @@ struct QuerySearchOptions {
   double max_seconds = 0;  // of search in all; 0: unlimited
   int threads = 1;         // search threads (SolveOptions::threads)
   // The best-first top's plies (SolveOptions::best_first_plies); -1: the analysis's own
-  // (kAnalysisBestFirstPlies).
+  // (kAnalysisBestFirstPlies on one thread, depth-first on more).
   int best_first_plies = -1;
   // When set, called once a search is needed: the TT kept between queries
   // (SolveOptions::tt). Unset: one sized to the position (auto_tt_bytes) is allocated for the

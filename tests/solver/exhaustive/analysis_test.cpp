@@ -5,6 +5,7 @@
 #include <atomic>
 #include <random>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "engine/move.hpp"
@@ -83,10 +84,13 @@ void expect_every_move_exact(const Position& p, const SolveResult& r, const Refe
 TEST(Analysis, EveryMoveIsExactOnTheValueVectors) {
   for (const Rules rules : kAllRules) {
     const Reference ref{rules};
-    for (const int threads : {1, 2}) {
+    // One thread with the analysis's best-first top (its default) and without, and two threads.
+    for (const auto& [threads, plies] : {std::pair(1, -1), std::pair(1, 0), std::pair(2, -1)}) {
       int checked = 0;
       for (const Position& p : vector_positions(rules, 4, 16)) {
-        expect_every_move_exact(p, solve(rules, p, analysis_options(threads)), ref);
+        SolveOptions opt = analysis_options(threads);
+        opt.best_first_plies = plies;
+        expect_every_move_exact(p, solve(rules, p, opt), ref);
         ++checked;
       }
       EXPECT_GT(checked, 10) << rules_name(rules);

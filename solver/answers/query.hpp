@@ -58,7 +58,8 @@ struct QuerySearchOptions {
   double max_seconds = 0;  // of search in all; 0: unlimited
   int threads = 1;         // search threads (SolveOptions::threads)
   // The best-first top's plies (SolveOptions::best_first_plies); -1: the analysis's own
-  // (kAnalysisBestFirstPlies on one thread, depth-first on more).
+  // (kAnalysisBestFirstPlies in the tests one thread runs by itself, depth-first in a test all
+  // threads search together).
   int best_first_plies = -1;
   // When set, called once a search is needed: the TT kept between queries
   // (SolveOptions::tt). Unset: one sized to the position (auto_tt_bytes) is allocated for the

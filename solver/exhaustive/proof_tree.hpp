@@ -41,7 +41,10 @@ struct ProofTreeLimits {
 template <class B>
 class ProofTree {
  public:
-  ProofTree(SearchTeam<B>& team, const ProofTreeLimits& limits) : team_(team), limits_(limits) {}
+  // A tree whose leaves are searched by every thread of `team` (each within its own budget), or,
+  // with `alone`, by that one search of the team (a test one thread runs by itself).
+  ProofTree(SearchTeam<B>& team, const ProofTreeLimits& limits, Search<B>* alone = nullptr)
+      : team_(team), alone_(alone), limits_(limits) {}
 
   // The fail-soft null-window test of `root` (n stones in pits) against beta, as
   // SearchTeam::test_alone answers it; nullopt when the search stopped first.
@@ -52,7 +55,8 @@ class ProofTree {
     while (!settled(nodes_[0])) {
       if (nodes_.size() + B::kMaxM > limits_.max_nodes) {  // the rest depth-first
         peak_ = std::max(peak_, nodes_.size());
-        return team_.test_depth_first(root, n, beta);
+        return alone_ != nullptr ? SearchTeam<B>::test_alone(*alone_, root, n, beta)
+                                 : team_.test_depth_first(root, n, beta);
       }
       std::size_t x = 0;
       while (nodes_[x].kids != 0) x = most_proving_child(x);
@@ -128,8 +132,7 @@ class ProofTree {
     } else {
       if (node.budget == 0) node.budget = limits_.budget;
       bool stopped;
-      const std::optional<int> r = team_.search_within(
-          node.b, node.n, node.t - 1, node.t, node.depth, node.mover, node.budget, &stopped);
+      const std::optional<int> r = search_within(node, &stopped);
       if (stopped) return false;
       node.budget = std::min(2 * node.budget, kMaxBudget);
       if (r) {
@@ -158,11 +161,22 @@ class ProofTree {
     }
   }
 
+  // Leaf x's null-window test within its budget, on the tree's threads.
+  std::optional<int> search_within(const Node& x, bool* stopped) {
+    return alone_ != nullptr
+               ? SearchTeam<B>::search_within_alone(*alone_, x.b, x.n, x.t - 1, x.t, x.depth,
+                                                    x.mover, x.budget, stopped)
+               : team_.search_within(x.b, x.n, x.t - 1, x.t, x.depth, x.mover, x.budget, stopped);
+  }
+
+  // The search whose order and TT the tree uses.
+  Search<B>& search() { return alone_ != nullptr ? *alone_ : team_.main(); }
+
   // Gives leaf x its children, each searched within the first budget in the search's order until
   // one settles x; false when the search stopped.
   bool expand(std::size_t x) {
     SolveChild<B> children[B::kMaxM];
-    const int count = team_.main().children_in_order(nodes_[x].b, nodes_[x].n, children);
+    const int count = search().children_in_order(nodes_[x].b, nodes_[x].n, children);
     const auto first = std::uint32_t(nodes_.size());
     for (int k = 0; k < count; ++k) {
       const SolveChild<B>& c = children[k];
@@ -238,7 +252,7 @@ class ProofTree {
   void store_bounds() {
     for (std::size_t x = 0; x < nodes_.size(); ++x) {
       const Node& node = nodes_[x];
-      if (node.kids == 0 || node.n < team_.main().tt_min_stones()) continue;
+      if (node.kids == 0 || node.n < search().tt_min_stones()) continue;
       int move = -1, best = -kNoBound;
       for (std::uint32_t k = node.first; k < node.first + node.kids; ++k) {
         const auto [clo, chi] = seen_from_parent(nodes_[k]);
@@ -248,11 +262,12 @@ class ProofTree {
           move = nodes_[k].pit;
         }
       }
-      team_.main().tt().store(node.b.key(), node.lo, node.hi, move, kTreeWork);
+      search().tt().store(node.b.key(), node.lo, node.hi, move, kTreeWork);
     }
   }
 
   SearchTeam<B>& team_;
+  Search<B>* alone_;  // null: every thread of team_
   ProofTreeLimits limits_;
   std::vector<Node> nodes_;
   std::size_t peak_ = 0;

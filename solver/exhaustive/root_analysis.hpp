@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "solver/exhaustive/root_context.hpp"
+#include "solver/exhaustive/root_share.hpp"
 #include "solver/exhaustive/solve_tuning.hpp"
 
 namespace kalah::solve_detail {
@@ -23,19 +24,22 @@ constexpr std::uint64_t kDefenceBudget = 100000;
 // possible: a failing test is cheap next to one that succeeds (which must find a defence against
 // every reply), and from above the only test that succeeds is the one at v itself. Under rule sets
 // with SolveTuning<R>::kDefenceRounds the root's side searches its defences in budgeted rounds
-// (Search::set_defence_rounds). Each test on every thread. False when stopped.
-template <class B>
-bool prove_move(RootContext<B>& c, int i) {
+// (Search::set_defence_rounds). Each test is run(b, nb, beta): on every thread (`alone` null) or
+// by search *alone by itself; show(upper) names the test against margin upper in the phase line.
+// False when stopped.
+template <class B, class Run, class Show>
+bool prove_move(RootContext<B>& c, int i, Search<B>* alone, const Run& run, const Show& show) {
   std::optional<DefenceRoundsScope<B>> rounds;
   if constexpr (SolveTuning<typename B::Rules>::kDefenceRounds) {
     const int defender = c.root_move(i).again ? 0 : 1;  // the root's side, seen from the child
-    rounds.emplace(c.team, defender, kDefencePlies, kDefenceBudget);
+    if (alone != nullptr)
+      rounds.emplace(*alone, defender, kDefencePlies, kDefenceBudget);
+    else
+      rounds.emplace(c.team, defender, kDefencePlies, kDefenceBudget);
   }
-  const auto run = c.on_every_thread();
   for (auto [lower, upper] = c.ledger.bounds_of(i); lower < upper;
        std::tie(lower, upper) = c.ledger.bounds_of(i)) {
-    c.ledger.set_phase("pit " + std::to_string(i + 1) +
-                       ": test margin >= " + std::to_string(c.kd + upper));
+    show(upper);
     const Test r = c.move_test(i, upper, run);
     if (!r) return false;
     c.ledger.narrow(i, upper, *r);
@@ -44,16 +48,35 @@ bool prove_move(RootContext<B>& c, int i) {
   return true;
 }
 
-// The margins of the moves that settling left bounded: each move's MTD(f) from its bounds
-// (prove_move), one move after the other. False when stopped.
+// The margins of the moves that settling left bounded, each by MTD(f) from its bounds
+// (prove_move): on several threads one move a thread (MovesPerThread), each proof searched by its
+// thread by itself, through that thread's own best-first top when it has one; on one thread, or
+// for a single move, each test on every thread. False when stopped.
 template <class B>
 bool value_every_move(RootContext<B>& c) {
-  for (const int i : c.ledger.move_pits()) {
-    const auto [lower, upper] = c.ledger.bounds_of(i);
-    if (lower == upper) continue;
-    if (!prove_move(c, i)) return false;
+  std::vector<int> open;
+  for (const int i : c.ledger.move_pits())
+    if (const auto [lower, upper] = c.ledger.bounds_of(i); lower < upper) open.push_back(i);
+  if (c.team.alone() || open.size() < 2) {
+    const auto run = c.on_every_thread();
+    for (const int i : open) {
+      const auto show = [&c, i](int upper) {
+        c.ledger.set_phase("pit " + std::to_string(i + 1) +
+                           ": test margin >= " + std::to_string(c.kd + upper));
+      };
+      if (!prove_move(c, i, static_cast<Search<B>*>(nullptr), run, show)) return false;
+    }
+    return true;
   }
-  return true;
+  MovesPerThread<B> share(c, open, "every move, one per thread, margin tests:", [&c](int pit) {
+    return " >= " + std::to_string(c.kd + c.ledger.bounds_of(pit).second);
+  });
+  return share
+      .run([&c, &share](Search<B>& s, int pit, const auto& run) -> Test {
+        if (!prove_move(c, pit, &s, run, [&share](int) { share.show(); })) return std::nullopt;
+        return c.ledger.bounds_of(pit).first;
+      })
+      .has_value();
 }
 
 // From the root, a move that keeps the proven future margin at every ply, to the end of the game,

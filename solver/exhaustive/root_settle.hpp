@@ -3,12 +3,12 @@
 #pragma once
 
 #include <algorithm>
-#include <atomic>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "solver/exhaustive/root_context.hpp"
+#include "solver/exhaustive/root_share.hpp"
 
 namespace kalah::solve_detail {
 
@@ -74,94 +74,25 @@ class MoveSettler {
     };
   }
 
-  RootContext<B>& c_;
-};
-
-// The moves after the first, one per thread at a time, each against the same level: most of them
-// only prove v < level, and those proofs share no root. A thread that finds no move left joins
-// the unfinished move with the fewest threads on it, so the last moves are not searched by one
-// thread while the others wait; a move's threads stop when one of them settles it.
-template <class B>
-class OnePerThread {
- public:
-  OnePerThread(RootContext<B>& c, MoveSettler<B>& settler, const std::vector<int>& order)
-      : c_(c),
-        settler_(settler),
-        order_(order),
-        level_(std::max(c.ledger.lo(), c.ledger.top())),
-        jobs_(order.size()) {}
-
-  // False when stopped; else every move after the first is recorded in the ledger.
-  bool run() {
-    show();
-    c_.team.on_all_threads([this](Search<B>& s) { work(s); });
-    if (failed_) return false;
-    for (std::size_t k = 1; k < order_.size(); ++k) c_.ledger.record(order_[k], *jobs_[k].got);
+  // The moves after the first, one per thread at a time (MovesPerThread), each against the same
+  // level: most of them only prove v < level, and those proofs share no root. False when stopped.
+  bool one_per_thread(const std::vector<int>& order) {
+    const int level = std::max(c_.ledger.lo(), c_.ledger.top());
+    MovesPerThread<B> share(
+        c_, std::vector<int>(order.begin() + 1, order.end()), "one per thread, margin tests:",
+        [this, level](int pit) {  // settle() climbs from a lower bound a test proved
+          const int lower = c_.ledger.lower_of(pit);
+          return " >= " + std::to_string(c_.kd + (lower >= level ? lower + 2 : level));
+        });
+    const auto got = share.run([this, level, &share](Search<B>&, int pit, const auto& run) {
+      return settle(pit, level, run, [&share](int) { share.show(); });
+    });
+    if (!got) return false;
+    for (std::size_t k = 1; k < order.size(); ++k) c_.ledger.record(order[k], *(*got)[k - 1]);
     return true;
   }
 
- private:
-  struct Job {
-    std::atomic<bool> done{false};  // settled (or the solve stopped): its threads stop
-    std::atomic<int> threads{0};
-    Test got;  // written once, by the thread that set `done` by settling it
-  };
-
-  // One thread's moves until none is left unsettled.
-  void work(Search<B>& s) {
-    StopScope<B> scope(c_.team, s);
-    const auto alone = [&s](const B& b, int nb, int beta) {
-      return SearchTeam<B>::test_alone(s, b, nb, beta);
-    };
-    for (std::size_t k; !failed_ && (k = pick()) != 0;) {
-      Job& job = jobs_[k];
-      ++job.threads;
-      scope.use(&job.done);
-      s.restart();
-      const Test v = settler_.settle(order_[k], level_, alone, [this](int) { show(); });
-      --job.threads;
-      if (v) {
-        if (!job.done.exchange(true)) job.got = v;
-        show();
-      } else if (!job.done) {  // the deadline or a cancel, not another thread settling k
-        failed_ = true;
-        for (Job& j : jobs_) j.done = true;
-      }
-    }
-  }
-
-  // The next move for a thread: an unclaimed one, else the unfinished one with fewest threads;
-  // 0 when every move is settled.
-  std::size_t pick() {
-    if (const std::size_t k = next_++; k < order_.size()) return k;
-    std::size_t best = 0;
-    for (std::size_t k = 1; k < order_.size(); ++k)
-      if (!jobs_[k].done && (best == 0 || jobs_[k].threads < jobs_[best].threads)) best = k;
-    return best;
-  }
-
-  // The phase names every unsettled move with the margin its test is against: the level, or
-  // above the lower bound a test proved (settle() climbs from there).
-  void show() {
-    std::string phase = "one per thread, margin tests:";
-    const char* sep = " pit ";
-    for (std::size_t k = 1; k < order_.size(); ++k) {
-      if (jobs_[k].done) continue;
-      const int lower = c_.ledger.lower_of(order_[k]);
-      phase.append(sep).append(std::to_string(order_[k] + 1));
-      phase.append(" >= ").append(std::to_string(c_.kd + (lower >= level_ ? lower + 2 : level_)));
-      sep = ", pit ";
-    }
-    c_.ledger.set_phase(std::move(phase));
-  }
-
   RootContext<B>& c_;
-  MoveSettler<B>& settler_;
-  const std::vector<int>& order_;
-  const int level_;
-  std::vector<Job> jobs_;
-  std::atomic<std::size_t> next_{1};
-  std::atomic<bool> failed_{false};
 };
 
 template <class B>
@@ -178,7 +109,7 @@ bool MoveSettler<B>::run() {
       if (!v) return false;
       c_.ledger.record(order[k], *v);
     }
-  } else if (!OnePerThread<B>(c_, *this, order).run()) {
+  } else if (!one_per_thread(order)) {
     return false;
   }
   c_.ledger.settle();

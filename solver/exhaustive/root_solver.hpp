@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "engine/stopwatch.hpp"
 #include "solver/exhaustive/proof_tree.hpp"
@@ -172,6 +173,15 @@ class RootSolver {
           *team_, ProofTreeLimits{.plies = plies, .budget = opt_.best_first_budget});
       team_->set_test([this](const B& b, int nb, int beta) { return top_->test(b, nb, beta); });
     }
+    if (const int plies = one_thread_best_first_plies(opt_); plies > 0 && threads > 1) {
+      team_->for_each([&](Search<B>& s) {
+        own_tops_.push_back(std::make_unique<ProofTree<B>>(
+            *team_, ProofTreeLimits{.plies = plies, .budget = opt_.best_first_budget}, &s));
+      });
+      team_->set_one_thread_test([this](Search<B>& s, const B& b, int nb, int beta) {
+        return own_top(s).test(b, nb, beta);
+      });
+    }
     if (move_source_) team_->for_each([this](Search<B>& s) { s.set_move_source(&*move_source_); });
     if (opt_.trace_expanded) {
       if (threads != 1) throw std::invalid_argument("solve: trace_expanded needs one thread");
@@ -184,6 +194,13 @@ class RootSolver {
       deadline = start_ + std::chrono::duration_cast<Clock::duration>(
                               std::chrono::duration<double>(opt_.max_seconds));
     team_->set_limits(deadline, opt_.cancel, report);
+  }
+
+  // The best-first top of search s's own tests.
+  ProofTree<B>& own_top(const Search<B>& s) {
+    std::size_t k = 0, found = 0;
+    team_->for_each([&](const Search<B>& t) { found = &t == &s ? k : found, ++k; });
+    return *own_tops_[found];
   }
 
   // The status line: every thread's nodes, the bounds, the test and where this thread's search
@@ -214,10 +231,12 @@ class RootSolver {
   // The result with every thread's counts.
   SolveResult finish() {
     if (team_) team_->count_into(res_);
-    if (top_) {
-      res_.top_nodes = top_->peak_nodes();
-      res_.top_bytes = top_->peak_bytes();
-    }
+    const auto count_top = [this](const ProofTree<B>& top) {
+      res_.top_nodes = std::max<std::uint64_t>(res_.top_nodes, top.peak_nodes());
+      res_.top_bytes = std::max<std::uint64_t>(res_.top_bytes, top.peak_bytes());
+    };
+    if (top_) count_top(*top_);
+    for (const auto& top : own_tops_) count_top(*top);
     ledger_.fill(res_);
     res_.seconds = seconds();
     if (team_)
@@ -240,6 +259,8 @@ class RootSolver {
   std::unique_ptr<ExactMemo<B>> memo_;
   std::unique_ptr<SearchTeam<B>> team_;  // from start_searches()
   std::unique_ptr<ProofTree<B>> top_;    // the best-first top, with best_first_plies
+  // Each search's own top (one_thread_best_first_plies), in the team's order (main() first).
+  std::vector<std::unique_ptr<ProofTree<B>>> own_tops_;
   SolveResult res_;
 };
 

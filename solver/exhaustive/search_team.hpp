@@ -48,6 +48,10 @@ class SearchTeam {
   // search_within(); an empty function: test() searches depth-first.
   using TestFunction = std::function<Test(const B& b, int nb, int beta)>;
   void set_test(TestFunction top) { top_ = std::move(top); }
+  // From now on a test that one search runs by itself (test_by(s, ...): a root move a thread) is
+  // top(s, ...) (that search's own best-first top); an empty function: test_alone().
+  using OneThreadTest = std::function<Test(Search<B>& s, const B& b, int nb, int beta)>;
+  void set_one_thread_test(OneThreadTest top) { one_thread_top_ = std::move(top); }
 
   Search<B>& main() { return *main_; }
   const Search<B>& main() const { return *main_; }
@@ -118,6 +122,12 @@ class SearchTeam {
     return s.stopped() ? std::nullopt : Test(r);
   }
 
+  // The null-window test by search s by itself, through its best-first top when
+  // set_one_thread_test() gave one.
+  Test test_by(Search<B>& s, const B& b, int nb, int beta) {
+    return one_thread_top_ ? one_thread_top_(s, b, nb, beta) : test_alone(s, b, nb, beta);
+  }
+
   // The same test on every thread (through the best-first top when set_test() gave one); the
   // first to finish answers (all answers are proofs, so any will do). stop() is raised once the
   // test is over (answered, or stopped by the deadline, a cancel or a failure: then nullopt).
@@ -141,12 +151,8 @@ class SearchTeam {
   // an answer or not, stops the others (stop() raised).
   std::optional<int> search_within(const B& b, int nb, int alpha, int beta, int ply, int mover,
                                    std::uint64_t budget, bool* stopped) {
-    if (alone()) {
-      main_->restart();
-      const std::optional<int> r = main_->search_within(b, nb, alpha, beta, ply, mover, budget);
-      *stopped = !r && main_->stopped();
-      return r;
-    }
+    if (alone())
+      return search_within_alone(*main_, b, nb, alpha, beta, ply, mover, budget, stopped);
     stop_ = false;
     std::atomic<bool> answered{false}, halted{false};
     int answer = 0;
@@ -162,6 +168,16 @@ class SearchTeam {
     });
     *stopped = !answered && halted;
     return answered ? std::optional<int>(answer) : std::nullopt;
+  }
+
+  // search_within() by search s alone.
+  static std::optional<int> search_within_alone(Search<B>& s, const B& b, int nb, int alpha,
+                                                int beta, int ply, int mover, std::uint64_t budget,
+                                                bool* stopped) {
+    s.restart();
+    const std::optional<int> r = s.search_within(b, nb, alpha, beta, ply, mover, budget);
+    *stopped = !r && s.stopped();
+    return r;
   }
 
   // The helper threads' seconds of work in on_all_threads(), summed over them: with `seconds` of
@@ -193,7 +209,8 @@ class SearchTeam {
 
  private:
   std::unique_ptr<Search<B>> main_;
-  TestFunction top_;  // set_test()
+  TestFunction top_;              // set_test()
+  OneThreadTest one_thread_top_;  // set_one_thread_test()
   std::vector<std::unique_ptr<Search<B>>> helpers_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> failed_{false};  // a thread threw: every search stops (on_all_threads)
@@ -222,22 +239,28 @@ class StopScope {
   Search<B>& s_;
 };
 
-// For the life of the scope, every search of the team searches the defences of `side` in budgeted
-// rounds (Search::set_defence_rounds); on leaving, none.
+// For the life of the scope, every search of the team (or the one search given) searches the
+// defences of `side` in budgeted rounds (Search::set_defence_rounds); on leaving, none.
 template <class B>
 class DefenceRoundsScope {
  public:
-  DefenceRoundsScope(SearchTeam<B>& team, int side, int plies, std::uint64_t budget) : team_(team) {
+  DefenceRoundsScope(SearchTeam<B>& team, int side, int plies, std::uint64_t budget)
+      : team_(&team) {
     team.for_each([=](Search<B>& s) { s.set_defence_rounds(side, plies, budget); });
   }
+  DefenceRoundsScope(Search<B>& s, int side, int plies, std::uint64_t budget) : one_(&s) {
+    s.set_defence_rounds(side, plies, budget);
+  }
   ~DefenceRoundsScope() {
-    team_.for_each([](Search<B>& s) { s.set_defence_rounds(-1, 0, 0); });
+    if (team_ != nullptr) team_->for_each([](Search<B>& s) { s.set_defence_rounds(-1, 0, 0); });
+    if (one_ != nullptr) one_->set_defence_rounds(-1, 0, 0);
   }
   DefenceRoundsScope(const DefenceRoundsScope&) = delete;
   DefenceRoundsScope& operator=(const DefenceRoundsScope&) = delete;
 
  private:
-  SearchTeam<B>& team_;
+  SearchTeam<B>* team_ = nullptr;
+  Search<B>* one_ = nullptr;
 };
 
 }  // namespace kalah::solve_detail

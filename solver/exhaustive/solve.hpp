@@ -79,8 +79,9 @@ struct SolveOptions {
   // nodes within this many moves of its root as a tree searched by proof numbers, the depth-first
   // search at its leaves within node budgets (best_first_budget for a leaf's first search, each
   // later one twice its last; with several threads, each thread's). 0: every test depth-first.
-  // -1: kAnalysisBestFirstPlies with every_move on one thread, else 0. Values are exact either
-  // way; node counts differ.
+  // -1: with every_move, kAnalysisBestFirstPlies in the tests one thread runs by itself (every
+  // test on one thread; on several, each thread's tests of a root move of its own), else 0.
+  // Values are exact either way; node counts differ.
   int best_first_plies = -1;
   std::uint64_t best_first_budget = 4096;
   // When set, gets a status line (time, nodes, rate, the proven bounds, what the solve is testing)
@@ -160,16 +161,23 @@ std::string moves_text(const SolveResult& r);
 // The size an automatic TT (auto_tt_bytes) starts at when it may grow (tt_start_bytes).
 inline constexpr std::size_t kAutoTtStartBytes = std::size_t(64) << 20;
 
-// The best-first top's plies in the every-move analysis on one thread (best_first_plies -1 with
-// every_move and one thread): there the top expands fewer nodes in less time than the
-// depth-first search in all, on most positions measured; on a solve's value alone, or on two
-// threads (which repeat each other's leaves), it does not (docs/PERFORMANCE.md, "The best-first
-// top").
+// The best-first top's plies in the every-move analysis (best_first_plies -1 with every_move) for
+// the tests one thread runs by itself: every test on one thread; on several, the tests of the
+// phases that give each thread a root move of its own (the moves' settling and the analysis).
+// There the top expands fewer nodes in less time than the depth-first search in all, on most
+// positions measured; on a solve's value alone, or in a test all threads search together (they
+// repeat each other's leaves), it does not (docs/PERFORMANCE.md, "The best-first top").
 inline constexpr int kAnalysisBestFirstPlies = 16;
-// The plies of the best-first top a solve with `opt` keeps (0: none).
+// The plies of the best-first top a solve with `opt` keeps in a test all its threads search
+// together (0: none).
 inline int best_first_plies(const SolveOptions& opt) {
   if (opt.best_first_plies >= 0) return opt.best_first_plies;
-  return opt.every_move && opt.threads == 1 ? kAnalysisBestFirstPlies : 0;
+  return opt.every_move && opt.threads <= 1 ? kAnalysisBestFirstPlies : 0;
+}
+// ... in a test one of several threads searches by itself (a root move of its own).
+inline int one_thread_best_first_plies(const SolveOptions& opt) {
+  if (opt.best_first_plies >= 0) return opt.best_first_plies;
+  return opt.every_move ? kAnalysisBestFirstPlies : 0;
 }
 
 // The TT a solve of p needs (`kalah solve --tt-mb 0`): sized from the stones in

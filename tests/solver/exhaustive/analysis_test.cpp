@@ -84,8 +84,10 @@ void expect_every_move_exact(const Position& p, const SolveResult& r, const Refe
 TEST(Analysis, EveryMoveIsExactOnTheValueVectors) {
   for (const Rules rules : kAllRules) {
     const Reference ref{rules};
-    // One thread with the analysis's best-first top (its default) and without, and two threads.
-    for (const auto& [threads, plies] : {std::pair(1, -1), std::pair(1, 0), std::pair(2, -1)}) {
+    // One thread with the analysis's best-first top (its default) and without; two threads, a
+    // move a thread, with each thread's own top (the default) and without.
+    for (const auto& [threads, plies] :
+         {std::pair(1, -1), std::pair(1, 0), std::pair(2, -1), std::pair(2, 0)}) {
       int checked = 0;
       for (const Position& p : vector_positions(rules, 4, 16)) {
         SolveOptions opt = analysis_options(threads);

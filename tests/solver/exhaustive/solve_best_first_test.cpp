@@ -1,6 +1,6 @@
 // The solver's best-first top (SolveOptions::best_first_plies): the answers of the depth-first
 // search, on one thread and two, stopped, in single tests, and with a tree that outgrows its room;
-// the every-move analysis on one thread keeps one by default.
+// the every-move analysis keeps one by default.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -135,9 +135,10 @@ TEST(BestFirst, TreeAtItsLimitFinishesDepthFirst) {
   EXPECT_GT(reached, 0) << "no tree reached its limit";
 }
 
-// The every-move analysis on one thread keeps a best-first top unless told not to
-// (best_first_plies -1 with every_move is kAnalysisBestFirstPlies); on two threads, or a solve of
-// the value and best moves, does not; the answers are the same.
+// The every-move analysis keeps a best-first top unless told not to (best_first_plies -1 with
+// every_move is kAnalysisBestFirstPlies): on one thread in every test, on two in each thread's
+// tests of a root move of its own; a solve of the value and best moves keeps none; the answers
+// are the same.
 TEST(BestFirst, TheEveryMoveAnalysisKeepsATopByDefault) {
   for (Rules rules : kAllRules) {
     const Position p = start_position(4, 3, Side::kSouth);
@@ -163,9 +164,18 @@ TEST(BestFirst, TheEveryMoveAnalysisKeepsATopByDefault) {
     SolveOptions two = small_options();
     two.every_move = true;
     two.threads = 2;
+    EXPECT_EQ(best_first_plies(two), 0);
+    EXPECT_EQ(one_thread_best_first_plies(two), kAnalysisBestFirstPlies);
+    const SolveResult own = solve(rules, p, two);
+    EXPECT_GT(own.top_nodes, 0u) << rules_name(rules);
+    two.best_first_plies = 0;
     const SolveResult shared = solve(rules, p, two);
     EXPECT_EQ(shared.top_nodes, 0u) << rules_name(rules);
-    EXPECT_EQ(shared.margin, depth_first.margin) << rules_name(rules);
+    for (const SolveResult& r : {own, shared}) {
+      ASSERT_TRUE(r.complete);
+      EXPECT_EQ(r.margin, depth_first.margin) << rules_name(rules);
+      EXPECT_EQ(r.moves, depth_first.moves) << rules_name(rules);
+    }
   }
 }
 

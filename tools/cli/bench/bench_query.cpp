@@ -97,7 +97,7 @@ const char* const kQueryBenchDescription =
     "answered N positions beyond the table\n"
     "(--load-beyond), each a generation; its answers must be the cold walk's.\n"
     "--best-first P queries with a best-first top of P plies (0: depth-first throughout);\n"
-    "by default as kalah query does (a top on one thread, depth-first on more).\n"
+    "by default as kalah query does (a top in each test one thread runs by itself).\n"
     "With --positions FILE (and one --rules), each position of FILE (one a line in the\n"
     "notation; blank lines and lines from # on skipped) is queried instead, as kalah query\n"
     "queries it (an analysis cache of its own, sized to it): its nodes and time, and their\n"

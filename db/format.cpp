@@ -145,6 +145,7 @@ std::string encode_table(const TableRecord& r) {
   put_le(out, kVersion, 4);  // the writer's version, whatever r.format_version says
   put_le(out, rules_code(r.table.rules), 1);
   put_le(out, std::uint64_t(r.table.m), 1);
+  if (out.size() != kTableCompleteThroughByte) throw std::logic_error("table record layout");
   put_le(out, std::uint16_t(std::int16_t(r.complete_through)), 2);
   return out;
 }
@@ -153,7 +154,7 @@ std::optional<TableRecord> decode_table(std::string_view v) {
   if (v.size() != kTableBytes) return std::nullopt;
   const auto rules = rules_from_code(std::uint8_t(get_le(v, 4, 1)));
   const int m = int(get_le(v, 5, 1));
-  const int through = int(std::int16_t(get_le(v, 6, 2)));
+  const int through = int(std::int16_t(get_le(v, kTableCompleteThroughByte, 2)));
   if (!rules || m < 1 || m > kMaxPits || through < -1 || through > kMaxLevel) return std::nullopt;
   return TableRecord{{*rules, m}, through, std::uint32_t(get_le(v, 0, 4))};
 }
@@ -180,6 +181,7 @@ std::string encode_level(TableId t, int n, const LevelMeta& m) {
   put_le(out, m.compressed_bytes, 8);
   put_le(out, m.blocks, 4);
   put_le(out, m.blocks_per_group, 4);
+  if (out.size() != kLevelCompleteByte) throw std::logic_error("level record layout");
   put_le(out, m.complete ? 1 : 0, 1);
   put_le(out, std::uint64_t(m.codec), 1);
   put_le(out, std::uint64_t(m.zstd_level), 1);
@@ -199,7 +201,7 @@ std::optional<LevelMeta> decode_level(TableId t, int n, std::string_view v) {
   m.compressed_bytes = get_le(v, 24, 8);
   m.blocks = std::uint32_t(get_le(v, 32, 4));
   m.blocks_per_group = std::uint32_t(get_le(v, 36, 4));
-  m.complete = get_le(v, 40, 1) == 1;
+  m.complete = get_le(v, kLevelCompleteByte, 1) == 1;
   m.codec = int(get_le(v, 41, 1));
   m.zstd_level = int(std::int8_t(get_le(v, 42, 1)));
   // A record is as long as its version says (48 bytes: 1 and 2; 64: from kFirstBoundFormat), and

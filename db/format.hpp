@@ -82,6 +82,8 @@ struct TableRecord {
   std::uint32_t format_version = kVersion;
 };
 constexpr std::size_t kTableBytes = 8;
+// The byte of a table record's value where complete_through (int16) starts.
+constexpr std::size_t kTableCompleteThroughByte = 6;
 std::string encode_table(const TableRecord& r);
 std::optional<TableRecord> decode_table(std::string_view v);
 
@@ -92,6 +94,8 @@ std::optional<TableRecord> decode_table(std::string_view v);
 // or stored under another table's or level's key), a size or version that do not agree, counts
 // that do not fit.
 constexpr std::size_t kLevelBytes = 64, kLevelBytesUnbound = 48;
+// The byte of a level record's value that marks the level complete (1) or not (0).
+constexpr std::size_t kLevelCompleteByte = 40;
 std::string encode_level(TableId t, int n, const LevelMeta& m);
 std::optional<LevelMeta> decode_level(TableId t, int n, std::string_view v);
 // The record checksum of a level record that decode_level accepts (bytes 56..63 of a 64-byte

@@ -5,10 +5,11 @@ one line; HTTP 500; kalah.DatabaseError) or the value the good database gives, n
 never a wrong exact value.
 
 Two parts: `pages` damages the bytes of data.mdb (truncations, flipped bits in blocks, index pages,
-book entries and records); `records` moves whole records with mdb_dump and mdb_load (block groups
-and blocks swapped within a level, across levels and across tables, copied, restored from an
-earlier build; level records swapped; a level moved whole), and the error must then also name the
-level.
+book entries and records); `records` moves whole records (block groups and blocks swapped within a
+level, across levels and across tables, copied, restored from an earlier build; level records
+swapped; a level moved whole), and the error must then also name the level. The records' keys,
+fields, block groups and storage order come from kalah_records (tests/db/records_tool.cpp, the
+format's own code; its path in KALAH_RECORDS): this script encodes no layout of the database.
 
 Usage: damaged_db_test.py KALAH_BINARY WORK_DIR [RANDOM_COPIES] [pages|records]
 The Python module is tested when KALAH_PYTHON_MODULE=1 (PYTHONPATH then holds it; a sanitizer
@@ -16,7 +17,6 @@ build has none); the output says which.
 """
 import http.client
 import json
-import math
 import os
 import random
 import shutil
@@ -29,7 +29,6 @@ import urllib.parse
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 from checks import abort, fail, failed, finish  # noqa: E402
 import servers  # noqa: E402
-from mdb_records import blocks_of, dump, group_of, load  # noqa: E402
 
 KALAH, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 RANDOM_COPIES = int(sys.argv[3]) if len(sys.argv) > 3 else 12
@@ -39,6 +38,23 @@ if os.environ.get("KALAH_PYTHON_MODULE") == "1":
     import kalah
 else:
     kalah = None
+
+RECORDS = os.environ.get("KALAH_RECORDS")
+if not RECORDS:
+    abort("damaged_db_test: KALAH_RECORDS must name the kalah_records tool")
+
+
+def records(*args):
+    """kalah_records's output for args (tests/db/records_tool.cpp says what each command does)."""
+    r = subprocess.run([RECORDS, *map(str, args)], capture_output=True, text=True)
+    if r.returncode != 0:
+        abort("damaged_db_test: kalah_records %s: %s" % (" ".join(map(str, args)), r.stderr))
+    return r.stdout
+
+
+def key(*args):
+    return bytes.fromhex(records("key", *args).strip())
+
 
 RULES, PITS = "wetherell", 4
 IN_TABLE = "1,2,1,0,0/2,1,0,1,0 S"     # 8 stones: the levels alone
@@ -101,12 +117,13 @@ def flip(data, offset, bit=4):
     data[offset] ^= 1 << bit
 
 
-def group_value(lmdb, rules_code, n):
-    return lmdb.values[bytes([3, rules_code, PITS, n, 0, 0, 0, 0])]
+def group_value(lmdb, n):
+    return lmdb.values[key("group", RULES, PITS, n, 0)]
 
 
 def book_entries(lmdb):
-    return sorted(k for k in lmdb.values if k[0] == 4)
+    prefix = key("book", RULES, PITS)
+    return sorted(k for k in lmdb.values if k.startswith(prefix))
 
 
 def damage_cases(data, rng):
@@ -116,12 +133,12 @@ def damage_cases(data, rng):
     cases["truncated to 3 pages"] = data[:3 * lmdb.psize]
     cases["empty data.mdb"] = bytearray()
     d = bytearray(data)
-    at, size = group_value(lmdb, 0, 10)
+    at, size = group_value(lmdb, 10)
     flip(d, at + size // 2)
     cases["a flipped byte in a wetherell block"] = d
     d = bytearray(data)
     node, _ = lmdb.root_children[-1]
-    overflow_page = group_value(lmdb, 0, 10)[0] // lmdb.psize
+    overflow_page = group_value(lmdb, 10)[0] // lmdb.psize
     struct.pack_into("<HHH", d, node, overflow_page & 0xFFFF, overflow_page >> 16 & 0xFFFF,
                      overflow_page >> 32)
     cases["the root's last child pointer aimed at a data page"] = d
@@ -134,12 +151,13 @@ def damage_cases(data, rng):
     d[b_at:b_at + a_size] = data[a_at:a_at + a_size]
     cases["a book entry's value copied onto another entry"] = d
     d = bytearray(data)
-    at, _ = lmdb.values[bytes([2, 0, PITS, 7])]
-    flip(d, at + 40, 0)  # the completion mark
+    at, _ = lmdb.values[key("level", RULES, PITS, 7)]
+    flip(d, at + int(records("field", "level-complete")), 0)
     cases["a level record's completion mark cleared"] = d
     d = bytearray(data)
-    at, _ = lmdb.values[bytes([1, 0, PITS])]
-    struct.pack_into("<h", d, at + 6, 12)  # levels 0..12 claimed complete: 11 and 12 are absent
+    at, _ = lmdb.values[key("table", RULES, PITS)]
+    # levels 0..12 claimed complete: 11 and 12 are absent
+    struct.pack_into("<h", d, at + int(records("field", "table-complete-through")), 12)
     cases["the table record claiming two levels more"] = d
     for copy in range(RANDOM_COPIES):
         d = bytearray(data)
@@ -321,92 +339,50 @@ def pages_part():
         "too" if kalah else "not tested (no module in this build)"))
 
 
-# --- The records part: whole records moved, with mdb_dump and mdb_load.
+# --- The records part: whole records moved (kalah_records copy).
 
-W_TOP, K_TOP = 14, 9   # wetherell m=6 <= 14 (level 14: 69 blocks in two group records), kalah <= 9
-CODE = {"wetherell": 0, "kalah": 1}
-BLOCK, PER_GROUP = 65536, 64  # the store's defaults: values a block, blocks a group record
+W_TOP, K_TOP = 14, 9   # wetherell m=6 <= 14 (level 14: two group records), kalah <= 9
 
 
-def level_key(rules, n):
-    return bytes([2, CODE[rules], 6, n])
+def layout(db, rules, n):
+    """Level n's entries, blocks and blocks a group record."""
+    f = records("layout", db, rules, 6, n).split()
+    return {f[i]: int(f[i + 1]) for i in range(0, len(f), 2)}
 
 
-def group_key(rules, n, g):
-    return bytes([3, CODE[rules], 6, n]) + g.to_bytes(4, "big")
-
-
-def block(records, rules, n, b):
-    return blocks_of(records[group_key(rules, n, b // PER_GROUP)])[b % PER_GROUP]
-
-
-def with_block(records, rules, n, b, stored):
-    key = group_key(rules, n, b // PER_GROUP)
-    blocks = blocks_of(records[key])
-    blocks[b % PER_GROUP] = stored
-    records[key] = group_of(blocks)
-
-
-def swapped(records, a, b):
-    records[a], records[b] = records[b], records[a]
-
-
-def record_cases(r, earlier):
-    """name -> (records, rule set, level, damaged blocks): each a whole-record misplacement."""
+def record_cases(good_db, earlier_db):
+    """name -> (edits, rule set, level, damaged blocks): each a whole-record misplacement, as
+    kalah_records copy's edits."""
+    per_group = layout(good_db, "wetherell", 14)["per-group"]
+    w14_last = layout(good_db, "wetherell", 14)["blocks"] - 1
+    k9_last = layout(good_db, "kalah", 9)["blocks"] - 1
+    if w14_last < per_group:
+        abort("damaged_db_test: wetherell level 14 fits one group record")
     cases = {}
-    d = dict(r)
-    swapped(d, group_key("wetherell", 14, 0), group_key("wetherell", 14, 1))
-    cases["level 14's two group records swapped"] = (d, "wetherell", 14, [0, 64])
-    d = dict(r)
-    b0, b1 = block(r, "wetherell", 9, 0), block(r, "wetherell", 9, 1)
-    with_block(d, "wetherell", 9, 0, b1)
-    with_block(d, "wetherell", 9, 1, b0)
-    cases["level 9's blocks 0 and 1 exchanged in their group"] = (d, "wetherell", 9, [0, 1])
-    d = dict(r)
-    with_block(d, "wetherell", 14, 5, block(r, "wetherell", 13, 5))
-    cases["a block of level 13 over one of level 14"] = (d, "wetherell", 14, [5])
-    d = dict(r)
-    swapped(d, group_key("wetherell", 9, 0), group_key("kalah", 9, 0))
-    cases["level 9's group swapped between the two tables"] = (d, "kalah", 9, [0, 2])
-    d = dict(r)
-    with_block(d, "wetherell", 14, 10, block(r, "wetherell", 14, 11))
-    cases["a block copied over another of its level"] = (d, "wetherell", 14, [10])
-    d = dict(r)
-    d[group_key("wetherell", 14, 1)] = earlier[group_key("wetherell", 14, 1)]
-    cases["a group restored from an earlier build"] = (d, "wetherell", 14, [64, 68])
-    d = dict(r)
-    swapped(d, level_key("wetherell", 9), level_key("kalah", 9))
-    cases["the level records of two tables swapped"] = (d, "kalah", 9, [0, 2])
-    d = dict(r)
-    swapped(d, level_key("wetherell", 9), level_key("kalah", 9))
-    swapped(d, group_key("wetherell", 9, 0), group_key("kalah", 9, 0))
-    cases["level 9 moved whole to the other table"] = (d, "kalah", 9, [0, 2])
+    cases["level 14's two group records swapped"] = (
+        ["swap", "group:wetherell:6:14:0", "group:wetherell:6:14:1"], "wetherell", 14,
+        [0, per_group])
+    cases["level 9's blocks 0 and 1 exchanged in their group"] = (
+        ["block", "block:wetherell:6:9:0", "block:wetherell:6:9:1",
+         "block", "block:wetherell:6:9:1", "block:wetherell:6:9:0"], "wetherell", 9, [0, 1])
+    cases["a block of level 13 over one of level 14"] = (
+        ["block", "block:wetherell:6:14:5", "block:wetherell:6:13:5"], "wetherell", 14, [5])
+    cases["level 9's group swapped between the two tables"] = (
+        ["swap", "group:wetherell:6:9:0", "group:kalah:6:9:0"], "kalah", 9, [0, k9_last])
+    cases["a block copied over another of its level"] = (
+        ["block", "block:wetherell:6:14:10", "block:wetherell:6:14:11"], "wetherell", 14, [10])
+    cases["a group restored from an earlier build"] = (
+        ["from", earlier_db, "group:wetherell:6:14:1"], "wetherell", 14, [per_group, w14_last])
+    cases["the level records of two tables swapped"] = (
+        ["swap", "level:wetherell:6:9", "level:kalah:6:9"], "kalah", 9, [0, k9_last])
+    cases["level 9 moved whole to the other table"] = (
+        ["swap", "level:wetherell:6:9", "level:kalah:6:9",
+         "swap", "group:wetherell:6:9:0", "group:kalah:6:9:0"], "kalah", 9, [0, k9_last])
     return cases
 
 
-def storage_position(n, rank):
-    """The position of level n (6 pits, kalahs empty, S to move) at a storage rank: cells
-    (N's pits 1..6, S's pits 1..6), arrangements in ascending order of that tuple (FORMAT.md)."""
-    cells, left = [], n
-    for i in range(12):
-        rest = 11 - i  # cells after this one
-        v = 0
-        while True:
-            count = math.comb(left - v + rest - 1, rest - 1) if rest else int(left == v)
-            if rank < count:
-                break
-            rank -= count
-            v += 1
-        cells.append(v)
-        left -= v
-    return "%s,0/%s,0 S" % (",".join(map(str, cells[6:])), ",".join(map(str, cells[:6])))
-
-
-def block_positions(n, b, count):
-    entries = math.comb(n + 11, 11)
-    first, last = b * BLOCK, min((b + 1) * BLOCK, entries) - 1
-    return [storage_position(n, first + (last - first) * i // max(count - 1, 1))
-            for i in range(count)]
+def block_positions(db, rules, n, b, count):
+    return records("positions", db, rules, 6, n, b, count).split("\n")[:-1]
 
 
 def check_batch(name, db, rules, positions, good, names, load_mode):
@@ -463,15 +439,14 @@ def records_part():
         for rules, top in (("wetherell", W_TOP), ("kalah", K_TOP)):
             subprocess.run([KALAH, "gen", "--rules", rules, "--pits", "6", "--max-stones",
                             str(top), "--quiet", "--db", db], check=True)
-    header, records = dump(good_db)
-    earlier = dump(earlier_db)[1]
-    cases = record_cases(records, earlier)
+    cases = record_cases(good_db, earlier_db)
 
     # Positions in every damaged block of each case and in a sound block beside them.
     positions = {"wetherell": [], "kalah": []}
     for _, rules, n, blocks in cases.values():
         for b in blocks + [2 if n == 14 else 1]:
-            positions[rules] += [p for p in block_positions(n, b, 6) if p not in positions[rules]]
+            positions[rules] += [p for p in block_positions(good_db, rules, n, b, 6)
+                                 if p not in positions[rules]]
     good = {("beyond", "wetherell"): "2,1,2,1,1,2,0/1,2,1,2,1,1,0 S",  # 17 stones: levels 14, 13, ...
             ("beyond", "kalah"): "1,1,1,1,1,1,0/1,1,1,1,1,1,0 S"}     # 12 stones: levels 9, 8, ...
     for rules in positions:
@@ -485,9 +460,9 @@ def records_part():
                                               rules, "--db", good_db).stdout)["margin"]
 
     started = time.time()
-    for i, (name, (damaged, rules, n, blocks)) in enumerate(cases.items()):
+    for i, (name, (edits, rules, n, blocks)) in enumerate(cases.items()):
         db = os.path.join(WORK, "moved%d" % i)
-        load(header, damaged, db)
+        records("copy", good_db, db, *edits)
         before = failed()
         names = "level %d" % n
         asks = [(rules, p) for p in positions[rules][::7]]

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "engine/move.hpp"
+#include "engine/record_lines.hpp"
 #include "engine/search.hpp"
 #include "tools/kgp/kgp_protocol.hpp"
 
@@ -148,12 +149,7 @@ std::vector<Position> table_positions(const SourceOptions& o) {
 
 std::vector<Position> read_positions(std::istream& in) {
   std::vector<Position> out;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    const auto first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos || line[first] == '#') continue;
-    const auto last = line.find_last_not_of(" \t\r");
-    const std::string text = line.substr(first, last - first + 1);
+  for_each_record_line(in, [&out](const std::string& text, int number) {
     Position p;
     try {
       if (text.front() == '<') {
@@ -168,7 +164,7 @@ std::vector<Position> read_positions(std::istream& in) {
     if (is_over(Rules::kKalah, p))
       throw InputError("line " + std::to_string(number) + ": the game is over in '" + text + "'");
     out.push_back(p);
-  }
+  });
   return out;
 }
 

@@ -36,7 +36,7 @@ struct SourceOptions {
 std::vector<Position> table_positions(const SourceOptions& o);
 
 // Positions one a line: our notation (docs/RULES.md; a position with North to move is sent from
-// North's side) or a KGP board; blank lines and lines starting with '#' skipped. Throws InputError
+// North's side) or a KGP board; blank lines and anything from '#' on skipped. Throws InputError
 // naming the line of a malformed position or one whose game is over (kalah rules).
 std::vector<Position> read_positions(std::istream& in);
 

@@ -13,6 +13,7 @@
 #include "db/store.hpp"
 #include "db/xxhash64.hpp"
 #include "engine/move.hpp"
+#include "engine/record_lines.hpp"
 #include "engine/stopwatch.hpp"
 #include "solver/answers/query.hpp"
 #include "tools/cli/bench/bench.hpp"
@@ -256,13 +257,7 @@ std::vector<Position> read_positions(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError("--positions " + path + ": cannot be read");
   std::vector<Position> out;
-  int number = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++number;
-    line = line.substr(0, line.find('#'));
-    const std::size_t last = line.find_last_not_of(" \t\r");
-    if (last == std::string::npos) continue;
-    line.resize(last + 1);
+  for_each_record_line(in, [&](const std::string& line, int number) {
     const std::string where = "--positions " + path + " line " + std::to_string(number) + ": ";
     try {
       out.push_back(parse_position(line));
@@ -270,7 +265,7 @@ std::vector<Position> read_positions(const std::string& path) {
       throw InputError(where + e.what());
     }
     if (out.back().m != 6) throw InputError(where + "not a 6-pit position (the tables read are)");
-  }
+  });
   if (out.empty()) throw InputError("--positions " + path + ": no position");
   return out;
 }

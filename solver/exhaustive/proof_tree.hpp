@@ -73,6 +73,9 @@ class ProofTree {
     return r.lo >= beta ? r.lo : r.hi;
   }
 
+  // The search that alone searches the tree's leaves; null when every thread of the team does.
+  const Search<B>* alone() const { return alone_; }
+
   // The most nodes any test's tree held, and their bytes.
   std::size_t peak_nodes() const { return peak_; }
   std::size_t peak_bytes() const { return peak_ * sizeof(Node); }

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "solver/exhaustive/root_context.hpp"
@@ -24,11 +25,15 @@ constexpr std::uint64_t kDefenceBudget = 100000;
 // possible: a failing test is cheap next to one that succeeds (which must find a defence against
 // every reply), and from above the only test that succeeds is the one at v itself. Under rule sets
 // with SolveTuning<R>::kDefenceRounds the root's side searches its defences in budgeted rounds
-// (Search::set_defence_rounds). Each test is run(b, nb, beta): on every thread (`alone` null) or
-// by search *alone by itself; show(upper) names the test against margin upper in the phase line.
-// False when stopped.
-template <class B, class Run, class Show>
-bool prove_move(RootContext<B>& c, int i, Search<B>* alone, const Run& run, const Show& show) {
+// (Search::set_defence_rounds). Each test runs on every thread (`alone` null) or by search *alone
+// by itself; show(upper) names the test against margin upper in the phase line. False when
+// stopped.
+template <class B, class Show>
+bool prove_move(RootContext<B>& c, int i, std::type_identity_t<Search<B>>* alone,
+                const Show& show) {
+  const auto run = [&c, alone](const B& b, int nb, int beta) {
+    return alone != nullptr ? c.team.test_by(*alone, b, nb, beta) : c.team.test(b, nb, beta);
+  };
   std::optional<DefenceRoundsScope<B>> rounds;
   if constexpr (SolveTuning<typename B::Rules>::kDefenceRounds) {
     const int defender = c.root_move(i).again ? 0 : 1;  // the root's side, seen from the child
@@ -58,13 +63,12 @@ bool value_every_move(RootContext<B>& c) {
   for (const int i : c.ledger.move_pits())
     if (const auto [lower, upper] = c.ledger.bounds_of(i); lower < upper) open.push_back(i);
   if (c.team.alone() || open.size() < 2) {
-    const auto run = c.on_every_thread();
     for (const int i : open) {
       const auto show = [&c, i](int upper) {
         c.ledger.set_phase("pit " + std::to_string(i + 1) +
                            ": test margin >= " + std::to_string(c.kd + upper));
       };
-      if (!prove_move(c, i, static_cast<Search<B>*>(nullptr), run, show)) return false;
+      if (!prove_move(c, i, nullptr, show)) return false;
     }
     return true;
   }
@@ -72,8 +76,8 @@ bool value_every_move(RootContext<B>& c) {
     return " >= " + std::to_string(c.kd + c.ledger.bounds_of(pit).second);
   });
   return share
-      .run([&c, &share](Search<B>& s, int pit, const auto& run) -> Test {
-        if (!prove_move(c, pit, &s, run, [&share](int) { share.show(); })) return std::nullopt;
+      .run([&c, &share](Search<B>& s, int pit) -> Test {
+        if (!prove_move(c, pit, &s, [&share](int) { share.show(); })) return std::nullopt;
         return c.ledger.bounds_of(pit).first;
       })
       .has_value();

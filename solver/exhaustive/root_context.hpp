@@ -54,6 +54,11 @@ struct RootContext {
   auto on_every_thread() {
     return [this](const B& b, int nb, int beta) { return team.test(b, nb, beta); };
   }
+  // The null-window test by search s by itself (SearchTeam::test_by: its own best-first top when
+  // it has one).
+  auto by(Search<B>& s) {
+    return [this, &s](const B& b, int nb, int beta) { return team.test_by(s, b, nb, beta); };
+  }
 };
 
 }  // namespace kalah::solve_detail

@@ -84,8 +84,8 @@ class MoveSettler {
           const int lower = c_.ledger.lower_of(pit);
           return " >= " + std::to_string(c_.kd + (lower >= level ? lower + 2 : level));
         });
-    const auto got = share.run([this, level, &share](Search<B>&, int pit, const auto& run) {
-      return settle(pit, level, run, [&share](int) { share.show(); });
+    const auto got = share.run([this, level, &share](Search<B>& s, int pit) {
+      return settle(pit, level, c_.by(s), [&share](int) { share.show(); });
     });
     if (!got) return false;
     for (std::size_t k = 1; k < order.size(); ++k) c_.ledger.record(order[k], *(*got)[k - 1]);

@@ -15,15 +15,13 @@ namespace kalah::solve_detail {
 
 // Each thread takes a move of its own and works on it by itself; a thread that finds no move left
 // joins the unfinished move with the fewest threads on it, so the last moves are not searched by
-// one thread while the others wait; a move's threads stop when one of them finishes it. The tests
-// a thread runs are its search's own (SearchTeam::test_by: its best-first top when it has one).
+// one thread while the others wait; a move's threads stop when one of them finishes it.
 template <class B>
 class MovesPerThread {
  public:
-  // The null-window test a job runs: run(b, nb, beta), as SearchTeam::test() answers it.
-  using Run = std::function<Test(const B& b, int nb, int beta)>;
-  // A move's job on search s: its result, or nullopt when the search was stopped.
-  using Work = std::function<Test(Search<B>& s, int pit, const Run& run)>;
+  // A move's job on search s, which runs its tests by itself (RootContext::by(s)): its result, or
+  // nullopt when the search was stopped.
+  using Work = std::function<Test(Search<B>& s, int pit)>;
 
   // The phase line is `title` and each unfinished move as "pit P" followed by what_for(P) (the
   // test under way on it).
@@ -68,15 +66,12 @@ class MovesPerThread {
   // One thread's moves until none is left unfinished.
   void run_jobs(Search<B>& s, const Work& work) {
     StopScope<B> scope(c_.team, s);
-    const Run run = [this, &s](const B& b, int nb, int beta) {
-      return c_.team.test_by(s, b, nb, beta);
-    };
     for (std::size_t k; !failed_ && (k = pick()) < jobs_.size();) {
       Job& job = jobs_[k];
       ++job.threads;
       scope.use(&job.done);
       s.restart();
-      const Test v = work(s, pits_[k], run);
+      const Test v = work(s, pits_[k]);
       --job.threads;
       if (v) {
         if (!job.done.exchange(true)) job.got = v;

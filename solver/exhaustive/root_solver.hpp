@@ -198,9 +198,8 @@ class RootSolver {
 
   // The best-first top of search s's own tests.
   ProofTree<B>& own_top(const Search<B>& s) {
-    std::size_t k = 0, found = 0;
-    team_->for_each([&](const Search<B>& t) { found = &t == &s ? k : found, ++k; });
-    return *own_tops_[found];
+    return **std::find_if(own_tops_.begin(), own_tops_.end(),
+                          [&s](const auto& top) { return top->alone() == &s; });
   }
 
   // The status line: every thread's nodes, the bounds, the test and where this thread's search
@@ -259,7 +258,7 @@ class RootSolver {
   std::unique_ptr<ExactMemo<B>> memo_;
   std::unique_ptr<SearchTeam<B>> team_;  // from start_searches()
   std::unique_ptr<ProofTree<B>> top_;    // the best-first top, with best_first_plies
-  // Each search's own top (one_thread_best_first_plies), in the team's order (main() first).
+  // Each search's own top (one_thread_best_first_plies).
   std::vector<std::unique_ptr<ProofTree<B>>> own_tops_;
   SolveResult res_;
 };

@@ -31,6 +31,7 @@
 #include "db/db_error.hpp"
 #include "db/format.hpp"
 #include "db/lmdb_env.hpp"
+#include "db/record_dump.hpp"
 #include "db/storage_order.hpp"
 #include "engine/position.hpp"
 
@@ -59,16 +60,6 @@ TableId table_of(const std::string& rules, const std::string& pits) {
   return {parse_rules_name(rules), number(pits)};
 }
 
-std::string hex(std::string_view bytes) {
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (const char c : bytes) {
-    out += digits[std::uint8_t(c) >> 4];
-    out += digits[std::uint8_t(c) & 15];
-  }
-  return out;
-}
-
 // The key a SPEC names: level:RULES:PITS:N or group:RULES:PITS:N:G.
 std::string key_of(const std::string& spec) {
   const std::vector<std::string> f = split(spec);
@@ -93,7 +84,7 @@ Records read_all(const std::string& path) {
 
 const std::string& record(const Records& r, const std::string& key) {
   const auto it = r.find(key);
-  if (it == r.end()) throw std::invalid_argument("no record under key " + hex(key));
+  if (it == r.end()) throw std::invalid_argument("no record under key " + key_hex(key));
   return it->second;
 }
 
@@ -207,7 +198,7 @@ void run(const std::vector<std::string>& a) {
       k = format::book_prefix(t);
     else
       throw std::invalid_argument("unknown key kind: " + kind);
-    std::cout << hex(k.view()) << '\n';
+    std::cout << key_hex(k.view()) << '\n';
   } else if (what == "field") {
     const std::string& field = rest.at(0);
     if (field == "level-complete")

@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake ninja-build pkg-config liblmdb-dev lmdb-utils libzstd-dev
           libboost-program-options-dev libtbb-dev libgtest-dev libgmock-dev libbenchmark-dev graphviz
           libopenmpi-dev openmpi-bin libxxhash-dev nlohmann-json3-dev libboost-dev zlib1g-dev iproute2 python3 chromium
-          clang clang-format libclang-rt-14-dev pybind11-dev python3-dev python3-pytest nginx)
+          clang clang-format libclang-rt-14-dev pybind11-dev python3-dev python3-pytest nginx
+          python3-numpy python3-venv python3-pip python3-setuptools python3-wheel)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

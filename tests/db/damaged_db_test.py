@@ -242,9 +242,30 @@ def check_python(name, db, good, asks, names=None):
                     if not named(str(e), db, names):
                         fail("%s: Python query: DatabaseError not naming the damage: %s"
                              % (name, e))
+            check_python_values(name, d, db, good, asks, names)
     except kalah.DatabaseError as e:
         if not named(str(e), db, names):
             fail("%s: Python open: DatabaseError not naming the damage: %s" % (name, e))
+
+
+def board_row(position):
+    """The position as a row of Database.values(): the side to move's pits and kalah first."""
+    halves, side = position.split()
+    south, north = ([int(x) for x in h.split(",")] for h in halves.split("/"))
+    return south + north if side == "S" else north + south
+
+
+def check_python_values(name, d, db, good, asks, names):
+    """Database.values() of the asks, a position a call: where it gives a margin, good's, else a
+    DatabaseError naming the database."""
+    for rules, position in asks:
+        try:
+            got = d.values(rules, [board_row(position)])
+            if not got.mask[0] and int(got[0]) != good[(rules, position)][0]:
+                fail("%s: Python values %s: a wrong value %s" % (name, position, got[0]))
+        except kalah.DatabaseError as e:
+            if not named(str(e), db, names):
+                fail("%s: Python values: DatabaseError not naming the damage: %s" % (name, e))
 
 
 def start_server(db):

@@ -2,11 +2,10 @@
 // played against the bot.
 #include "tools/referee/position_source.hpp"
 
-#include <algorithm>
-#include <numeric>
-#include <stdexcept>
+#include <exception>
 
 #include "engine/move.hpp"
+#include "engine/random_position.hpp"
 #include "engine/record_lines.hpp"
 #include "engine/search.hpp"
 #include "tools/kgp/kgp_protocol.hpp"
@@ -16,24 +15,6 @@ namespace {
 
 std::uint64_t uniform(std::mt19937_64& rng, std::uint64_t lo, std::uint64_t hi) {
   return std::uniform_int_distribution<std::uint64_t>(lo, hi)(rng);
-}
-
-// n stones over the 2m pits, every arrangement equally likely (stars and bars), South to move.
-Position spread(int m, int n, std::mt19937_64& rng) {
-  std::vector<int> slots(std::size_t(n + 2 * m - 1));
-  std::iota(slots.begin(), slots.end(), 0);
-  std::vector<int> bars;
-  std::sample(slots.begin(), slots.end(), std::back_inserter(bars), 2 * m - 1, rng);
-  bars.push_back(n + 2 * m - 1);
-  Position p;
-  p.m = m;
-  int before = -1;
-  for (int pit = 0; pit < 2 * m; ++pit) {
-    const int stones = bars[std::size_t(pit)] - before - 1;
-    before = bars[std::size_t(pit)];
-    (pit < m ? p.own_pit(pit) : p.opp_pit(pit - m)) = Stones(stones);
-  }
-  return p;
 }
 
 }  // namespace
@@ -127,24 +108,7 @@ class GameSource : public PositionSource {
 }  // namespace
 
 std::vector<Position> table_positions(const SourceOptions& o) {
-  if (!(2 <= o.lo && o.lo <= o.hi))
-    throw std::invalid_argument("positions need 2 <= lo <= hi stones in pits");
-  std::mt19937_64 rng(o.seed);
-  std::vector<Position> out;
-  while (int(out.size()) < o.count) {
-    const int n = int(uniform(rng, std::uint64_t(o.lo), std::uint64_t(o.hi)));
-    Position p;
-    do {  // with n >= 2 stones, some arrangements leave both sides stones
-      p = spread(o.m, n, rng);
-    } while (p.own_pit_stones() == 0 || p.opp_pit_stones() == 0);
-    const int total = std::max(2 * o.m * o.stones, n), rest = total - n;
-    const int south = int(uniform(rng, std::uint64_t(std::max(0, rest - total / 2)),
-                                  std::uint64_t(std::min(rest, total / 2))));
-    p.own_kalah() = Stones(south);
-    p.opp_kalah() = Stones(rest - south);
-    out.push_back(p);
-  }
-  return out;
+  return draw_table_positions({o.m, o.count, o.lo, o.hi, o.stones, o.seed});
 }
 
 std::vector<Position> read_positions(std::istream& in) {

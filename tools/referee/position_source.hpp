@@ -28,11 +28,8 @@ struct SourceOptions {
   int games = 0;                    // kGames
 };
 
-// Draws `count` positions of an m-pit board under the kalah rules: n stones in pits uniform in
-// lo..hi, spread uniformly over the 2m pits among the arrangements with both sides' pits
-// non-empty, South to move; the kalahs split the rest of 2m * stones stones (or none when n is
-// more), neither holding more than half of all stones. Deterministic in seed. Throws
-// std::invalid_argument unless 2 <= lo <= hi (a side with no stones ends the game).
+// The `count` positions of o drawn inside the table (draw_table_positions: m, lo..hi stones in
+// pits, stones a pit at the start, seed). Throws InputError unless 2 <= lo <= hi.
 std::vector<Position> table_positions(const SourceOptions& o);
 
 // Positions one a line: our notation (docs/RULES.md; a position with North to move is sent from

@@ -1,5 +1,5 @@
-// The Python module `kalah`: kalah::api (solver/library/include/kalah/kalah.hpp) for Python,
-// via pybind11.
+// The Python module `kalah`'s compiled part `kalah._kalah`: kalah::api
+// (solver/library/include/kalah/kalah.hpp) for Python, via pybind11.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kalah/kalah.hpp"
+#include "solver/library/python/py_database.hpp"
 
 namespace py = pybind11;
 using kalah::api::Answer;
@@ -18,6 +19,7 @@ using kalah::api::Error;
 using kalah::api::MoveValue;
 using kalah::api::Table;
 using kalah::api::Value;
+using kalah::python::PyDatabase;
 
 namespace {
 
@@ -99,34 +101,6 @@ kalah::api::Options options_of(long long cache_mb, const std::string& load, int 
   options.tt_bytes = mebibytes(tt_mb, "tt_mb");
   return options;
 }
-
-// kalah.Database: a Database until close(). Calls made before close() keep it open until they
-// return; it closes (and its directory may be opened again) when the last of them has.
-class PyDatabase {
- public:
-  PyDatabase(const std::optional<std::string>& path, const kalah::api::Options& options)
-      : db_(path ? std::make_shared<const Database>(*path, options)
-                 : std::make_shared<const Database>(options)) {}
-
-  // The open Database; throws Error(kInput) once closed. Called with the GIL held.
-  std::shared_ptr<const Database> get() const {
-    if (!db_) throw Error(Error::Kind::kInput, "operation on a closed kalah.Database");
-    return db_;
-  }
-  bool closed() const { return !db_; }
-  void close() { db_.reset(); }
-
-  // f(db) on the open Database with the GIL released.
-  template <class F>
-  auto released(F&& f) const {
-    const std::shared_ptr<const Database> db = get();
-    py::gil_scoped_release release;
-    return f(*db);
-  }
-
- private:
-  std::shared_ptr<const Database> db_;
-};
 
 // Value and MoveValue.
 void bind_value_and_move(py::module_& m) {
@@ -255,6 +229,7 @@ void bind_database(py::module_& m) {
           py::arg("rules"), py::arg("pits"),
           "The Table for (rules, pits), or None when the database holds none.");
   bind_database_queries(db);
+  kalah::python::bind_board_arrays(db);
   bind_database_life(db);
 }
 
@@ -358,7 +333,7 @@ void bind_functions(py::module_& m) {
 
 }  // namespace
 
-PYBIND11_MODULE(kalah, m) {
+PYBIND11_MODULE(_kalah, m) {
   m.doc() =
       "Exact values of Kalah positions from a solved database (libkalah, kalah::api).\n\n"
       "Positions are strings in the notation \"s1,..,sm,SK/n1,..,nm,NK X\" (South's pits and\n"

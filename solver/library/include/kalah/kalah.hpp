@@ -238,6 +238,23 @@ KALAH_API std::string play(std::string_view rules, std::string_view position, in
 // The start position of `pits` pits a side with `stones` each, South to move.
 KALAH_API std::string start_position(int pits, int stones);
 
+// Positions drawn inside a table as `kalah referee` draws them (docs/REFEREE.md): the stones in
+// pits uniform in min_stones..max_stones, spread over the 2 x pits pits with every arrangement
+// that leaves both sides' pits non-empty equally likely (so no rule set's game is over), the side
+// to move's kalah and the opponent's splitting the rest of 2 x pits x stones (none when there are
+// more in pits), neither holding more than half of all stones.
+struct DrawOptions {
+  int pits = 6;             // 1..12
+  std::size_t count = 100;  // positions
+  int min_stones = 2;       // stones in pits, 2 <= min_stones <= max_stones <= 255
+  int max_stones = 20;
+  int stones = 4;          // stones a pit at the start
+  std::uint64_t seed = 1;  // the same seed, the same positions (as the referee's --seed)
+};
+
+// The positions of `options`, deterministic in them. Throws Error(kInput) for options out of range.
+KALAH_API std::vector<BinaryPosition> draw_positions(const DrawOptions& options);
+
 // The rule sets' names, in the order `kalah --help` lists them.
 KALAH_API std::vector<std::string> rule_sets();
 

@@ -1,0 +1,237 @@
+// kalah.Database.values and .sample: many boards at once as numpy arrays, one row a board
+// (the side to move's pits 1..m and kalah, then the opponent's pits 1..m and kalah).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kalah/kalah.hpp"
+#include "solver/library/python/py_database.hpp"
+
+namespace kalah::python {
+namespace {
+
+using api::BinaryPosition;
+using api::ProbeResult;
+using api::TableProbe;
+
+constexpr int kMaxPits = 12;          // pits a side
+constexpr int kMaxPitStones = 255;    // a pit of a BinaryPosition
+constexpr int kMaxStones = 65535;     // every count on a board, kalahs included
+constexpr std::size_t kChunk = 4096;  // boards converted, then probed, at a time
+
+// The table (rules, pits) ready for probes; ValueError when the database holds none.
+TableProbe table_for(const api::Database& db, const std::string& rules, int pits,
+                     const char* what) {
+  std::optional<TableProbe> t = db.table_probe(rules, pits);
+  if (t) return *t;
+  std::string held;
+  for (const api::Table& table : db.tables())
+    if (table.rules == rules) held += (held.empty() ? "" : ", ") + std::to_string(table.pits);
+  throw py::value_error(std::string(what) + ": the database holds no " + rules + " table of " +
+                        std::to_string(pits) + " pits" +
+                        (held.empty() ? " (none of that rule set)"
+                                      : " (its " + rules + " tables have " + held + " pits)"));
+}
+
+// The board's notation (docs/RULES.md), the side to move as S.
+std::string notation(const BinaryPosition& b) {
+  std::string s;
+  for (int i = 0; i < b.pits; ++i) s += std::to_string(b.own[i]) + ",";
+  s += std::to_string(b.own_kalah) + "/";
+  for (int i = 0; i < b.pits; ++i) s += std::to_string(b.opp[i]) + ",";
+  return s + std::to_string(b.opp_kalah) + " S";
+}
+
+// What is wrong with cell c of a board of m pits a side holding v stones, or "" when nothing is.
+std::string cell_problem(int c, int m, std::int64_t v) {
+  const bool kalah = c == m || c == 2 * m + 1;
+  const int most = kalah ? kMaxStones : kMaxPitStones;
+  if (v >= 0 && v <= most) return "";
+  const std::string side = c <= m ? "the side to move's " : "the opponent's ";
+  const std::string cell = kalah ? "kalah" : "pit " + std::to_string(c <= m ? c + 1 : c - m);
+  return "column " + std::to_string(c) + " (" + side + cell + ") holds " + std::to_string(v) +
+         " stones; a " + (kalah ? "kalah" : "pit") + " holds 0.." + std::to_string(most);
+}
+
+// What is wrong with a board's cells, or "" when nothing is.
+std::string row_problem(const std::int64_t* row, int m) {
+  std::int64_t total = 0;
+  bool bad = false;
+  for (int c = 0; c < 2 * m + 2; ++c) {
+    const bool kalah = c == m || c == 2 * m + 1;
+    bad |= row[c] < 0 || row[c] > (kalah ? kMaxStones : kMaxPitStones);
+    total += row[c];
+  }
+  if (bad)
+    for (int c = 0; c < 2 * m + 2; ++c)
+      if (std::string problem = cell_problem(c, m, row[c]); !problem.empty()) return problem;
+  if (total > kMaxStones)
+    return "holds " + std::to_string(total) + " stones in all; at most " +
+           std::to_string(kMaxStones);
+  return {};
+}
+
+BinaryPosition board_of(const std::int64_t* row, int m) {
+  BinaryPosition b;
+  b.pits = m;
+  for (int i = 0; i < m; ++i) {
+    b.own[i] = std::uint8_t(row[i]);
+    b.opp[i] = std::uint8_t(row[m + 1 + i]);
+  }
+  b.own_kalah = int(row[m]);
+  b.opp_kalah = int(row[2 * m + 1]);
+  return b;
+}
+
+// The boards as a C-contiguous int64 array of shape (n, 2m + 2) and their m; TypeError for a
+// dtype other than integers, ValueError for another shape.
+std::pair<py::array_t<std::int64_t>, int> board_array(const py::handle& boards) {
+  const py::array any = py::module_::import("numpy").attr("asarray")(boards);
+  const char kind = any.dtype().kind();
+  if (kind != 'i' && kind != 'u')
+    throw py::type_error("boards must hold integers (stones), not " +
+                         py::str(any.dtype()).cast<std::string>());
+  if (any.ndim() != 2 || any.shape(1) < 4 || any.shape(1) % 2 != 0 ||
+      any.shape(1) > 2 * kMaxPits + 2) {
+    std::string shape = "(";
+    for (py::ssize_t d = 0; d < any.ndim(); ++d)
+      shape += (d ? ", " : "") + std::to_string(any.shape(d));
+    throw py::value_error(
+        "boards must have shape (n, 2 * pits + 2) with 1 <= pits <= " + std::to_string(kMaxPits) +
+        ", not " + shape + (any.ndim() == 1 ? ",)" : ")"));
+  }
+  auto rows = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(any);
+  if (!rows) throw py::error_already_set();
+  return {rows, int(any.shape(1) - 2) / 2};
+}
+
+// The margins of n boards (rows of m) from t: margin[i] where exact, covered[i] whether it is.
+// ValueError naming the first malformed row; a board the table could not read (a damaged block)
+// raises what Database.value raises for it.
+void probe_rows(const api::Database& db, const TableProbe& t, const std::int64_t* rows,
+                std::size_t n, int m, std::int32_t* margin, bool* covered) {
+  const std::size_t width = std::size_t(2 * m + 2);
+  std::vector<BinaryPosition> in(std::min(n, kChunk));
+  std::vector<ProbeResult> out(in.size());
+  for (std::size_t first = 0; first < n; first += kChunk) {
+    const std::size_t k = std::min(kChunk, n - first);
+    for (std::size_t j = 0; j < k; ++j) {
+      const std::int64_t* row = rows + (first + j) * width;
+      if (std::string problem = row_problem(row, m); !problem.empty())
+        throw py::value_error("boards row " + std::to_string(first + j) + ": " + problem);
+      in[j] = board_of(row, m);
+    }
+    t.probe(std::span(in.data(), k), std::span(out.data(), k));
+    for (std::size_t j = 0; j < k; ++j) {
+      if (out[j].status == ProbeResult::Status::kError) {
+        db.value(t.rules(), notation(in[j]));  // throws the database's own error
+        throw api::Error(api::Error::Kind::kDatabase, "boards row " + std::to_string(first + j) +
+                                                          ": the table could not be read");
+      }
+      covered[first + j] = out[j].exact();
+      margin[first + j] = out[j].exact() ? out[j].margin : 0;
+    }
+  }
+}
+
+py::object masked(py::array_t<std::int32_t> margins, py::array_t<bool> covered) {
+  const py::module_ np = py::module_::import("numpy");
+  return np.attr("ma").attr("MaskedArray")(margins,
+                                           py::arg("mask") = np.attr("logical_not")(covered));
+}
+
+}  // namespace
+
+void bind_board_arrays(py::class_<PyDatabase>& db) {
+  db.def(
+        "values",
+        [](const PyDatabase& self, const std::string& rules, const py::handle& boards) {
+          auto [rows, m] = board_array(boards);
+          const std::size_t n = std::size_t(rows.shape(0));
+          py::array_t<std::int32_t> margins(static_cast<py::ssize_t>(n));
+          py::array_t<bool> covered(static_cast<py::ssize_t>(n));
+          std::int32_t* margin = margins.mutable_data();
+          bool* cover = covered.mutable_data();
+          const std::int64_t* data = rows.data();
+          self.released([&](const api::Database& d) {
+            const TableProbe t = table_for(d, rules, m, "values");
+            probe_rows(d, t, data, n, m, margin, cover);
+            return 0;
+          });
+          return masked(margins, covered);
+        },
+        py::arg("rules"), py::arg("boards"),
+        "The exact margins of many boards from the tables alone, a numpy masked array of\n"
+        "int32, masked where the table does not cover the board (more stones in pits than its\n"
+        "levels). boards: integers of shape (n, 2 * pits + 2), one board a row, the side to\n"
+        "move first: its pits 1..pits, its kalah, the opponent's pits 1..pits, the opponent's\n"
+        "kalah (the order of the notation \"s1,..,sm,SK/n1,..,nm,NK S\"). A board whose game\n"
+        "is over has its final margin. Raises TypeError for a dtype other than integers,\n"
+        "ValueError for another shape, a row with a negative count or more than 255 stones in\n"
+        "a pit (naming the row), an unknown rule set or no table of that many pits, and\n"
+        "DatabaseError for a damaged table. The GIL is released while it probes.")
+      .def(
+          "sample",
+          [](const PyDatabase& self, const std::string& rules, int pits, int stones_in_pits,
+             long long n, std::uint64_t seed, int stones) {
+            if (n < 0) throw py::value_error("sample: n must be >= 0, not " + std::to_string(n));
+            const int width = 2 * pits + 2;
+            std::vector<BinaryPosition> drawn;
+            std::vector<ProbeResult> results;
+            self.released([&](const api::Database& d) {
+              const TableProbe t = table_for(d, rules, pits, "sample");
+              if (stones_in_pits < 2 || stones_in_pits > t.max_stones())
+                throw py::value_error(
+                    "sample: stones_in_pits must be in [2, " + std::to_string(t.max_stones()) +
+                    "] (2: the least that leaves both sides stones; " +
+                    std::to_string(t.max_stones()) + ": the table's last level), not " +
+                    std::to_string(stones_in_pits));
+              api::DrawOptions o;
+              o.pits = pits;
+              o.count = std::size_t(n);
+              o.min_stones = o.max_stones = stones_in_pits;
+              o.stones = stones;
+              o.seed = seed;
+              drawn = api::draw_positions(o);
+              results.resize(drawn.size());
+              t.probe(drawn, results);
+              for (std::size_t i = 0; i < drawn.size(); ++i)
+                if (!results[i].exact()) d.value(rules, notation(drawn[i]));  // its error
+              return 0;
+            });
+            py::array_t<std::int32_t> boards({py::ssize_t(drawn.size()), py::ssize_t(width)});
+            py::array_t<std::int32_t> margins(py::ssize_t(drawn.size()));
+            auto b = boards.mutable_unchecked<2>();
+            auto v = margins.mutable_unchecked<1>();
+            for (std::size_t i = 0; i < drawn.size(); ++i) {
+              const BinaryPosition& p = drawn[i];
+              const py::ssize_t r = py::ssize_t(i);
+              for (int k = 0; k < pits; ++k) {
+                b(r, k) = p.own[k];
+                b(r, pits + 1 + k) = p.opp[k];
+              }
+              b(r, pits) = p.own_kalah;
+              b(r, 2 * pits + 1) = p.opp_kalah;
+              v(r) = results[i].margin;
+            }
+            return py::make_tuple(boards, margins);
+          },
+          py::arg("rules"), py::arg("pits"), py::arg("stones_in_pits"), py::arg("n"),
+          py::arg("seed") = 1, py::kw_only(), py::arg("stones") = 4,
+          "Training data: n boards drawn uniformly inside one level of the table, and their\n"
+          "exact margins, as (boards, margins): int32 arrays of shapes (n, 2 * pits + 2) (the\n"
+          "layout of values()) and (n,). Each board has stones_in_pits stones in pits (2 up to\n"
+          "the table's last level), every arrangement over the 2 * pits pits that leaves both\n"
+          "sides stones equally likely, the side to move's kalah and the opponent's splitting\n"
+          "the rest of 2 * pits * stones stones, neither more than half: the positions\n"
+          "`kalah referee --stones-in-pits S-S --seed SEED --stones STONES` draws. The same\n"
+          "seed gives the same boards. Raises ValueError for an unknown rule set, no table of\n"
+          "that many pits, or stones_in_pits outside its levels.");
+}
+
+}  // namespace kalah::python

@@ -24,6 +24,17 @@ constexpr int kMaxPitStones = 255;    // a pit of a BinaryPosition
 constexpr int kMaxStones = 65535;     // every count on a board, kalahs included
 constexpr std::size_t kChunk = 4096;  // boards converted, then probed, at a time
 
+// The numpy module; ImportError saying what needs it when it is not installed.
+py::module_ numpy(const char* what) {
+  try {
+    return py::module_::import("numpy");
+  } catch (py::error_already_set& e) {
+    if (!e.matches(PyExc_ImportError)) throw;
+    throw py::import_error(std::string("kalah.Database.") + what +
+                           " needs numpy (pip install numpy; Debian: python3-numpy)");
+  }
+}
+
 // The table (rules, pits) ready for probes; ValueError when the database holds none.
 TableProbe table_for(const api::Database& db, const std::string& rules, int pits,
                      const char* what) {
@@ -91,7 +102,7 @@ BinaryPosition board_of(const std::int64_t* row, int m) {
 // The boards as a C-contiguous int64 array of shape (n, 2m + 2) and their m; TypeError for a
 // dtype other than integers, ValueError for another shape.
 std::pair<py::array_t<std::int64_t>, int> board_array(const py::handle& boards) {
-  const py::array any = py::module_::import("numpy").attr("asarray")(boards);
+  const py::array any = numpy("values").attr("asarray")(boards);
   const char kind = any.dtype().kind();
   if (kind != 'i' && kind != 'u')
     throw py::type_error("boards must hold integers (stones), not " +
@@ -140,7 +151,7 @@ void probe_rows(const api::Database& db, const TableProbe& t, const std::int64_t
 }
 
 py::object masked(py::array_t<std::int32_t> margins, py::array_t<bool> covered) {
-  const py::module_ np = py::module_::import("numpy");
+  const py::module_ np = numpy("values");
   return np.attr("ma").attr("MaskedArray")(margins,
                                            py::arg("mask") = np.attr("logical_not")(covered));
 }
@@ -179,6 +190,7 @@ void bind_board_arrays(py::class_<PyDatabase>& db) {
           "sample",
           [](const PyDatabase& self, const std::string& rules, int pits, int stones_in_pits,
              long long n, std::uint64_t seed, int stones) {
+            numpy("sample");
             if (n < 0) throw py::value_error("sample: n must be >= 0, not " + std::to_string(n));
             const int width = 2 * pits + 2;
             std::vector<BinaryPosition> drawn;

@@ -1,4 +1,4 @@
-# examples/perfect_play.py on small boards: its losses are >= 0 and add up to the start's margin
+# examples/python/perfect_play.py on small boards: its losses are >= 0 and add up to the start's margin
 # minus the final margin, and it reaches the database from a start searched above it (pytest).
 # Environment: PYTHONPATH holds the module kalah, KALAH_TEST_DB a 6-pit kalah <= 8 database.
 import os
@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-EXAMPLE = pathlib.Path(__file__).resolve().parents[4] / "examples" / "perfect_play.py"
+EXAMPLE = pathlib.Path(__file__).resolve().parents[4] / "examples" / "python" / "perfect_play.py"
 
 
 def run_example(*args):

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Fits an evaluator of Kalah positions in a few lines of numpy and has `kalah referee` grade it.
+
+The training data is the table itself: Database.sample() draws boards of the table's top
+--levels levels with their exact margins. A margin is the kalah difference plus what the stones
+in pits will still bring (docs/RULES.md, "future margin"), so the evaluator is the kalah
+difference plus a least-squares fit of that future on the 2m pit counts. The referee's eval mode
+then ranks its numbers against the exact margins of --positions positions it draws inside the
+table, beside those of the kalah difference alone (Kendall's tau-b, Spearman's rho):
+
+    python3 examples/python/fit_evaluator.py --db DB --kalah build/tools/kalah
+"""
+import argparse
+import json
+import re
+import subprocess
+import sys
+import threading
+
+import numpy as np
+
+import kalah
+from kgp_client import run
+
+RULES = "kalah"  # KGP's game, the referee's rules
+
+
+def fit(db, pits, levels, n):
+    """Weights w (2m pit counts, then a constant): future margin ~ w . (pits, 1), by least squares
+    on n boards of each of the table's top `levels` levels."""
+    top = db.table(RULES, pits).max_stones
+    boards, margins = zip(*(db.sample(RULES, pits, s, n, seed=s)
+                            for s in range(max(2, top - levels + 1), top + 1)))
+    boards, margins = np.concatenate(boards), np.concatenate(margins)
+    kalahs = boards[:, pits] - boards[:, 2 * pits + 1]
+    cells = np.delete(boards, [pits, 2 * pits + 1], axis=1)
+    features = np.hstack([cells, np.ones((len(cells), 1))])
+    w, *_ = np.linalg.lstsq(features, margins - kalahs, rcond=None)
+    return w
+
+
+def evaluator(w, pits):
+    """The position's value for its side to move: kalah difference + fitted future."""
+    def evaluate(position):
+        halves = position.split()[0].split("/")
+        south, north = ([int(x) for x in h.split(",")] for h in halves)
+        cells = np.array(south[:pits] + north[:pits] + [1])
+        return south[pits] - north[pits] + float(cells @ w)
+    return evaluate
+
+
+def kalah_difference(position):
+    south, north = (int(h.split(",")[-1]) for h in position.split()[0].split("/"))
+    return south - north
+
+
+def grade(kalah_binary, db_path, pits, positions, stones_in_pits, evaluators):
+    """The referee's eval reports of the evaluators {name: f(position)}, one session each."""
+    referee = subprocess.Popen(
+        [kalah_binary, "referee", "--db", db_path, "--port", "0", "--json", "--pits", str(pits),
+         "--positions", str(positions), "--stones-in-pits", stones_in_pits,
+         "--sessions", str(len(evaluators))],
+        stdout=subprocess.PIPE, text=True)
+    port = int(re.search(r":(\d+)", referee.stdout.readline()).group(1))
+    bots = [threading.Thread(target=run, args=("127.0.0.1", port, "eval", name,
+                                                lambda p, f=f: ["eval %.6f" % f(p), "yield"]))
+            for name, f in evaluators.items()]
+    for bot in bots:
+        bot.start()
+    for bot in bots:
+        bot.join()
+    out, _ = referee.communicate(timeout=120)
+    if referee.returncode != 0:
+        sys.exit("fit_evaluator: kalah referee exited with %d" % referee.returncode)
+    return {r["name"]: r["evaluations"] for r in map(json.loads, out.splitlines())}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--db", required=True, help="a database with a kalah table")
+    parser.add_argument("--kalah", default="kalah", help="the kalah binary (default: on PATH)")
+    parser.add_argument("--pits", type=int, default=6)
+    parser.add_argument("--levels", type=int, default=4, help="top levels of the table to fit on")
+    parser.add_argument("--samples", type=int, default=20000, help="boards a level")
+    parser.add_argument("--positions", type=int, default=1000, help="positions the referee ranks")
+    args = parser.parse_args()
+    try:
+        with kalah.Database(args.db, load="memory", cache_mb=4096) as db:
+            if db.table(RULES, args.pits) is None:
+                parser.error("%s holds no kalah table of %d pits" % (args.db, args.pits))
+            w = fit(db, args.pits, args.levels, args.samples)
+            top = db.table(RULES, args.pits).max_stones
+    except (kalah.DatabaseError, ValueError) as e:
+        sys.exit("fit_evaluator: %s" % e)
+    print("future ~ " + " ".join("%+.3f" % x for x in w[:-1]) + " %+.3f" % w[-1])
+    print("        (the side to move's pits 1..%d, the opponent's 1..%d, a constant)"
+          % (args.pits, args.pits))
+    levels = "%d-%d" % (max(2, top - args.levels + 1), top)
+    reports = grade(args.kalah, args.db, args.pits, args.positions, levels,
+                    {"fitted": evaluator(w, args.pits), "kalah-difference": kalah_difference})
+    print("ranked against the exact margins of %d positions with %s stones in pits:"
+          % (args.positions, levels))
+    print("%-18s %8s %8s" % ("evaluator", "tau-b", "rho"))
+    for name in ("fitted", "kalah-difference"):
+        e = reports[name]
+        print("%-18s %8.4f %8.4f" % (name, e["kendall_tau_b"], e["spearman_rho"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""A KGP bot that plays the table's best move wherever the table values every move, and a shallow
+search elsewhere (negamax to --depth plies, the table's exact value at the leaves it covers, the
+kalah difference at the others). Point it at `kalah referee` or a go-kgp server:
+
+    kalah referee --db DB &                 # grades it (docs/REFEREE.md)
+    python3 examples/python/table_bot.py --db DB
+"""
+import argparse
+import sys
+
+import kalah
+from kgp_client import run
+
+RULES = "kalah"  # KGP's game
+
+
+def mover_of(position):
+    return position.split()[1]
+
+
+def kalah_difference(position):
+    """The side to move's kalah minus the opponent's."""
+    halves = position.split()[0].split("/")
+    south, north = (int(h.split(",")[-1]) for h in halves)
+    return south - north if mover_of(position) == "S" else north - south
+
+
+def legal_pits(position):
+    halves, side = position.split()
+    south, north = ([int(x) for x in h.split(",")[:-1]] for h in halves.split("/"))
+    own = south if side == "S" else north
+    if not any(own) or not any(north if side == "S" else south):
+        return []  # a side without stones: the game is over
+    return [pit for pit, stones in enumerate(own, start=1) if stones]
+
+
+def negamax(db, position, depth):
+    """A bound of the position's margin for its side to move: the table's exact value where it
+    covers the position, else a search of `depth` plies with the kalah difference at its leaves."""
+    exact = db.value(RULES, position)
+    if exact is not None:
+        return exact
+    pits = legal_pits(position)
+    if depth == 0 or not pits:
+        return kalah_difference(position)
+    best = None
+    for pit in pits:
+        child = kalah.play(RULES, position, pit)
+        value = negamax(db, child, depth - 1)
+        if mover_of(child) != mover_of(position):
+            value = -value
+        best = value if best is None else max(best, value)
+    return best
+
+
+def choose(db, position, depth):
+    """The pit to play: the lowest best move where the table answers, else the search's."""
+    answer = db.lookup(RULES, position)
+    if answer is not None and answer.best_moves:
+        return answer.best_moves[0]
+    scored = []
+    for pit in legal_pits(position):
+        child = kalah.play(RULES, position, pit)
+        value = negamax(db, child, depth - 1)
+        scored.append((value if mover_of(child) == mover_of(position) else -value, -pit))
+    return -max(scored)[1]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--db", required=True, help="a database with a kalah table")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=2671, help="the KGP server's (default 2671)")
+    parser.add_argument("--depth", type=int, default=4, help="plies searched beyond the table")
+    args = parser.parse_args()
+    if args.depth < 1:
+        parser.error("--depth must be >= 1")
+    try:
+        with kalah.Database(args.db) as db:
+            run(args.host, args.port, "freeplay", "table_bot",
+                lambda position: ["move %d" % choose(db, position, args.depth), "yield"])
+    except (kalah.DatabaseError, OSError) as e:
+        print("table_bot: %s" % e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -72,31 +72,34 @@ std::string cell_problem(int c, int m, std::int64_t v) {
 // What is wrong with a board's cells, or "" when nothing is.
 std::string row_problem(const std::int64_t* row, int m) {
   std::int64_t total = 0;
-  bool bad = false;
   for (int c = 0; c < 2 * m + 2; ++c) {
-    const bool kalah = c == m || c == 2 * m + 1;
-    bad |= row[c] < 0 || row[c] > (kalah ? kMaxStones : kMaxPitStones);
+    if (std::string problem = cell_problem(c, m, row[c]); !problem.empty()) return problem;
     total += row[c];
   }
-  if (bad)
-    for (int c = 0; c < 2 * m + 2; ++c)
-      if (std::string problem = cell_problem(c, m, row[c]); !problem.empty()) return problem;
   if (total > kMaxStones)
     return "holds " + std::to_string(total) + " stones in all; at most " +
            std::to_string(kMaxStones);
   return {};
 }
 
-BinaryPosition board_of(const std::int64_t* row, int m) {
-  BinaryPosition b;
+// The board of a row of m pits a side into b; false when a count is out of range (row_problem
+// says which).
+[[gnu::always_inline]] inline bool board_of(const std::int64_t* row, int m, BinaryPosition& b) {
+  std::uint64_t pits_or = 0;  // any count beyond 255 (or negative) sets a bit above 255
+  std::uint64_t total = 0;    // wraps only when a count is out of range, which is then refused
   b.pits = m;
   for (int i = 0; i < m; ++i) {
+    pits_or |= std::uint64_t(row[i]) | std::uint64_t(row[m + 1 + i]);
+    total += std::uint64_t(row[i]) + std::uint64_t(row[m + 1 + i]);
     b.own[i] = std::uint8_t(row[i]);
     b.opp[i] = std::uint8_t(row[m + 1 + i]);
   }
-  b.own_kalah = int(row[m]);
-  b.opp_kalah = int(row[2 * m + 1]);
-  return b;
+  const std::int64_t own_kalah = row[m], opp_kalah = row[2 * m + 1];
+  b.own_kalah = int(own_kalah);
+  b.opp_kalah = int(opp_kalah);
+  total += std::uint64_t(own_kalah) + std::uint64_t(opp_kalah);
+  return pits_or <= std::uint64_t(kMaxPitStones) && std::uint64_t(own_kalah) <= kMaxStones &&
+         std::uint64_t(opp_kalah) <= kMaxStones && total <= kMaxStones;
 }
 
 // The boards as a C-contiguous int64 array of shape (n, 2m + 2) and their m; TypeError for a
@@ -133,9 +136,9 @@ void probe_rows(const api::Database& db, const TableProbe& t, const std::int64_t
     const std::size_t k = std::min(kChunk, n - first);
     for (std::size_t j = 0; j < k; ++j) {
       const std::int64_t* row = rows + (first + j) * width;
-      if (std::string problem = row_problem(row, m); !problem.empty())
-        throw py::value_error("boards row " + std::to_string(first + j) + ": " + problem);
-      in[j] = board_of(row, m);
+      if (!board_of(row, m, in[j]))
+        throw py::value_error("boards row " + std::to_string(first + j) + ": " +
+                              row_problem(row, m));
     }
     t.probe(std::span(in.data(), k), std::span(out.data(), k));
     for (std::size_t j = 0; j < k; ++j) {

@@ -95,6 +95,14 @@ def test_values_name_the_bad_row(db, column, count, words):
     assert words in str(e.value)
 
 
+def test_values_refuse_a_board_of_too_many_stones(db):
+    boards = np.ones((5, WIDTH), dtype=np.int64)
+    boards[4, PITS] = boards[4, -1] = 40000
+    with pytest.raises(ValueError) as e:
+        db.values(RULES, boards)
+    assert "row 4: holds 80012 stones in all; at most 65535" in str(e.value)
+
+
 def test_values_refuse_unknown_rules_no_table_and_a_closed_database(db):
     with pytest.raises(ValueError, match="unknown rule set"):
         db.values("no-such-rules", np.ones((1, WIDTH), dtype=np.int64))

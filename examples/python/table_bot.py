@@ -26,32 +26,33 @@ def kalah_difference(position):
     return south - north if mover_of(position) == "S" else north - south
 
 
-def legal_pits(position):
-    halves, side = position.split()
-    south, north = ([int(x) for x in h.split(",")[:-1]] for h in halves.split("/"))
-    own = south if side == "S" else north
-    if not any(own) or not any(north if side == "S" else south):
-        return []  # a side without stones: the game is over
-    return [pit for pit, stones in enumerate(own, start=1) if stones]
+def children(position):
+    """(pit, position after it) for each legal move, by the module's rules: play() refuses an
+    empty pit and a game that is over."""
+    pits = len(position.split("/")[0].split(",")) - 1
+    for pit in range(1, pits + 1):
+        try:
+            yield pit, kalah.play(RULES, position, pit)
+        except ValueError:
+            pass
 
 
 def negamax(db, position, depth):
-    """A bound of the position's margin for its side to move: the table's exact value where it
-    covers the position, else a search of `depth` plies with the kalah difference at its leaves."""
+    """The position's value for its side to move: the table's exact value where it covers the
+    position (or the final margin of a game that is over), else a search of `depth` plies with
+    the kalah difference at its leaves."""
     exact = db.value(RULES, position)
     if exact is not None:
         return exact
-    pits = legal_pits(position)
-    if depth == 0 or not pits:
+    if depth == 0:
         return kalah_difference(position)
-    best = None
-    for pit in pits:
-        child = kalah.play(RULES, position, pit)
-        value = negamax(db, child, depth - 1)
-        if mover_of(child) != mover_of(position):
-            value = -value
-        best = value if best is None else max(best, value)
-    return best
+    return max(score(db, position, child, depth - 1) for _, child in children(position))
+
+
+def score(db, position, child, depth):
+    """The child's value for the side to move in position (the same side after an extra turn)."""
+    value = negamax(db, child, depth)
+    return value if mover_of(child) == mover_of(position) else -value
 
 
 def choose(db, position, depth):
@@ -59,12 +60,7 @@ def choose(db, position, depth):
     answer = db.lookup(RULES, position)
     if answer is not None and answer.best_moves:
         return answer.best_moves[0]
-    scored = []
-    for pit in legal_pits(position):
-        child = kalah.play(RULES, position, pit)
-        value = negamax(db, child, depth - 1)
-        scored.append((value if mover_of(child) == mover_of(position) else -value, -pit))
-    return -max(scored)[1]
+    return max(children(position), key=lambda c: (score(db, position, c[1], depth - 1), -c[0]))[0]
 
 
 def main():

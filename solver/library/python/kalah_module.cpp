@@ -334,16 +334,7 @@ void bind_functions(py::module_& m) {
 }  // namespace
 
 PYBIND11_MODULE(_kalah, m) {
-  m.doc() =
-      "Exact values of Kalah positions from a solved database (libkalah, kalah::api).\n\n"
-      "Positions are strings in the notation \"s1,..,sm,SK/n1,..,nm,NK X\" (South's pits and\n"
-      "kalah, North's pits and kalah, X the side to move: S or N); rule sets are names\n"
-      "(rule_sets()). A margin is the final score of the side to move minus the opponent's\n"
-      "under perfect play by both, counting the stones already in the kalahs.\n\n"
-      "Errors: ValueError for a malformed position, an unknown rule set, an illegal move or a\n"
-      "bad argument; DatabaseError for a missing, unreadable or corrupted database.\n"
-      "Database methods release the GIL while they look up or search, so other Python threads\n"
-      "run meanwhile; one Database may be used by any number of threads at once.";
+  m.doc() = "The compiled part of the package kalah: import kalah, and see help(kalah).";
 
   database_error = PyErr_NewExceptionWithDoc(
       "kalah.DatabaseError",

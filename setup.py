@@ -3,6 +3,7 @@ kalah._kalah (target kalah_python) in its own build folder, setuptools packs it 
 solver/library/python/kalah/. The version is the CMake project's."""
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -35,7 +36,7 @@ class CMakeBuild(build_ext):
                      "-DBUILD_TESTING=OFF", "-DPython3_EXECUTABLE=" + sys.executable]
         if shutil.which("ninja"):
             configure += ["-G", "Ninja"]
-        configure += os.environ.get("KALAH_CMAKE_ARGS", "").split()
+        configure += shlex.split(os.environ.get("KALAH_CMAKE_ARGS", ""))
         subprocess.run(configure, check=True)
         subprocess.run(["cmake", "--build", str(build), "--target", "kalah_python", "--parallel",
                         jobs], check=True)

@@ -38,11 +38,11 @@ void check(const TableDraw& d) {
                      std::to_string(d.m));
   if (!(2 <= d.lo && d.lo <= d.hi))
     throw InputError(
-        "stones in pits must satisfy 2 <= lo <= hi (a side without stones ends "
-        "the game), not " +
+        "stones in pits must be 2 <= min <= max (a side without stones ends the "
+        "game), not " +
         std::to_string(d.lo) + ".." + std::to_string(d.hi));
   if (d.count < 0) throw InputError("the count of positions must be >= 0");
-  if (d.stones < 0) throw InputError("stones a pit must be >= 0");
+  if (d.stones < 0) throw InputError("stones a pit at the start must be >= 0");
   if (d.hi > kMaxTotalStones || 2LL * d.m * d.stones > kMaxTotalStones)
     throw InputError("at most " + std::to_string(kMaxTotalStones) + " stones in all");
 }

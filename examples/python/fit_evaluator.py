@@ -20,7 +20,7 @@ import threading
 import numpy as np
 
 import kalah
-from kgp_client import run
+from kgp_client import kalah_difference, run
 
 RULES = "kalah"  # KGP's game, the referee's rules
 
@@ -40,36 +40,49 @@ def fit(db, pits, levels, n):
 
 
 def evaluator(w, pits):
-    """The position's value for its side to move: kalah difference + fitted future."""
+    """The value of a position with South to move (as KGP sends them): kalah difference +
+    fitted future."""
     def evaluate(position):
         halves = position.split()[0].split("/")
         south, north = ([int(x) for x in h.split(",")] for h in halves)
         cells = np.array(south[:pits] + north[:pits] + [1])
-        return south[pits] - north[pits] + float(cells @ w)
+        return kalah_difference(position) + float(cells @ w)
     return evaluate
-
-
-def kalah_difference(position):
-    south, north = (int(h.split(",")[-1]) for h in position.split()[0].split("/"))
-    return south - north
 
 
 def grade(kalah_binary, db_path, pits, positions, stones_in_pits, evaluators):
     """The referee's eval reports of the evaluators {name: f(position)}, one session each."""
-    referee = subprocess.Popen(
-        [kalah_binary, "referee", "--db", db_path, "--port", "0", "--json", "--pits", str(pits),
-         "--positions", str(positions), "--stones-in-pits", stones_in_pits,
-         "--sessions", str(len(evaluators))],
-        stdout=subprocess.PIPE, text=True)
-    port = int(re.search(r":(\d+)", referee.stdout.readline()).group(1))
-    bots = [threading.Thread(target=run, args=("127.0.0.1", port, "eval", name,
-                                                lambda p, f=f: ["eval %.6f" % f(p), "yield"]))
-            for name, f in evaluators.items()]
-    for bot in bots:
-        bot.start()
-    for bot in bots:
-        bot.join()
-    out, _ = referee.communicate(timeout=120)
+    try:
+        referee = subprocess.Popen(
+            [kalah_binary, "referee", "--db", db_path, "--port", "0", "--json", "--pits",
+             str(pits), "--positions", str(positions), "--stones-in-pits", stones_in_pits,
+             "--sessions", str(len(evaluators))],
+            stdout=subprocess.PIPE, text=True)
+    except OSError as e:
+        sys.exit("fit_evaluator: cannot run %s: %s (--kalah names the binary)" % (kalah_binary, e))
+    try:
+        listening = re.search(r"listening on [^:]+:(\d+)", referee.stdout.readline())
+        if not listening:
+            sys.exit("fit_evaluator: kalah referee did not start (its error is above)")
+        port = int(listening.group(1))
+        errors = []
+
+        def session(name, f):
+            try:
+                run("127.0.0.1", port, "eval", name, lambda p: ["eval %.6f" % f(p), "yield"])
+            except OSError as e:
+                errors.append("%s: %s" % (name, e))
+
+        bots = [threading.Thread(target=session, args=item) for item in evaluators.items()]
+        for bot in bots:
+            bot.start()
+        for bot in bots:
+            bot.join()
+        if errors:
+            sys.exit("fit_evaluator: " + "; ".join(errors))
+        out, _ = referee.communicate(timeout=120)
+    finally:
+        referee.kill()
     if referee.returncode != 0:
         sys.exit("fit_evaluator: kalah referee exited with %d" % referee.returncode)
     return {r["name"]: r["evaluations"] for r in map(json.loads, out.splitlines())}
@@ -84,10 +97,14 @@ def main():
     parser.add_argument("--samples", type=int, default=20000, help="boards a level")
     parser.add_argument("--positions", type=int, default=1000, help="positions the referee ranks")
     args = parser.parse_args()
+    if min(args.levels, args.samples, args.positions) < 1:
+        parser.error("--levels, --samples and --positions must be >= 1")
     try:
         with kalah.Database(args.db, load="memory", cache_mb=4096) as db:
-            if db.table(RULES, args.pits) is None:
-                parser.error("%s holds no kalah table of %d pits" % (args.db, args.pits))
+            table = db.table(RULES, args.pits)
+            if table is None or table.max_stones < 2:
+                parser.error("%s holds no kalah table of %d pits with 2 or more stones"
+                             % (args.db, args.pits))
             w = fit(db, args.pits, args.levels, args.samples)
             top = db.table(RULES, args.pits).max_stones
     except (kalah.DatabaseError, ValueError) as e:

@@ -10,7 +10,7 @@ import argparse
 import sys
 
 import kalah
-from kgp_client import run
+from kgp_client import kalah_difference, run
 
 RULES = "kalah"  # KGP's game
 
@@ -19,16 +19,10 @@ def mover_of(position):
     return position.split()[1]
 
 
-def kalah_difference(position):
-    """The side to move's kalah minus the opponent's."""
-    halves = position.split()[0].split("/")
-    south, north = (int(h.split(",")[-1]) for h in halves)
-    return south - north if mover_of(position) == "S" else north - south
-
-
 def children(position):
-    """(pit, position after it) for each legal move, by the module's rules: play() refuses an
-    empty pit and a game that is over."""
+    """(pit, position after it) for each legal move, by the module's rules: play() raises
+    ValueError for an empty pit (the pits are in range, and a game that is over never gets
+    here: Database.value answers it first)."""
     pits = len(position.split("/")[0].split(",")) - 1
     for pit in range(1, pits + 1):
         try:

@@ -11,19 +11,11 @@
 #include "tools/kgp/kgp_protocol.hpp"
 
 namespace kalah::referee {
-namespace {
-
-std::uint64_t uniform(std::mt19937_64& rng, std::uint64_t lo, std::uint64_t hi) {
-  return std::uniform_int_distribution<std::uint64_t>(lo, hi)(rng);
-}
-
-}  // namespace
-
 int random_legal_pit(const Position& p, std::mt19937_64& rng) {
   std::vector<int> legal;
   for (int i = 0; i < p.m; ++i)
     if (p.own_pit(i) > 0) legal.push_back(i + 1);
-  return legal[std::size_t(uniform(rng, 0, legal.size() - 1))];
+  return legal[std::uniform_int_distribution<std::size_t>(0, legal.size() - 1)(rng)];
 }
 
 namespace {

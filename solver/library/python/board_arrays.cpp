@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,9 +21,11 @@ using api::BinaryPosition;
 using api::ProbeResult;
 using api::TableProbe;
 
-constexpr int kMaxPits = 12;          // pits a side
-constexpr int kMaxPitStones = 255;    // a pit of a BinaryPosition
-constexpr int kMaxStones = 65535;     // every count on a board, kalahs included
+// A BinaryPosition's pits a side and stones a pit.
+constexpr int kMaxPits = int(std::size(BinaryPosition{}.own));
+constexpr int kMaxPitStones = std::numeric_limits<std::uint8_t>::max();
+static_assert(sizeof(BinaryPosition{}.own[0]) == sizeof(std::uint8_t));
+constexpr int kMaxStones = 65535;  // on a board, kalahs included: the notation's limit (RULES.md)
 constexpr std::size_t kChunk = 4096;  // boards converted, then probed, at a time
 
 // The numpy module; ImportError saying what needs it when it is not installed.
@@ -119,8 +123,12 @@ std::pair<py::array_t<std::int64_t>, int> board_array(const py::handle& boards) 
         "boards must have shape (n, 2 * pits + 2) with 1 <= pits <= " + std::to_string(kMaxPits) +
         ", not " + shape + (any.ndim() == 1 ? ",)" : ")"));
   }
-  auto rows = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(any);
-  if (!rows) throw py::error_already_set();
+  if (kind == 'u' && any.itemsize() == 8 && any.size() > 0 &&
+      any.attr("max")().cast<std::uint64_t>() > std::uint64_t(kMaxStones))
+    throw py::value_error("boards hold a count above " + std::to_string(kMaxStones) +
+                          " (a pit holds 0.." + std::to_string(kMaxPitStones) + ")");
+  // The converting constructor raises (MemoryError) itself when the copy cannot be made.
+  py::array_t<std::int64_t, py::array::c_style | py::array::forcecast> rows(any);
   return {rows, int(any.shape(1) - 2) / 2};
 }
 
@@ -185,16 +193,20 @@ void bind_board_arrays(py::class_<PyDatabase>& db) {
         "levels). boards: integers of shape (n, 2 * pits + 2), one board a row, the side to\n"
         "move first: its pits 1..pits, its kalah, the opponent's pits 1..pits, the opponent's\n"
         "kalah (the order of the notation \"s1,..,sm,SK/n1,..,nm,NK S\"). A board whose game\n"
-        "is over has its final margin. Raises TypeError for a dtype other than integers,\n"
-        "ValueError for another shape, a row with a negative count or more than 255 stones in\n"
-        "a pit (naming the row), an unknown rule set or no table of that many pits, and\n"
-        "DatabaseError for a damaged table. The GIL is released while it probes.")
+        "is over has its final margin; a masked entry's data is 0, not a margin. Raises\n"
+        "TypeError for a dtype other than integers, ValueError for another shape, a row with\n"
+        "a negative count, more than 255 stones in a pit or 65535 on the board (naming the\n"
+        "row), an unknown rule set or no table of that many pits, and DatabaseError for a\n"
+        "damaged table. The GIL is released while it probes.")
       .def(
           "sample",
           [](const PyDatabase& self, const std::string& rules, int pits, int stones_in_pits,
              long long n, std::uint64_t seed, int stones) {
             numpy("sample");
             if (n < 0) throw py::value_error("sample: n must be >= 0, not " + std::to_string(n));
+            if (pits < 1 || pits > kMaxPits)
+              throw py::value_error("sample: pits must be in [1, " + std::to_string(kMaxPits) +
+                                    "], not " + std::to_string(pits));
             const int width = 2 * pits + 2;
             std::vector<BinaryPosition> drawn;
             std::vector<ProbeResult> results;
@@ -216,7 +228,11 @@ void bind_board_arrays(py::class_<PyDatabase>& db) {
               results.resize(drawn.size());
               t.probe(drawn, results);
               for (std::size_t i = 0; i < drawn.size(); ++i)
-                if (!results[i].exact()) d.value(rules, notation(drawn[i]));  // its error
+                if (!results[i].exact()) {
+                  d.value(rules, notation(drawn[i]));  // throws the database's own error
+                  throw api::Error(api::Error::Kind::kDatabase,
+                                   "sample: " + notation(drawn[i]) + " could not be read");
+                }
               return 0;
             });
             py::array_t<std::int32_t> boards({py::ssize_t(drawn.size()), py::ssize_t(width)});
@@ -246,7 +262,8 @@ void bind_board_arrays(py::class_<PyDatabase>& db) {
           "the rest of 2 * pits * stones stones, neither more than half: the positions\n"
           "`kalah referee --stones-in-pits S-S --seed SEED --stones STONES` draws. The same\n"
           "seed gives the same boards. Raises ValueError for an unknown rule set, no table of\n"
-          "that many pits, or stones_in_pits outside its levels.");
+          "that many pits, stones_in_pits outside its levels, n < 0 or stones < 0, and\n"
+          "DatabaseError for a damaged table.");
 }
 
 }  // namespace kalah::python

@@ -44,7 +44,7 @@ __all__ = [
     "version",
 ]
 
-# The classes and functions are shown as kalah's own (help(), repr of the types).
+# The classes are shown as kalah's own (help(), repr of the types).
 for _name in __all__:
     _obj = globals()[_name]
     if isinstance(_obj, type):

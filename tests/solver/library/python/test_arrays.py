@@ -21,6 +21,14 @@ def db():
         yield d
 
 
+def same(got, want):
+    """Whether the masked arrays have the same mask and the same data where unmasked (== of
+    masked arrays skips masked entries: it cannot tell a wrong mask)."""
+    got_mask, want_mask = np.ma.getmaskarray(got), np.ma.getmaskarray(want)
+    return (got_mask == want_mask).all() and (np.ma.getdata(got)[~got_mask]
+                                              == np.ma.getdata(want)[~want_mask]).all()
+
+
 def notation(row):
     """The row's position, the side to move as South."""
     m = (len(row) - 2) // 2
@@ -58,12 +66,13 @@ def test_values_are_value_of_each_board(db):
 
 
 def test_values_take_any_integer_array(db):
-    rows = random_rows(random.Random(8), 200, MAX_STONES)
+    rows = random_rows(random.Random(8), 200, MAX_STONES + 2)
     want = db.values(RULES, rows)  # a list of lists
+    assert 0 < want.count() < 200  # some boards beyond the table
     for dtype in (np.int8, np.uint8, np.int16, np.int32, np.int64, np.uint64):
-        assert (db.values(RULES, np.array(rows, dtype=dtype)) == want).all()
+        assert same(db.values(RULES, np.array(rows, dtype=dtype)), want)
     every_other = np.repeat(np.array(rows), 2, axis=0)[::2]
-    assert (db.values(RULES, np.asfortranarray(every_other)) == want).all()
+    assert same(db.values(RULES, np.asfortranarray(every_other)), want)
     assert db.values(RULES, np.zeros((0, WIDTH), dtype=np.int64)).shape == (0,)
 
 
@@ -125,7 +134,7 @@ def test_sample_draws_inside_a_level_with_exact_margins(db):
         kalahs = boards[:, [PITS, -1]]
         assert (kalahs.sum(axis=1) == 2 * PITS * 4 - level).all()
         assert (kalahs <= PITS * 4).all()
-        assert (db.values(RULES, boards) == margins).all()
+        assert same(db.values(RULES, boards), margins)
         for row, margin in zip(boards[:20].tolist(), margins[:20].tolist()):
             assert db.value(RULES, notation(row)) == margin
 

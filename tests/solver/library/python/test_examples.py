@@ -5,8 +5,12 @@
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
+import threading
+
+import pytest
 
 EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "examples", "python")
 KALAH = os.environ.get("KALAH_BINARY", "kalah")
@@ -39,6 +43,62 @@ def test_table_bot_says_what_is_wrong_in_one_line():
     bot = example("table_bot.py", "--db", "/nonexistent/kalah.db")
     assert bot.returncode == 1 and bot.stderr.startswith("table_bot: ")
     assert len(bot.stderr.strip().splitlines()) == 1 and "/nonexistent/kalah.db" in bot.stderr
+
+
+def kgp_double(greeting, script):
+    """A one-connection KGP server double on a free port: sends `greeting`, then for each
+    (line, replies) of script sends the line and reads `replies` lines; returns (port, thread,
+    heard) where heard gets every line the client sent."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    heard = []
+
+    def serve():
+        conn, _ = server.accept()
+        with conn, conn.makefile("rw") as f:
+            f.write(greeting + "\r\n")
+            f.flush()
+            heard.extend(f.readline().strip() for _ in range(2))  # name, mode
+            for line, replies in script:
+                f.write(line + "\r\n")
+                f.flush()
+                heard.extend(f.readline().strip() for _ in range(replies))
+        server.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return server.getsockname()[1], thread, heard
+
+
+def test_kgp_client_answers_states_and_pings_and_refuses_another_version():
+    sys.path.insert(0, EXAMPLES)
+    try:
+        import kgp_client
+    finally:
+        sys.path.pop(0)
+    port, thread, heard = kgp_double("kgp 1 0 0", [
+        ("4 ping", 1), ("6 state <2,3,1,0,2,1,0>", 2), ("8 goodbye", 0)])
+    seen = []
+    kgp_client.run("127.0.0.1", port, "freeplay", "double", lambda p: seen.append(p) or
+                   ["move 2", "yield"])
+    thread.join(10)
+    assert seen == ["0,2,3/1,0,1 S"]
+    assert heard[:2] == ['1 set info:name "double"', "3 mode freeplay"]
+    assert heard[2:] == ["5@4 pong", "7@6 move 2", "9@6 yield"]
+    port, thread, _ = kgp_double("kgp 2 0 0", [])
+    with pytest.raises(ConnectionError, match="KGP 2 0 0, not 1"):
+        kgp_client.run("127.0.0.1", port, "freeplay", "double", lambda p: [])
+    thread.join(10)
+
+
+def test_fit_evaluator_says_what_is_wrong_in_one_line():
+    for args, words in ((["--db", "/nonexistent/kalah.db", "--kalah", KALAH], "/nonexistent"),
+                        (["--db", DB, "--kalah", "/nonexistent/kalah"], "cannot run"),
+                        (["--db", DB, "--kalah", KALAH, "--levels", "0"], "must be >= 1")):
+        run = example("fit_evaluator.py", *args)
+        assert run.returncode != 0 and words in run.stderr, run.stderr
+        assert "Traceback" not in run.stderr, run.stderr
 
 
 def test_fit_evaluator_ranks_the_margins_better_than_the_kalah_difference():

@@ -27,10 +27,8 @@ RULES = "kalah"  # KGP's game, the referee's rules
 
 def fit(db, pits, levels, n):
     """Weights w (2m pit counts, then a constant): future margin ~ w . (pits, 1), by least squares
-    on n boards of each of the table's top `levels` levels."""
-    top = db.table(RULES, pits).max_stones
-    boards, margins = zip(*(db.sample(RULES, pits, s, n, seed=s)
-                            for s in range(max(2, top - levels + 1), top + 1)))
+    on n boards of each level (stones in pits) of `levels`."""
+    boards, margins = zip(*(db.sample(RULES, pits, s, n, seed=s) for s in levels))
     boards, margins = np.concatenate(boards), np.concatenate(margins)
     kalahs = boards[:, pits] - boards[:, 2 * pits + 1]
     cells = np.delete(boards, [pits, 2 * pits + 1], axis=1)
@@ -105,18 +103,18 @@ def main():
             if table is None or table.max_stones < 2:
                 parser.error("%s holds no kalah table of %d pits with 2 or more stones"
                              % (args.db, args.pits))
-            w = fit(db, args.pits, args.levels, args.samples)
-            top = db.table(RULES, args.pits).max_stones
+            levels = range(max(2, table.max_stones - args.levels + 1), table.max_stones + 1)
+            w = fit(db, args.pits, levels, args.samples)
     except (kalah.DatabaseError, ValueError) as e:
         sys.exit("fit_evaluator: %s" % e)
     print("future ~ " + " ".join("%+.3f" % x for x in w[:-1]) + " %+.3f" % w[-1])
     print("        (the side to move's pits 1..%d, the opponent's 1..%d, a constant)"
           % (args.pits, args.pits))
-    levels = "%d-%d" % (max(2, top - args.levels + 1), top)
-    reports = grade(args.kalah, args.db, args.pits, args.positions, levels,
+    span = "%d-%d" % (levels[0], levels[-1])
+    reports = grade(args.kalah, args.db, args.pits, args.positions, span,
                     {"fitted": evaluator(w, args.pits), "kalah-difference": kalah_difference})
     print("ranked against the exact margins of %d positions with %s stones in pits:"
-          % (args.positions, levels))
+          % (args.positions, span))
     print("%-18s %8s %8s" % ("evaluator", "tau-b", "rho"))
     for name in ("fitted", "kalah-difference"):
         e = reports[name]

@@ -256,12 +256,18 @@ def board_row(position):
 
 
 def check_python_values(name, d, db, good, asks, names):
-    """Database.values() of the asks, a position a call: where it gives a margin, good's, else a
-    DatabaseError naming the database."""
+    """Database.values() of the asks, a position a call: good's margin (masked only beyond the
+    table's levels, TABLE_TOPS), else a DatabaseError naming the database."""
     for rules, position in asks:
+        row = board_row(position)
+        m = len(row) // 2 - 1
+        beyond = sum(row) - row[m] - row[-1] > TABLE_TOPS[rules, m]
         try:
-            got = d.values(rules, [board_row(position)])
-            if not got.mask[0] and int(got[0]) != good[(rules, position)][0]:
+            got = d.values(rules, [row])
+            if got.mask[0] != beyond:
+                fail("%s: Python values %s: %s" % (name, position, "not masked beyond the table"
+                                                    if beyond else "masked inside the table"))
+            elif not beyond and int(got[0]) != good[(rules, position)][0]:
                 fail("%s: Python values %s: a wrong value %s" % (name, position, got[0]))
         except kalah.DatabaseError as e:
             if not named(str(e), db, names):
@@ -314,6 +320,7 @@ def check_serve(name, db, good, asks, names=None):
         proc.wait(timeout=30)
 
 
+PAGES_TOP = 10  # the pages part's tables: levels 0..10
 PAGE_ASKS = {"python": [(RULES, IN_TABLE), (RULES, BOOK_ROOT), (RULES, BEYOND)],
              "serve": [(RULES, IN_TABLE), (RULES, BEYOND), ("kalah", IN_TABLE)]}
 
@@ -321,7 +328,8 @@ PAGE_ASKS = {"python": [(RULES, IN_TABLE), (RULES, BOOK_ROOT), (RULES, BEYOND)],
 def pages_part():
     good_db = os.path.join(WORK, "good")
     for rules in (RULES, "kalah"):
-        subprocess.run([KALAH, "gen", "--rules", rules, "--pits", str(PITS), "--max-stones", "10",
+        subprocess.run([KALAH, "gen", "--rules", rules, "--pits", str(PITS), "--max-stones",
+                        str(PAGES_TOP),
                         "--quiet", "--db", good_db], check=True)
     subprocess.run([KALAH, "solve", "--rules", RULES, "--db", good_db, "--book", "--book-plies",
                     "4", "--quiet", BOOK_ROOT], check=True, capture_output=True)
@@ -363,6 +371,9 @@ def pages_part():
 # --- The records part: whole records moved (kalah_records copy).
 
 W_TOP, K_TOP = 14, 9   # wetherell m=6 <= 14 (level 14: two group records), kalah <= 9
+# The last level of each table the parts build, by (rules, pits).
+TABLE_TOPS = {(RULES, PITS): PAGES_TOP, ("kalah", PITS): PAGES_TOP, ("wetherell", 6): W_TOP,
+              ("kalah", 6): K_TOP}
 
 
 def layout(db, rules, n):

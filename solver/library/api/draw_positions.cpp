@@ -4,6 +4,7 @@
 
 #include "engine/random_position.hpp"
 #include "kalah/kalah.hpp"
+#include "solver/library/api/binary_position.hpp"
 
 namespace kalah::api {
 
@@ -21,18 +22,9 @@ std::vector<BinaryPosition> draw_positions(const DrawOptions& o) {
   } catch (const InputError& e) {
     throw Error(Error::Kind::kInput, e.what());
   }
-  std::vector<BinaryPosition> out(drawn.size());
-  for (std::size_t i = 0; i < drawn.size(); ++i) {
-    const Position& p = drawn[i];
-    BinaryPosition& b = out[i];
-    b.pits = p.m;
-    for (int k = 0; k < p.m; ++k) {
-      b.own[k] = std::uint8_t(p.own_pit(k));
-      b.opp[k] = std::uint8_t(p.opp_pit(k));
-    }
-    b.own_kalah = p.own_kalah();
-    b.opp_kalah = p.opp_kalah();
-  }
+  std::vector<BinaryPosition> out;
+  out.reserve(drawn.size());
+  for (const Position& p : drawn) out.push_back(binary_of(p));
   return out;
 }
 

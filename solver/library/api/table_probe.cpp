@@ -3,6 +3,7 @@
 #include <exception>
 #include <optional>
 
+#include "solver/library/api/binary_position.hpp"
 #include "solver/library/api/table_probe_impl.hpp"
 
 namespace kalah::api {
@@ -82,14 +83,8 @@ ProbeResult read(const Located& l) {
 ProbeResult probe_cached(const TableProbe::Impl& t, const BinaryPosition& b) noexcept {
   if (b.pits != t.m) return {};
   if (const std::optional<ProbeResult> r = answered_without_table(t, b, pit_stones(b))) return *r;
-  Position p;
-  p.m = t.m;
-  for (int i = 0; i < t.m; ++i) {
-    p.own_pit(i) = b.own[i];
-    p.opp_pit(i) = b.opp[i];
-  }
   try {
-    const std::optional<int> f = t.probe->future(p);
+    const std::optional<int> f = t.probe->future(position_of(b));
     if (!f) return {};
     return {ProbeResult::Status::kExact, b.own_kalah - b.opp_kalah + *f};
   } catch (const std::exception&) {

@@ -8,7 +8,9 @@
 #include <iterator>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kalah/kalah.hpp"
@@ -51,15 +53,6 @@ TableProbe table_for(const api::Database& db, const std::string& rules, int pits
                         std::to_string(pits) + " pits" +
                         (held.empty() ? " (none of that rule set)"
                                       : " (its " + rules + " tables have " + held + " pits)"));
-}
-
-// The board's notation (docs/RULES.md), the side to move as S.
-std::string notation(const BinaryPosition& b) {
-  std::string s;
-  for (int i = 0; i < b.pits; ++i) s += std::to_string(b.own[i]) + ",";
-  s += std::to_string(b.own_kalah) + "/";
-  for (int i = 0; i < b.pits; ++i) s += std::to_string(b.opp[i]) + ",";
-  return s + std::to_string(b.opp_kalah) + " S";
 }
 
 // What is wrong with cell c of a board of m pits a side holding v stones, or "" when nothing is.
@@ -106,6 +99,18 @@ std::string row_problem(const std::int64_t* row, int m) {
          std::uint64_t(opp_kalah) <= kMaxStones && total <= kMaxStones;
 }
 
+// b into a row of 2 * b.pits + 2 cells: board_of's inverse.
+template <class T>
+void row_of(const BinaryPosition& b, T* row) {
+  const int m = b.pits;
+  for (int i = 0; i < m; ++i) {
+    row[i] = T(b.own[i]);
+    row[m + 1 + i] = T(b.opp[i]);
+  }
+  row[m] = T(b.own_kalah);
+  row[2 * m + 1] = T(b.opp_kalah);
+}
+
 // The boards as a C-contiguous int64 array of shape (n, 2m + 2) and their m; TypeError for a
 // dtype other than integers, ValueError for another shape.
 std::pair<py::array_t<std::int64_t>, int> board_array(const py::handle& boards) {
@@ -132,9 +137,21 @@ std::pair<py::array_t<std::int64_t>, int> board_array(const py::handle& boards) 
   return {rows, int(any.shape(1) - 2) / 2};
 }
 
+// out[i] = t.probe(in[i]); a board the table could not read (a damaged block) raises what
+// Database.value raises for it, or else a DatabaseError naming it.
+void probe_or_raise(const api::Database& db, const TableProbe& t,
+                    std::span<const BinaryPosition> in, std::span<ProbeResult> out) {
+  t.probe(in, out);
+  for (std::size_t i = 0; i < in.size(); ++i)
+    if (out[i].status == ProbeResult::Status::kError) {
+      db.value(t.rules(), api::notation(in[i]));  // throws the database's own error
+      throw api::Error(api::Error::Kind::kDatabase,
+                       api::notation(in[i]) + ": the table could not be read");
+    }
+}
+
 // The margins of n boards (rows of m) from t: margin[i] where exact, covered[i] whether it is.
-// ValueError naming the first malformed row; a board the table could not read (a damaged block)
-// raises what Database.value raises for it.
+// ValueError naming the first malformed row; a damaged table raises (probe_or_raise).
 void probe_rows(const api::Database& db, const TableProbe& t, const std::int64_t* rows,
                 std::size_t n, int m, std::int32_t* margin, bool* covered) {
   const std::size_t width = std::size_t(2 * m + 2);
@@ -148,13 +165,8 @@ void probe_rows(const api::Database& db, const TableProbe& t, const std::int64_t
         throw py::value_error("boards row " + std::to_string(first + j) + ": " +
                               row_problem(row, m));
     }
-    t.probe(std::span(in.data(), k), std::span(out.data(), k));
+    probe_or_raise(db, t, std::span(in.data(), k), std::span(out.data(), k));
     for (std::size_t j = 0; j < k; ++j) {
-      if (out[j].status == ProbeResult::Status::kError) {
-        db.value(t.rules(), notation(in[j]));  // throws the database's own error
-        throw api::Error(api::Error::Kind::kDatabase, "boards row " + std::to_string(first + j) +
-                                                          ": the table could not be read");
-      }
       covered[first + j] = out[j].exact();
       margin[first + j] = out[j].exact() ? out[j].margin : 0;
     }
@@ -167,103 +179,100 @@ py::object masked(py::array_t<std::int32_t> margins, py::array_t<bool> covered) 
                                            py::arg("mask") = np.attr("logical_not")(covered));
 }
 
+// Database.values(rules, boards).
+py::object values(const PyDatabase& self, const std::string& rules, const py::handle& boards) {
+  auto [rows, m] = board_array(boards);
+  const std::size_t n = std::size_t(rows.shape(0));
+  py::array_t<std::int32_t> margins(static_cast<py::ssize_t>(n));
+  py::array_t<bool> covered(static_cast<py::ssize_t>(n));
+  std::int32_t* margin = margins.mutable_data();
+  bool* cover = covered.mutable_data();
+  const std::int64_t* data = rows.data();
+  self.released([&](const api::Database& d) {
+    probe_rows(d, table_for(d, rules, m, "values"), data, n, m, margin, cover);
+    return 0;
+  });
+  return masked(margins, covered);
+}
+
+const char* const kValuesDoc =
+    "The exact margins of many boards from the tables alone, a numpy masked array of\n"
+    "int32, masked where the table does not cover the board (more stones in pits than its\n"
+    "levels). boards: integers of shape (n, 2 * pits + 2), one board a row, the side to\n"
+    "move first: its pits 1..pits, its kalah, the opponent's pits 1..pits, the opponent's\n"
+    "kalah (the order of the notation \"s1,..,sm,SK/n1,..,nm,NK S\"). A board whose game\n"
+    "is over has its final margin; a masked entry's data is 0, not a margin. Raises\n"
+    "TypeError for a dtype other than integers, ValueError for another shape, a row with\n"
+    "a negative count, more than 255 stones in a pit or 65535 on the board (naming the\n"
+    "row), an unknown rule set or no table of that many pits, and DatabaseError for a\n"
+    "damaged table. The GIL is released while it probes.";
+
+// The boards of stones_in_pits stones drawn inside the table t, and their margins.
+std::pair<std::vector<BinaryPosition>, std::vector<ProbeResult>> draw_inside(
+    const api::Database& d, const TableProbe& t, int stones_in_pits, long long n,
+    std::uint64_t seed, int stones) {
+  if (stones_in_pits < 2 || stones_in_pits > t.max_stones())
+    throw py::value_error(
+        "sample: stones_in_pits must be in [2, " + std::to_string(t.max_stones()) +
+        "] (2: the least that leaves both sides stones; " + std::to_string(t.max_stones()) +
+        ": the table's last level), not " + std::to_string(stones_in_pits));
+  api::DrawOptions o;
+  o.pits = t.pits();
+  o.count = std::size_t(n);
+  o.min_stones = o.max_stones = stones_in_pits;
+  o.stones = stones;
+  o.seed = seed;
+  std::vector<BinaryPosition> drawn = api::draw_positions(o);
+  std::vector<ProbeResult> results(drawn.size());
+  probe_or_raise(d, t, drawn, results);
+  for (std::size_t i = 0; i < drawn.size(); ++i)
+    if (!results[i].exact())  // inside the table's levels: only a damaged table misses one
+      throw api::Error(api::Error::Kind::kDatabase,
+                       "sample: " + api::notation(drawn[i]) + " is missing from the table");
+  return {std::move(drawn), std::move(results)};
+}
+
+// Database.sample(rules, pits, stones_in_pits, n, seed, stones).
+py::tuple sample(const PyDatabase& self, const std::string& rules, int pits, int stones_in_pits,
+                 long long n, std::uint64_t seed, int stones) {
+  numpy("sample");
+  if (n < 0) throw py::value_error("sample: n must be >= 0, not " + std::to_string(n));
+  if (pits < 1 || pits > kMaxPits)
+    throw py::value_error("sample: pits must be in [1, " + std::to_string(kMaxPits) + "], not " +
+                          std::to_string(pits));
+  const auto [drawn, results] = self.released([&](const api::Database& d) {
+    return draw_inside(d, table_for(d, rules, pits, "sample"), stones_in_pits, n, seed, stones);
+  });
+  const py::ssize_t count = py::ssize_t(drawn.size()), width = 2 * pits + 2;
+  py::array_t<std::int32_t> boards({count, width});
+  py::array_t<std::int32_t> margins(count);
+  std::int32_t* row = boards.mutable_data();
+  std::int32_t* margin = margins.mutable_data();
+  for (std::size_t i = 0; i < drawn.size(); ++i, row += width) {
+    row_of(drawn[i], row);
+    margin[i] = results[i].margin;
+  }
+  return py::make_tuple(boards, margins);
+}
+
+const char* const kSampleDoc =
+    "Training data: n boards drawn uniformly inside one level of the table, and their\n"
+    "exact margins, as (boards, margins): int32 arrays of shapes (n, 2 * pits + 2) (the\n"
+    "layout of values()) and (n,). Each board has stones_in_pits stones in pits (2 up to\n"
+    "the table's last level), every arrangement over the 2 * pits pits that leaves both\n"
+    "sides stones equally likely, the side to move's kalah and the opponent's splitting\n"
+    "the rest of 2 * pits * stones stones, neither more than half: the positions\n"
+    "`kalah referee --stones-in-pits S-S --seed SEED --stones STONES` draws. The same\n"
+    "seed gives the same boards. Raises ValueError for an unknown rule set, no table of\n"
+    "that many pits, stones_in_pits outside its levels, n < 0 or stones < 0, and\n"
+    "DatabaseError for a damaged table.";
+
 }  // namespace
 
 void bind_board_arrays(py::class_<PyDatabase>& db) {
-  db.def(
-        "values",
-        [](const PyDatabase& self, const std::string& rules, const py::handle& boards) {
-          auto [rows, m] = board_array(boards);
-          const std::size_t n = std::size_t(rows.shape(0));
-          py::array_t<std::int32_t> margins(static_cast<py::ssize_t>(n));
-          py::array_t<bool> covered(static_cast<py::ssize_t>(n));
-          std::int32_t* margin = margins.mutable_data();
-          bool* cover = covered.mutable_data();
-          const std::int64_t* data = rows.data();
-          self.released([&](const api::Database& d) {
-            const TableProbe t = table_for(d, rules, m, "values");
-            probe_rows(d, t, data, n, m, margin, cover);
-            return 0;
-          });
-          return masked(margins, covered);
-        },
-        py::arg("rules"), py::arg("boards"),
-        "The exact margins of many boards from the tables alone, a numpy masked array of\n"
-        "int32, masked where the table does not cover the board (more stones in pits than its\n"
-        "levels). boards: integers of shape (n, 2 * pits + 2), one board a row, the side to\n"
-        "move first: its pits 1..pits, its kalah, the opponent's pits 1..pits, the opponent's\n"
-        "kalah (the order of the notation \"s1,..,sm,SK/n1,..,nm,NK S\"). A board whose game\n"
-        "is over has its final margin; a masked entry's data is 0, not a margin. Raises\n"
-        "TypeError for a dtype other than integers, ValueError for another shape, a row with\n"
-        "a negative count, more than 255 stones in a pit or 65535 on the board (naming the\n"
-        "row), an unknown rule set or no table of that many pits, and DatabaseError for a\n"
-        "damaged table. The GIL is released while it probes.")
-      .def(
-          "sample",
-          [](const PyDatabase& self, const std::string& rules, int pits, int stones_in_pits,
-             long long n, std::uint64_t seed, int stones) {
-            numpy("sample");
-            if (n < 0) throw py::value_error("sample: n must be >= 0, not " + std::to_string(n));
-            if (pits < 1 || pits > kMaxPits)
-              throw py::value_error("sample: pits must be in [1, " + std::to_string(kMaxPits) +
-                                    "], not " + std::to_string(pits));
-            const int width = 2 * pits + 2;
-            std::vector<BinaryPosition> drawn;
-            std::vector<ProbeResult> results;
-            self.released([&](const api::Database& d) {
-              const TableProbe t = table_for(d, rules, pits, "sample");
-              if (stones_in_pits < 2 || stones_in_pits > t.max_stones())
-                throw py::value_error(
-                    "sample: stones_in_pits must be in [2, " + std::to_string(t.max_stones()) +
-                    "] (2: the least that leaves both sides stones; " +
-                    std::to_string(t.max_stones()) + ": the table's last level), not " +
-                    std::to_string(stones_in_pits));
-              api::DrawOptions o;
-              o.pits = pits;
-              o.count = std::size_t(n);
-              o.min_stones = o.max_stones = stones_in_pits;
-              o.stones = stones;
-              o.seed = seed;
-              drawn = api::draw_positions(o);
-              results.resize(drawn.size());
-              t.probe(drawn, results);
-              for (std::size_t i = 0; i < drawn.size(); ++i)
-                if (!results[i].exact()) {
-                  d.value(rules, notation(drawn[i]));  // throws the database's own error
-                  throw api::Error(api::Error::Kind::kDatabase,
-                                   "sample: " + notation(drawn[i]) + " could not be read");
-                }
-              return 0;
-            });
-            py::array_t<std::int32_t> boards({py::ssize_t(drawn.size()), py::ssize_t(width)});
-            py::array_t<std::int32_t> margins(py::ssize_t(drawn.size()));
-            auto b = boards.mutable_unchecked<2>();
-            auto v = margins.mutable_unchecked<1>();
-            for (std::size_t i = 0; i < drawn.size(); ++i) {
-              const BinaryPosition& p = drawn[i];
-              const py::ssize_t r = py::ssize_t(i);
-              for (int k = 0; k < pits; ++k) {
-                b(r, k) = p.own[k];
-                b(r, pits + 1 + k) = p.opp[k];
-              }
-              b(r, pits) = p.own_kalah;
-              b(r, 2 * pits + 1) = p.opp_kalah;
-              v(r) = results[i].margin;
-            }
-            return py::make_tuple(boards, margins);
-          },
-          py::arg("rules"), py::arg("pits"), py::arg("stones_in_pits"), py::arg("n"),
-          py::arg("seed") = 1, py::kw_only(), py::arg("stones") = 4,
-          "Training data: n boards drawn uniformly inside one level of the table, and their\n"
-          "exact margins, as (boards, margins): int32 arrays of shapes (n, 2 * pits + 2) (the\n"
-          "layout of values()) and (n,). Each board has stones_in_pits stones in pits (2 up to\n"
-          "the table's last level), every arrangement over the 2 * pits pits that leaves both\n"
-          "sides stones equally likely, the side to move's kalah and the opponent's splitting\n"
-          "the rest of 2 * pits * stones stones, neither more than half: the positions\n"
-          "`kalah referee --stones-in-pits S-S --seed SEED --stones STONES` draws. The same\n"
-          "seed gives the same boards. Raises ValueError for an unknown rule set, no table of\n"
-          "that many pits, stones_in_pits outside its levels, n < 0 or stones < 0, and\n"
-          "DatabaseError for a damaged table.");
+  db.def("values", &values, py::arg("rules"), py::arg("boards"), kValuesDoc)
+      .def("sample", &sample, py::arg("rules"), py::arg("pits"), py::arg("stones_in_pits"),
+           py::arg("n"), py::arg("seed") = 1, py::kw_only(), py::arg("stones") = 4, kSampleDoc);
 }
 
 }  // namespace kalah::python

@@ -1,10 +1,12 @@
 // libkalah's binary probe (TableProbe): the same margins as Database::value, resident, batched and
-// through the block cache, and "not covered" where the table does not reach.
+// through the block cache, and "not covered" where the table does not reach; binary positions'
+// notation and draw_positions.
 #include <gtest/gtest.h>
 
 #include <random>
 #include <thread>
 
+#include "engine/random_position.hpp"
 #include "kalah/kalah.hpp"
 #include "solver/retrograde/build.hpp"
 #include "tests/support/db_test_util.hpp"
@@ -157,6 +159,41 @@ TEST_F(TableProbeTest, AProbeOutlivesItsDatabaseAndServesManyThreads) {
     });
   for (std::thread& th : pool) th.join();
   EXPECT_EQ(wrong, 0);
+}
+
+TEST(BinaryPosition, NotationIsThePositionFromItsSideToMove) {
+  std::mt19937 rng(5);
+  for (int k = 0; k < 200; ++k) {
+    const Sample s = random_position(rng, int(rng() % 30));
+    Position want = parse_position(s.text);
+    want.mover = Side::kSouth;  // the binary form is seen from the side to move
+    EXPECT_EQ(api::notation(s.binary), to_string(want)) << s.text;
+  }
+}
+
+TEST(DrawPositions, AreTheRefereesDrawingAsBinaryPositions) {
+  api::DrawOptions o;
+  o.pits = 5;
+  o.count = 50;
+  o.min_stones = 3;
+  o.max_stones = 9;
+  o.stones = 3;
+  o.seed = 17;
+  const std::vector<api::BinaryPosition> got = api::draw_positions(o);
+  const std::vector<Position> want = draw_table_positions({5, 50, 3, 9, 3, 17});
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(api::notation(got[i]), to_string(want[i]));
+  o.max_stones = 256;
+  EXPECT_THROW(api::draw_positions(o), api::Error);
+  o.max_stones = 9;
+  o.min_stones = 1;
+  try {
+    api::draw_positions(o);
+    ADD_FAILURE() << "min_stones 1 was drawn";
+  } catch (const api::Error& e) {
+    EXPECT_EQ(e.kind(), api::Error::Kind::kInput);
+    EXPECT_NE(std::string(e.what()).find("2 <= min <= max"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

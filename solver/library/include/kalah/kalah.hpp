@@ -126,6 +126,10 @@ struct BinaryPosition {
   int own_kalah = 0, opp_kalah = 0;
 };
 
+// p in the notation, the side to move as S (pits 1..12, kalahs 0..65535): to name a binary
+// position to Database::value or query, or in a message.
+KALAH_API std::string notation(const BinaryPosition& p);
+
 // What TableProbe::probe found: the exact margin for the side to move, or why there is none.
 struct ProbeResult {
   // kNotCovered: another board size than the table's, or more stones in pits than its levels.

@@ -17,9 +17,16 @@ struct ProofTreeLimits {
   int plies = 0;  // nodes this many moves below the test's root are not expanded
   // A leaf's first search gets this many nodes (each thread), each later one twice its last.
   std::uint64_t budget = 4096;
-  // A leaf within `plies` is expanded only once a search of this many times `budget` failed to
-  // settle it: until then it is searched again with twice its last budget.
+  // A leaf within `plies` is expanded only once a search of this many times its first budget
+  // failed to settle it: until then it is searched again with twice its last budget.
   std::uint64_t expand_after = 16;
+  // The same for the test's root (0: expand_after): a test a depth-first search of this many
+  // times `budget` settles never grows a tree.
+  std::uint64_t root_expand_after = 0;
+  // 0: every leaf's first budget is `budget`. Else it is at least the nodes the test has spent so
+  // far over budget_share: the longer a test runs, the deeper each leaf's search before the tree
+  // grows there.
+  std::uint64_t budget_share = 0;
   // Beyond this many nodes (80 bytes each on the 6-pit boards: 20 MiB) the test's root is searched
   // depth-first to the end.
   std::size_t max_nodes = std::size_t(1) << 18;
@@ -34,10 +41,10 @@ struct ProofTreeLimits {
 // most-proving leaf) is settled next: searched again with twice its last budget, or, once a search
 // of expand_after times the first budget failed to settle it and it lies within the tree's depth,
 // expanded, its children searched in the search's order within the first budget until one settles
-// it. The depth-first search at the leaves stores what it proves in the TT, so a leaf
-// searched again or a child of an expanded one starts from what the earlier searches finished.
-// Kalah's moves never return to a position, so the tree has no cycles; a position reached twice
-// is kept twice (the TT shares what its leaves proved).
+// it (ProofTreeLimits says what the first budget is). The depth-first search at the leaves stores
+// what it proves in the TT, so a leaf searched again or a child of an expanded one starts from what
+// the earlier searches finished. Kalah's moves never return to a position, so the tree has no
+// cycles; a position reached twice is kept twice (the TT shares what its leaves proved).
 template <class B>
 class ProofTree {
  public:
@@ -50,6 +57,7 @@ class ProofTree {
   // SearchTeam::test_alone answers it; nullopt when the search stopped first.
   std::optional<int> test(const B& root, int n, int beta) {
     nodes_.clear();
+    start_nodes_ = search().nodes();
     nodes_.push_back(Node{root, n, beta});
     if (!evaluate(0)) return std::nullopt;
     while (!settled(nodes_[0])) {
@@ -119,11 +127,21 @@ class ProofTree {
   static std::uint32_t delta(const Node& c) { return c.again ? c.dn : c.pn; }
 
   // Whether leaf x is expanded rather than searched again: its last search (half its next
-  // budget) spent expand_after first budgets, and it lies within the tree's depth.
+  // budget) spent expand_after first budgets (the root: root_expand_after budgets), and it lies
+  // within the tree's depth.
   bool expandable(const Node& x) const {
+    const std::uint64_t after = x.depth == 0 && limits_.root_expand_after != 0
+                                    ? limits_.root_expand_after
+                                    : limits_.expand_after;
+    const std::uint64_t first = x.depth == 0 ? limits_.budget : first_budget();
     int over;
-    return x.budget / 2 >= limits_.budget * limits_.expand_after && x.depth < limits_.plies &&
-           !game_over(x.b, x.n, &over);
+    return x.budget / 2 >= first * after && x.depth < limits_.plies && !game_over(x.b, x.n, &over);
+  }
+
+  // A leaf's first budget now (ProofTreeLimits::budget_share).
+  std::uint64_t first_budget() const {
+    if (limits_.budget_share == 0) return limits_.budget;
+    return std::max(limits_.budget, (search().nodes() - start_nodes_) / limits_.budget_share);
   }
 
   // Searches leaf x depth-first within its budget (doubled for the next time); false when the
@@ -133,7 +151,7 @@ class ProofTree {
     if (int over; game_over(node.b, node.n, &over)) {
       node.lo = node.hi = over;
     } else {
-      if (node.budget == 0) node.budget = limits_.budget;
+      if (node.budget == 0) node.budget = first_budget();
       bool stopped;
       const std::optional<int> r = search_within(node, &stopped);
       if (stopped) return false;
@@ -174,6 +192,7 @@ class ProofTree {
 
   // The search whose order and TT the tree uses.
   Search<B>& search() { return alone_ != nullptr ? *alone_ : team_.main(); }
+  const Search<B>& search() const { return alone_ != nullptr ? *alone_ : team_.main(); }
 
   // Gives leaf x its children, each searched within the first budget in the search's order until
   // one settles x; false when the search stopped.
@@ -273,6 +292,7 @@ class ProofTree {
   Search<B>* alone_;  // null: every thread of team_
   ProofTreeLimits limits_;
   std::vector<Node> nodes_;
+  std::uint64_t start_nodes_ = 0;  // search().nodes() when the test began
   std::size_t peak_ = 0;
 };
 

@@ -54,6 +54,10 @@ struct RootContext {
   auto on_every_thread() {
     return [this](const B& b, int nb, int beta) { return team.test(b, nb, beta); };
   }
+  // The same where the test is expected to fail (SearchTeam::refute).
+  auto refuting_on_every_thread() {
+    return [this](const B& b, int nb, int beta) { return team.refute(b, nb, beta); };
+  }
   // The null-window test by search s by itself (SearchTeam::test_by: its own best-first top when
   // it has one).
   auto by(Search<B>& s) {

@@ -26,14 +26,16 @@ class MoveSettler {
   bool run();
 
   // Move i's exact v when v >= level, else -n - 1 (v < level); nullopt at the deadline. run(b, nb,
-  // beta) is the null-window test to use; `show(level)` names each test in the progress line.
-  template <class Run, class Show>
-  Test settle(int i, int level, const Run& run, const Show& show) {
+  // beta) is the null-window test to use for the first test, refute for the tests after it (a
+  // climb, expected to fail: RootContext::refuting_on_every_thread); `show(level)` names each test
+  // in the progress line.
+  template <class Run, class Refute, class Show>
+  Test settle(int i, int level, const Run& run, const Refute& refute, const Show& show) {
     int v = -c_.n - 1;
-    while (true) {
+    for (bool first = true;; first = false) {
       show(level);
       Test r = decided(i, level);
-      if (!r) r = c_.move_test(i, level, run);
+      if (!r) r = first ? c_.move_test(i, level, run) : c_.move_test(i, level, refute);
       if (!r) return std::nullopt;
       c_.ledger.narrow(i, level, *r);
       c_.ledger.announce();
@@ -85,7 +87,7 @@ class MoveSettler {
           return " >= " + std::to_string(c_.kd + (lower >= level ? lower + 2 : level));
         });
     const auto got = share.run([this, level, &share](Search<B>& s, int pit) {
-      return settle(pit, level, c_.by(s), [&share](int) { share.show(); });
+      return settle(pit, level, c_.by(s), c_.by(s), [&share](int) { share.show(); });
     });
     if (!got) return false;
     for (std::size_t k = 1; k < order.size(); ++k) c_.ledger.record(order[k], *(*got)[k - 1]);
@@ -98,14 +100,16 @@ class MoveSettler {
 template <class B>
 bool MoveSettler<B>::run() {
   const std::vector<int> order = this->order();
-  const auto on_every_thread = c_.on_every_thread();
-  const Test first = settle(order[0], c_.ledger.lo(), on_every_thread, move_phase(order, 0));
+  // The first move is expected to reach the margin proven and no more; the others not to reach it.
+  const auto refute = c_.refuting_on_every_thread();
+  const Test first =
+      settle(order[0], c_.ledger.lo(), c_.on_every_thread(), refute, move_phase(order, 0));
   if (!first) return false;
   c_.ledger.record(order[0], *first);
   if (c_.team.alone() || order.size() < 3) {
     for (std::size_t k = 1; k < order.size(); ++k) {
       const int level = std::max(c_.ledger.lo(), c_.ledger.top());
-      const Test v = settle(order[k], level, on_every_thread, move_phase(order, k));
+      const Test v = settle(order[k], level, refute, refute, move_phase(order, k));
       if (!v) return false;
       c_.ledger.record(order[k], *v);
     }

@@ -173,6 +173,16 @@ class RootSolver {
           *team_, ProofTreeLimits{.plies = plies, .budget = opt_.best_first_budget});
       team_->set_test([this](const B& b, int nb, int beta) { return top_->test(b, nb, beta); });
     }
+    if (const int plies = refutation_best_first_plies(opt_); plies > 0) {
+      top_ = std::make_unique<ProofTree<B>>(
+          *team_,
+          ProofTreeLimits{.plies = plies,
+                          .budget = opt_.best_first_budget,
+                          .root_expand_after = kRefutationRootExpandAfter,
+                          .budget_share = SolveTuning<typename B::Rules>::kRefutationBudgetShare});
+      team_->set_refutation_test(
+          [this](const B& b, int nb, int beta) { return top_->test(b, nb, beta); });
+    }
     if (const int plies = one_thread_best_first_plies(opt_); plies > 0 && threads > 1) {
       team_->for_each([&](Search<B>& s) {
         own_tops_.push_back(std::make_unique<ProofTree<B>>(
@@ -257,7 +267,8 @@ class RootSolver {
   TTView tt_;
   std::unique_ptr<ExactMemo<B>> memo_;
   std::unique_ptr<SearchTeam<B>> team_;  // from start_searches()
-  std::unique_ptr<ProofTree<B>> top_;    // the best-first top, with best_first_plies
+  // The best-first top, with best_first_plies or refutation_best_first_plies.
+  std::unique_ptr<ProofTree<B>> top_;
   // Each search's own top (one_thread_best_first_plies).
   std::vector<std::unique_ptr<ProofTree<B>>> own_tops_;
   SolveResult res_;

@@ -52,6 +52,8 @@ class SearchTeam {
   // top(s, ...) (that search's own best-first top); an empty function: test_alone().
   using OneThreadTest = std::function<Test(Search<B>& s, const B& b, int nb, int beta)>;
   void set_one_thread_test(OneThreadTest top) { one_thread_top_ = std::move(top); }
+  // From now on refute() is `top`; an empty function: refute() is test().
+  void set_refutation_test(TestFunction top) { refutation_top_ = std::move(top); }
 
   Search<B>& main() { return *main_; }
   const Search<B>& main() const { return *main_; }
@@ -135,6 +137,12 @@ class SearchTeam {
     return top_ ? top_(b, nb, beta) : test_depth_first(b, nb, beta);
   }
 
+  // test() where its caller expects it to fail (the tested side reaches no move of beta): through
+  // the refutation top when set_refutation_test() gave one.
+  Test refute(const B& b, int nb, int beta) {
+    return refutation_top_ ? refutation_top_(b, nb, beta) : test(b, nb, beta);
+  }
+
   // test() without the best-first top.
   Test test_depth_first(const B& b, int nb, int beta) {
     if (alone()) return test_alone(*main_, b, nb, beta);
@@ -211,6 +219,7 @@ class SearchTeam {
   std::unique_ptr<Search<B>> main_;
   TestFunction top_;              // set_test()
   OneThreadTest one_thread_top_;  // set_one_thread_test()
+  TestFunction refutation_top_;   // set_refutation_test()
   std::vector<std::unique_ptr<Search<B>>> helpers_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> failed_{false};  // a thread threw: every search stops (on_all_threads)

@@ -80,7 +80,8 @@ struct SolveOptions {
   // search at its leaves within node budgets (best_first_budget for a leaf's first search, each
   // later one twice its last; with several threads, each thread's). 0: every test depth-first.
   // -1: with every_move, kAnalysisBestFirstPlies in the tests one thread runs by itself (every
-  // test on one thread; on several, each thread's tests of a root move of its own), else 0.
+  // test on one thread; on several, each thread's tests of a root move of its own); without it, on
+  // one thread, kRefutationBestFirstPlies in the tests expected to fail; else 0.
   // Values are exact either way; node counts differ.
   int best_first_plies = -1;
   std::uint64_t best_first_budget = 4096;
@@ -178,6 +179,22 @@ inline int best_first_plies(const SolveOptions& opt) {
 inline int one_thread_best_first_plies(const SolveOptions& opt) {
   if (opt.best_first_plies >= 0) return opt.best_first_plies;
   return opt.every_move ? kAnalysisBestFirstPlies : 0;
+}
+
+// The refutation top (best_first_plies -1 without every_move, on one thread): the tests a solve
+// expects to fail (a move's climb above the margin proven, the other moves against it, MTD(f)'s
+// tests above its guess) keep a top of this many plies whose root is searched depth-first
+// within kRefutationRootExpandAfter first budgets before it grows a tree; the tests expected to
+// succeed stay depth-first. A failing test must refute every move of the tested side, and its
+// cost is in the moves the static order tries first and a top learns to avoid; on several
+// threads, where the moves' tests are one a thread, a top of its own per thread costs more than
+// it saves on Kalah(6,5) (docs/PERFORMANCE.md, "The best-first top").
+inline constexpr int kRefutationBestFirstPlies = 16;
+inline constexpr std::uint64_t kRefutationRootExpandAfter = 256;
+// The plies of the refutation top a solve with `opt` keeps (0: none).
+inline int refutation_best_first_plies(const SolveOptions& opt) {
+  if (opt.best_first_plies >= 0) return 0;  // every test as --best-first says
+  return !opt.every_move && opt.threads <= 1 ? kRefutationBestFirstPlies : 0;
 }
 
 // The TT a solve of p needs (`kalah solve --tt-mb 0`): sized from the stones in

@@ -17,17 +17,21 @@ namespace kalah {
 //   kTTSkipAboveResident the TT skips the counts just above a resident table (--tt-skip -1)
 //   kDefenceRounds         the every-move analysis searches the defender's moves near a test's
 //                          root in budgeted rounds (the order often tries a failing defence first)
+//   kRefutationBudgetShare the refutation top's ProofTreeLimits::budget_share (0: a fixed first
+//                          budget): larger budgets for longer tests pay where relays are rare
 template <class R>
 struct SolveTuning {
   static constexpr bool kOrderByStonesHanded = false;
   static constexpr int memo_levels(int n) { return n / 2 - 2; }
   static constexpr bool kTTSkipAboveResident = false;
   static constexpr bool kDefenceRounds = true;
+  static constexpr unsigned kRefutationBudgetShare = 0;
 };
 
 // The extra-turn rule sets (kalah, kalah-empty-capture): the stones handed are a good guide, the
 // tree is lean (a shallow memo), the levels above a resident table cost the TT more than they
-// give, and budgeted defence rounds cost more than they save.
+// give, budgeted defence rounds cost more than they save, and the refutation top's leaves get
+// budgets that grow with the test.
 template <class R>
 requires std::derived_from<R, ExtraTurnRules<R>>
 struct SolveTuning<R> {
@@ -35,6 +39,7 @@ struct SolveTuning<R> {
   static constexpr int memo_levels(int n) { return n / 4; }
   static constexpr bool kTTSkipAboveResident = true;
   static constexpr bool kDefenceRounds = false;
+  static constexpr unsigned kRefutationBudgetShare = 1024;
 };
 
 }  // namespace kalah

@@ -1,6 +1,6 @@
 // The solver's best-first top (SolveOptions::best_first_plies): the answers of the depth-first
 // search, on one thread and two, stopped, in single tests, and with a tree that outgrows its room;
-// the every-move analysis keeps one by default.
+// the every-move analysis keeps one by default, and a solve on one thread a refutation top.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -59,6 +59,51 @@ TEST(BestFirst, TopGivesTheMinimaxAnswers) {
     EXPECT_GT(grown, 0) << rules_name(rules) << ": no test grew a tree";
     EXPECT_GT(nodes_differ, 0) << rules_name(rules) << ": the top changed no search";
   }
+}
+
+// A solve of one thread keeps a refutation top by default (best_first_plies -1): with small budgets
+// its trees grow, and its answers are the minimax's, with or without the moves, with or without an
+// oracle; none with two threads or with every_move.
+TEST(BestFirst, TheRefutationTopGivesTheMinimaxAnswers) {
+  std::mt19937_64 rng(2027);
+  for (Rules rules : kAllRules) {
+    ReferenceMinimax naive(rules);
+    int grown = 0, nodes_differ = 0;
+    for (int trial = 0; trial < 24; ++trial) {
+      const Position p = random_position(rules, 3, 4, rng);
+      SolveOptions opt = small_options();
+      ASSERT_EQ(opt.best_first_plies, -1);
+      ASSERT_EQ(refutation_best_first_plies(opt), kRefutationBestFirstPlies);
+      opt.best_first_budget = 1;  // the root grows a tree after 256 nodes
+      ReferenceOracle oracle(rules, 4);
+      if (trial % 3 == 0) opt.oracle = &oracle;
+      opt.find_moves = trial % 4 != 3;
+      const SolveResult r = solve(rules, p, opt);
+      if (opt.find_moves) {
+        check_result(rules, p, r, naive);
+      } else {
+        ASSERT_TRUE(r.complete) << to_string(p);
+        EXPECT_EQ(r.margin, naive.margin(p)) << to_string(p);
+      }
+      grown += r.top_nodes > 1;
+      SolveOptions plain = opt;
+      plain.best_first_plies = 0;
+      const SolveResult depth_first = solve(rules, p, plain);
+      EXPECT_EQ(depth_first.top_nodes, 0u);
+      nodes_differ += depth_first.nodes != r.nodes;
+    }
+    EXPECT_GT(grown, 0) << rules_name(rules) << ": no refutation grew a tree";
+    EXPECT_GT(nodes_differ, 0) << rules_name(rules) << ": the top changed no search";
+  }
+  SolveOptions two = small_options();
+  two.threads = 2;
+  EXPECT_EQ(refutation_best_first_plies(two), 0);
+  SolveOptions every = small_options();
+  every.every_move = true;
+  EXPECT_EQ(refutation_best_first_plies(every), 0);
+  SolveOptions told = small_options();
+  told.best_first_plies = 8;
+  EXPECT_EQ(refutation_best_first_plies(told), 0);
 }
 
 // A cancelled solve stops inside the tree with bounds that hold (the depth-first solve's margin).
@@ -135,10 +180,48 @@ TEST(BestFirst, TreeAtItsLimitFinishesDepthFirst) {
   EXPECT_GT(reached, 0) << "no tree reached its limit";
 }
 
+// A root searched depth-first longer before its tree grows (root_expand_after), and first budgets
+// that grow with the test (budget_share): the answers stand; a root that settles within its
+// depth-first budgets grows no tree, one that does not grows one.
+TEST(BestFirst, GrowingBudgetsKeepTheAnswers) {
+  using B = solve_detail::SolveBoard<KalahRules, ByteArrayBoard<>>;
+  ReferenceMinimax naive(Rules::kKalah);
+  std::mt19937_64 rng(8);
+  int grown = 0, flat = 0;
+  for (int trial = 0; trial < 24; ++trial) {
+    const Position p = random_position(Rules::kKalah, 3, 4, rng);
+    if (is_over(Rules::kKalah, p)) continue;
+    Position pits = p;
+    pits.own_kalah() = pits.opp_kalah() = 0;
+    const int future = naive.margin(pits);
+    solve_detail::SolveTT tt(1 << 16);
+    solve_detail::SearchTeam<B> team(1, solve_detail::TTView(tt, trial + 1), nullptr, nullptr,
+                                     nullptr, 0);
+    const solve_detail::ProofTreeLimits limits{.plies = 8,
+                                               .budget = 1,
+                                               .expand_after = 2,
+                                               .root_expand_after = std::uint64_t(4) << (trial % 6),
+                                               .budget_share = std::uint64_t(trial % 3)};
+    solve_detail::ProofTree<B> tree(team, limits);
+    const int beta = future + 2 * int(trial % 2);  // succeeds, then fails
+    const std::uint64_t before = team.main().nodes();
+    const std::optional<int> r = tree.test(B(p), p.pit_stones(), beta);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(*r >= beta, future >= beta) << to_string(p) << " beta " << beta;
+    EXPECT_TRUE(*r >= beta ? *r <= future : *r >= future) << to_string(p);
+    const std::uint64_t spent = team.main().nodes() - before;
+    if (spent <= limits.root_expand_after) EXPECT_EQ(tree.peak_nodes(), 1u) << to_string(p);
+    grown += tree.peak_nodes() > 1;
+    flat += tree.peak_nodes() == 1;
+  }
+  EXPECT_GT(grown, 0) << "no tree grew";
+  EXPECT_GT(flat, 0) << "every root grew a tree";
+}
+
 // The every-move analysis keeps a best-first top unless told not to (best_first_plies -1 with
 // every_move is kAnalysisBestFirstPlies): on one thread in every test, on two in each thread's
-// tests of a root move of its own; a solve of the value and best moves keeps none; the answers
-// are the same.
+// tests of a root move of its own; a solve of the value and best moves keeps no analysis top; the
+// answers are the same.
 TEST(BestFirst, TheEveryMoveAnalysisKeepsATopByDefault) {
   for (Rules rules : kAllRules) {
     const Position p = start_position(4, 3, Side::kSouth);
@@ -159,8 +242,8 @@ TEST(BestFirst, TheEveryMoveAnalysisKeepsATopByDefault) {
       EXPECT_TRUE(top.moves[i].exact()) << rules_name(rules);
       EXPECT_EQ(top.moves[i].lower, depth_first.moves[i].lower) << rules_name(rules);
     }
-    SolveOptions value = small_options();
-    EXPECT_EQ(solve(rules, p, value).top_nodes, 0u) << rules_name(rules);
+    SolveOptions value = small_options();  // a refutation top at most, which grows no tree here
+    EXPECT_LE(solve(rules, p, value).top_nodes, 1u) << rules_name(rules);
     SolveOptions two = small_options();
     two.every_move = true;
     two.threads = 2;

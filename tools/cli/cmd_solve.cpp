@@ -154,10 +154,11 @@ void add_solve_options(po::options_description& desc, SolveArgs& a,
       ("best-first", po::value(&a.best_first)->default_value(a.best_first),
        "each null-window test keeps the nodes within PLIES moves of its root as a tree searched "
        "best first by proof numbers, depth-first below within node budgets (0: depth-first "
-       "throughout); the value is the same, the nodes and time differ")
+       "throughout; -1: on one thread, a 16-ply top in the tests expected to fail, the others "
+       "depth-first; on several, depth-first); the value is the same, the nodes and time differ")
       ("best-first-budget", po::value(&a.best_first_budget)->default_value(a.best_first_budget),
-       "with --best-first: the nodes a leaf's first depth-first search may spend (each thread), "
-       "each later search of it twice its last")
+       "the nodes a best-first leaf's first depth-first search may spend (each thread), each "
+       "later search of it twice its last")
       ("checkpoint", po::value(&a.checkpoint), "keep what is proven in FILE and resume from it "
        "when it exists")
       ("checkpoint-every", po::value(&a.checkpoint_every)->default_value(a.checkpoint_every),
@@ -224,8 +225,8 @@ bool parse_solve_args(int argc, char** argv, SolveArgs& a) {
     a.tt_skip = vm["untabled"].as<int>();
   }
   check_range(vm.count("untabled") > 0 ? "untabled" : "tt-skip", a.tt_skip, -1, 64);
-  check_range("best-first", a.best_first, 0, 64);
-  refuse_unless(vm, "best-first-budget", a.best_first > 0, "applies only to --best-first");
+  check_range("best-first", a.best_first, -1, 64);
+  refuse_unless(vm, "best-first-budget", a.best_first != 0, "does not apply to --best-first 0");
   if (a.best_first_budget < 1 || a.best_first_budget > (1LL << 40))
     throw InputError("--best-first-budget must be in [1, 1099511627776]");
   a.write_book = vm.count("book") > 0 || vm.count("store") > 0;

@@ -32,7 +32,7 @@ struct SolveArgs {
   int threads = 0;
   int guess_depth = SolveOptions{}.guess_depth;
   int tt_skip = -1;
-  int best_first = 0;  // --best-first
+  int best_first = -1;  // --best-first (SolveOptions::best_first_plies)
   long long best_first_budget = 4096;
   bool progress = false;
   std::string checkpoint;  // empty: none

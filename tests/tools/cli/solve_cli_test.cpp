@@ -150,21 +150,26 @@ TEST(SolveCli, DatabaseLoadModesAgree) {
   EXPECT_GT(expanded(lower.out), expanded(memory.out)) << lower.out << memory.out;
 }
 
-// The best-first top: the same answer as the depth-first search, the tree's size reported.
+// The best-first top, on every test or (the default on one thread) on the refutations: the same
+// answer as the depth-first search, the tree's size reported.
 TEST(SolveCli, BestFirstGivesTheSameAnswer) {
   const std::string game = "--no-db --rules kalah --pits 5 --stones 3 --threads 1";
-  const test::CliResult plain = kalah_solve(game + " --json");
+  const test::CliResult plain = kalah_solve(game + " --json --best-first 0");
   const test::CliResult top = kalah_solve(game + " --json --best-first 6 --best-first-budget 64");
+  const test::CliResult refutations = kalah_solve(game + " --json --best-first-budget 1");
   const test::CliResult text = kalah_solve(game + " --best-first 6");
   ASSERT_EQ(plain.status, 0) << plain.err;
   ASSERT_EQ(top.status, 0) << top.err;
+  ASSERT_EQ(refutations.status, 0) << refutations.err;
   ASSERT_EQ(text.status, 0) << text.err;
-  const auto a = nlohmann::json::parse(plain.out), b = nlohmann::json::parse(top.out);
-  for (const char* field : {"complete", "margin", "best_moves", "moves"})
-    EXPECT_EQ(a.at(field), b.at(field)) << field;
+  const auto a = nlohmann::json::parse(plain.out);
   EXPECT_EQ(a.at("best_first_nodes"), 0);
-  EXPECT_GT(b.at("best_first_nodes").get<long long>(), 1);
-  EXPECT_NE(a.at("nodes"), b.at("nodes"));
+  for (const auto& b : {nlohmann::json::parse(top.out), nlohmann::json::parse(refutations.out)}) {
+    for (const char* field : {"complete", "margin", "best_moves", "moves"})
+      EXPECT_EQ(a.at(field), b.at(field)) << field;
+    EXPECT_GT(b.at("best_first_nodes").get<long long>(), 1);
+    EXPECT_NE(a.at("nodes"), b.at("nodes"));
+  }
   EXPECT_NE(text.out.find("best-first: at most "), std::string::npos) << text.out;
 }
 
@@ -174,7 +179,8 @@ TEST(SolveCli, BadInputIsOneLineError) {
         "--no-db --stones 2 '1,1,0/1,1,0 S'", "--no-db --pits 3 '1,1,0/1,1,0 S'",
         "--no-db --max-time -1", "--no-db --tt-mb -1", "--no-db --memo 200",
         "--no-db --db /nonexistent/kalah.db", "--no-db --bogus", "--no-db --db-load all",
-        "--no-db --best-first 65", "--no-db --best-first -1", "--no-db --best-first-budget 9",
+        "--no-db --best-first 65", "--no-db --best-first -2",
+        "--no-db --best-first 0 --best-first-budget 9",
         "--no-db --best-first 4 --best-first-budget 0"}) {
     const test::CliResult r = kalah_solve(args);
     EXPECT_EQ(r.status, 2) << args << ": " << r.err;

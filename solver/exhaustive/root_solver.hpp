@@ -108,8 +108,9 @@ class RootSolver {
   // MTD(f)'s first guess as a margin (solve_guess()).
   int guess_margin() const { return kd_ + first_guess<B>(opt_, p_, n_, kd_, opt_.cancel); }
 
-  // One null-window test of the root: margin >= beta (solve_test()).
-  TestResult run_test(int beta) {
+  // One null-window test of the root: margin >= beta (solve_test()); through the refutation top
+  // when one is kept and expect_failure.
+  TestResult run_test(int beta, bool expect_failure) {
     TestResult t;
     if (int over; game_over(root_, n_, &over)) {
       t.bound = kd_ + over;
@@ -119,7 +120,8 @@ class RootSolver {
         ledger_.narrow_root(opt_.resume->lower, opt_.resume->upper);
       start_searches();
       beta_ = beta - kd_;  // what the progress line says is tested
-      const Test r = team_->test(root_, n_, beta_);
+      const Test r =
+          expect_failure ? team_->refute(root_, n_, beta_) : team_->test(root_, n_, beta_);
       t.stopped = !r;
       if (r) {
         t.at_least = *r >= beta - kd_;

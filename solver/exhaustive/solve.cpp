@@ -88,9 +88,11 @@ SolveResult solve(Rules rules, const Position& p, const SolveOptions& opt) {
   return with_root_solver<SolveResult>(rules, p, opt, [](auto& root) { return root.run(); });
 }
 
-TestResult solve_test(Rules rules, const Position& p, int beta, const SolveOptions& opt) {
-  return with_root_solver<TestResult>(rules, p, opt,
-                                      [beta](auto& root) { return root.run_test(beta); });
+TestResult solve_test(Rules rules, const Position& p, int beta, const SolveOptions& opt,
+                      bool expect_failure) {
+  return with_root_solver<TestResult>(rules, p, opt, [beta, expect_failure](auto& root) {
+    return root.run_test(beta, expect_failure);
+  });
 }
 
 int solve_guess(Rules rules, const Position& p, const SolveOptions& opt) {

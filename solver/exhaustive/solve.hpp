@@ -225,7 +225,8 @@ SolveResult solve(Rules rules, const Position& p, const SolveOptions& opt = {});
 // proven bound: margin >= bound when at_least, else margin <= bound. The parts of a solve spread
 // over processes (root_split.hpp) are these tests. opt's oracle, tt, threads, memo, time and
 // cancel apply; resume's root bounds only narrow the margin the progress line shows; moves, PV and
-// guess do not apply.
+// guess do not apply. With expect_failure (the caller expects margin < beta) the test goes through
+// the refutation top where a solve's tests would (refutation_best_first_plies).
 struct TestResult {
   bool stopped = false;  // the time ran out or the test was cancelled first: no bound
   bool at_least = false;
@@ -234,7 +235,8 @@ struct TestResult {
   std::uint64_t expanded = 0;
   double seconds = 0;
 };
-TestResult solve_test(Rules rules, const Position& p, int beta, const SolveOptions& opt = {});
+TestResult solve_test(Rules rules, const Position& p, int beta, const SolveOptions& opt = {},
+                      bool expect_failure = false);
 
 // The engine's first guess for p (SolveOptions::guess_depth) as a margin: the margin one thread's
 // solve() makes its first MTD(f) test at; p's kalah difference when p is too near the oracle's

@@ -46,7 +46,9 @@ ClaimCheck check_claim(Rules rules, const Position& p, const MarginClaim& claim,
                        const SolveOptions& opt) {
   ClaimCheck c;
   c.claim = claim;
-  const TestResult t = solve_test(rules, p, claim.at_least ? claim.bound : claim.bound + 1, opt);
+  // An upper bound is a test expected to fail (margin >= bound + 1).
+  const TestResult t =
+      solve_test(rules, p, claim.at_least ? claim.bound : claim.bound + 1, opt, !claim.at_least);
   c.nodes = t.nodes;
   c.seconds = t.seconds;
   if (t.stopped) return c;

@@ -150,6 +150,32 @@ TEST(BestFirst, NullWindowTestsProveTheirBound) {
   }
 }
 
+// A single test the caller expects to fail (kalah solve --at-most) goes through the refutation
+// top: the same bound, other nodes.
+TEST(BestFirst, TestsExpectedToFailProveTheirBound) {
+  std::mt19937_64 rng(31);
+  for (Rules rules : kAllRules) {
+    ReferenceMinimax naive(rules);
+    int nodes_differ = 0;
+    for (int trial = 0; trial < 10; ++trial) {
+      const Position p = random_position(rules, 3, 4, rng);
+      const int margin = naive.margin(p);
+      const int beta = margin + 1 + int(rng() % 3);
+      SolveOptions opt = small_options();
+      opt.best_first_budget = 1;
+      const TestResult refuted = solve_test(rules, p, beta, opt, true);
+      const TestResult plain = solve_test(rules, p, beta, opt, false);
+      for (const TestResult& t : {refuted, plain}) {
+        ASSERT_FALSE(t.stopped);
+        EXPECT_FALSE(t.at_least) << to_string(p) << " beta " << beta;
+        EXPECT_GE(t.bound, margin) << to_string(p);
+      }
+      nodes_differ += refuted.nodes != plain.nodes;
+    }
+    EXPECT_GT(nodes_differ, 0) << rules_name(rules) << ": no refutation changed a search";
+  }
+}
+
 // A tree that reaches its node limit hands the test to the depth-first search, whose answer
 // stands; the tree never holds more than the limit.
 TEST(BestFirst, TreeAtItsLimitFinishesDepthFirst) {

@@ -137,8 +137,8 @@ class SearchTeam {
     return top_ ? top_(b, nb, beta) : test_depth_first(b, nb, beta);
   }
 
-  // test() where its caller expects it to fail (the tested side reaches no move of beta): through
-  // the refutation top when set_refutation_test() gave one.
+  // test() where its caller expects it to fail (b's future below beta): through the refutation
+  // top when set_refutation_test() gave one.
   Test refute(const B& b, int nb, int beta) {
     return refutation_top_ ? refutation_top_(b, nb, beta) : test(b, nb, beta);
   }

@@ -18,7 +18,8 @@ namespace kalah {
 //   kDefenceRounds         the every-move analysis searches the defender's moves near a test's
 //                          root in budgeted rounds (the order often tries a failing defence first)
 //   kRefutationBudgetShare the refutation top's ProofTreeLimits::budget_share (0: a fixed first
-//                          budget): larger budgets for longer tests pay where relays are rare
+//                          budget): measured to pay on Kalah(6,5) and to cost on the etude's
+//                          positions (docs/NOT-KEPT.md)
 template <class R>
 struct SolveTuning {
   static constexpr bool kOrderByStonesHanded = false;

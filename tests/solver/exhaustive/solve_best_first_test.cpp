@@ -236,7 +236,9 @@ TEST(BestFirst, GrowingBudgetsKeepTheAnswers) {
     EXPECT_EQ(*r >= beta, future >= beta) << to_string(p) << " beta " << beta;
     EXPECT_TRUE(*r >= beta ? *r <= future : *r >= future) << to_string(p);
     const std::uint64_t spent = team.main().nodes() - before;
-    if (spent <= limits.root_expand_after) EXPECT_EQ(tree.peak_nodes(), 1u) << to_string(p);
+    if (spent <= limits.root_expand_after) {
+      EXPECT_EQ(tree.peak_nodes(), 1u) << to_string(p);
+    }
     grown += tree.peak_nodes() > 1;
     flat += tree.peak_nodes() == 1;
   }

@@ -24,8 +24,8 @@ struct ProofTreeLimits {
   // times `budget` settles never grows a tree.
   std::uint64_t root_expand_after = 0;
   // 0: every leaf's first budget is `budget`. Else it is at least the nodes the test has spent so
-  // far over budget_share: the longer a test runs, the deeper each leaf's search before the tree
-  // grows there.
+  // far (by the tree's search: the team's main one when every thread searches) over budget_share:
+  // the longer a test runs, the deeper each leaf's search before the tree grows there.
   std::uint64_t budget_share = 0;
   // Beyond this many nodes (80 bytes each on the 6-pit boards: 20 MiB) the test's root is searched
   // depth-first to the end.

@@ -174,11 +174,10 @@ class RootSolver {
       top_ = std::make_unique<ProofTree<B>>(
           *team_, ProofTreeLimits{.plies = plies, .budget = opt_.best_first_budget});
       team_->set_test([this](const B& b, int nb, int beta) { return top_->test(b, nb, beta); });
-    }
-    if (const int plies = refutation_best_first_plies(opt_); plies > 0) {
+    } else if (const int refuting = refutation_best_first_plies(opt_); refuting > 0) {
       top_ = std::make_unique<ProofTree<B>>(
           *team_,
-          ProofTreeLimits{.plies = plies,
+          ProofTreeLimits{.plies = refuting,
                           .budget = opt_.best_first_budget,
                           .root_expand_after = kRefutationRootExpandAfter,
                           .budget_share = SolveTuning<typename B::Rules>::kRefutationBudgetShare});

@@ -185,10 +185,8 @@ inline int one_thread_best_first_plies(const SolveOptions& opt) {
 // expects to fail (a move's climb above the margin proven, the other moves against it, MTD(f)'s
 // tests above its guess) keep a top of this many plies whose root is searched depth-first
 // within kRefutationRootExpandAfter first budgets before it grows a tree; the tests expected to
-// succeed stay depth-first. A failing test must refute every move of the tested side, and its
-// cost is in the moves the static order tries first and a top learns to avoid; on several
-// threads, where the moves' tests are one a thread, a top of its own per thread costs more than
-// it saves on Kalah(6,5) (docs/PERFORMANCE.md, "The best-first top").
+// succeed stay depth-first. Measured against a top in every test and against tops on several
+// threads in docs/PERFORMANCE.md ("The best-first top") and docs/NOT-KEPT.md.
 inline constexpr int kRefutationBestFirstPlies = 16;
 inline constexpr std::uint64_t kRefutationRootExpandAfter = 256;
 // The plies of the refutation top a solve with `opt` keeps (0: none).

@@ -116,7 +116,7 @@ void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUs
       static_cast<unsigned long long>(r.expanded), static_cast<unsigned long long>(r.tt_cutoffs),
       r.seconds, r.seconds > 0 ? r.nodes / r.seconds / 1e6 : 0.0);
   std::cout << line;
-  if (r.top_nodes > 0)
+  if (r.top_nodes > 1)  // a tree grew (a top whose tests all settled at its root holds 1 node)
     std::cout << "best-first: at most " << r.top_nodes << " tree nodes in a test ("
               << (r.top_bytes + (1 << 20) - 1) / (1 << 20) << " MiB)\n";
 }

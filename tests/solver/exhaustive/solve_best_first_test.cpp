@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <random>
+#include <tuple>
 
 #include "engine/byte_array_board.hpp"
 #include "engine/rules/kalah.hpp"
@@ -23,6 +24,17 @@ SolveOptions best_first_options(int plies, std::uint64_t budget) {
   opt.best_first_plies = plies;
   opt.best_first_budget = budget;
   return opt;
+}
+
+// Whether r, a one-thread solve of p with opt, visited other nodes than the same solve
+// depth-first (best_first_plies 0), which keeps no top.
+bool nodes_differ_from_depth_first(Rules rules, const Position& p, const SolveOptions& opt,
+                                   const SolveResult& r) {
+  SolveOptions plain = opt;
+  plain.best_first_plies = 0;
+  const SolveResult depth_first = solve(rules, p, plain);
+  EXPECT_EQ(depth_first.top_nodes, 0u);
+  return depth_first.nodes != r.nodes;
 }
 
 // Small budgets make the tree grow: its answers are the minimax's, every move's too, with or
@@ -48,13 +60,7 @@ TEST(BestFirst, TopGivesTheMinimaxAnswers) {
         }
       grown += r.top_nodes > 1;
       EXPECT_EQ(r.top_bytes == 0, r.top_nodes == 0);
-      if (opt.threads == 1) {
-        SolveOptions plain = opt;
-        plain.best_first_plies = 0;
-        const SolveResult depth_first = solve(rules, p, plain);
-        EXPECT_EQ(depth_first.top_nodes, 0u);
-        nodes_differ += depth_first.nodes != r.nodes;
-      }
+      if (opt.threads == 1) nodes_differ += nodes_differ_from_depth_first(rules, p, opt, r);
     }
     EXPECT_GT(grown, 0) << rules_name(rules) << ": no test grew a tree";
     EXPECT_GT(nodes_differ, 0) << rules_name(rules) << ": the top changed no search";
@@ -86,11 +92,7 @@ TEST(BestFirst, TheRefutationTopGivesTheMinimaxAnswers) {
         EXPECT_EQ(r.margin, naive.margin(p)) << to_string(p);
       }
       grown += r.top_nodes > 1;
-      SolveOptions plain = opt;
-      plain.best_first_plies = 0;
-      const SolveResult depth_first = solve(rules, p, plain);
-      EXPECT_EQ(depth_first.top_nodes, 0u);
-      nodes_differ += depth_first.nodes != r.nodes;
+      nodes_differ += nodes_differ_from_depth_first(rules, p, opt, r);
     }
     EXPECT_GT(grown, 0) << rules_name(rules) << ": no refutation grew a tree";
     EXPECT_GT(nodes_differ, 0) << rules_name(rules) << ": the top changed no search";
@@ -208,42 +210,51 @@ TEST(BestFirst, TreeAtItsLimitFinishesDepthFirst) {
 
 // A root searched depth-first longer before its tree grows (root_expand_after), and first budgets
 // that grow with the test (budget_share): the answers stand; a root that settles within its
-// depth-first budgets grows no tree, one that does not grows one.
+// depth-first budgets grows no tree, one that does not grows one; a share changes the search.
 TEST(BestFirst, GrowingBudgetsKeepTheAnswers) {
   using B = solve_detail::SolveBoard<KalahRules, ByteArrayBoard<>>;
   ReferenceMinimax naive(Rules::kKalah);
   std::mt19937_64 rng(8);
-  int grown = 0, flat = 0;
+  int grown = 0, flat = 0, share_changed = 0;
   for (int trial = 0; trial < 24; ++trial) {
     const Position p = random_position(Rules::kKalah, 3, 4, rng);
     if (is_over(Rules::kKalah, p)) continue;
     Position pits = p;
     pits.own_kalah() = pits.opp_kalah() = 0;
     const int future = naive.margin(pits);
-    solve_detail::SolveTT tt(1 << 16);
-    solve_detail::SearchTeam<B> team(1, solve_detail::TTView(tt, trial + 1), nullptr, nullptr,
-                                     nullptr, 0);
+    const int beta = future + 2 * int(trial % 2);  // succeeds, then fails
     const solve_detail::ProofTreeLimits limits{.plies = 8,
                                                .budget = 1,
                                                .expand_after = 2,
                                                .root_expand_after = std::uint64_t(4) << (trial % 6),
                                                .budget_share = std::uint64_t(trial % 3)};
-    solve_detail::ProofTree<B> tree(team, limits);
-    const int beta = future + 2 * int(trial % 2);  // succeeds, then fails
-    const std::uint64_t before = team.main().nodes();
-    const std::optional<int> r = tree.test(B(p), p.pit_stones(), beta);
+    // The test by a tree of these limits on a fresh TT: its answer, the nodes it spent, its peak.
+    const auto run = [&](const solve_detail::ProofTreeLimits& l) {
+      solve_detail::SolveTT tt(1 << 16);
+      solve_detail::SearchTeam<B> team(1, solve_detail::TTView(tt, trial + 1), nullptr, nullptr,
+                                       nullptr, 0);
+      solve_detail::ProofTree<B> tree(team, l);
+      const std::optional<int> r = tree.test(B(p), p.pit_stones(), beta);
+      return std::tuple(r, team.main().nodes(), tree.peak_nodes());
+    };
+    const auto [r, spent, peak] = run(limits);
     ASSERT_TRUE(r.has_value());
     EXPECT_EQ(*r >= beta, future >= beta) << to_string(p) << " beta " << beta;
     EXPECT_TRUE(*r >= beta ? *r <= future : *r >= future) << to_string(p);
-    const std::uint64_t spent = team.main().nodes() - before;
-    if (spent <= limits.root_expand_after) {
-      EXPECT_EQ(tree.peak_nodes(), 1u) << to_string(p);
+    if (spent <= limits.budget * limits.root_expand_after) {
+      EXPECT_EQ(peak, 1u) << to_string(p);
     }
-    grown += tree.peak_nodes() > 1;
-    flat += tree.peak_nodes() == 1;
+    grown += peak > 1;
+    flat += peak == 1;
+    if (limits.budget_share != 0 && peak > 1) {
+      solve_detail::ProofTreeLimits fixed = limits;
+      fixed.budget_share = 0;
+      share_changed += std::get<1>(run(fixed)) != spent;
+    }
   }
   EXPECT_GT(grown, 0) << "no tree grew";
   EXPECT_GT(flat, 0) << "every root grew a tree";
+  EXPECT_GT(share_changed, 0) << "budget_share changed no tree's search";
 }
 
 // The every-move analysis keeps a best-first top unless told not to (best_first_plies -1 with
@@ -271,6 +282,7 @@ TEST(BestFirst, TheEveryMoveAnalysisKeepsATopByDefault) {
       EXPECT_EQ(top.moves[i].lower, depth_first.moves[i].lower) << rules_name(rules);
     }
     SolveOptions value = small_options();  // a refutation top at most, which grows no tree here
+    EXPECT_EQ(best_first_plies(value), 0);
     EXPECT_LE(solve(rules, p, value).top_nodes, 1u) << rules_name(rules);
     SolveOptions two = small_options();
     two.every_move = true;

@@ -151,13 +151,14 @@ TEST(SolveCli, DatabaseLoadModesAgree) {
 }
 
 // The best-first top, on every test or (the default on one thread) on the refutations: the same
-// answer as the depth-first search, the tree's size reported.
+// answer as the depth-first search, the tree's size reported when a tree grew.
 TEST(SolveCli, BestFirstGivesTheSameAnswer) {
   const std::string game = "--no-db --rules kalah --pits 5 --stones 3 --threads 1";
   const test::CliResult plain = kalah_solve(game + " --json --best-first 0");
   const test::CliResult top = kalah_solve(game + " --json --best-first 6 --best-first-budget 64");
   const test::CliResult refutations = kalah_solve(game + " --json --best-first-budget 1");
-  const test::CliResult text = kalah_solve(game + " --best-first 6");
+  const test::CliResult text = kalah_solve(game + " --best-first 6 --best-first-budget 64");
+  const test::CliResult flat = kalah_solve(game + " --best-first 0");
   ASSERT_EQ(plain.status, 0) << plain.err;
   ASSERT_EQ(top.status, 0) << top.err;
   ASSERT_EQ(refutations.status, 0) << refutations.err;
@@ -171,6 +172,8 @@ TEST(SolveCli, BestFirstGivesTheSameAnswer) {
     EXPECT_NE(a.at("nodes"), b.at("nodes"));
   }
   EXPECT_NE(text.out.find("best-first: at most "), std::string::npos) << text.out;
+  ASSERT_EQ(flat.status, 0) << flat.err;
+  EXPECT_EQ(flat.out.find("best-first:"), std::string::npos) << flat.out;  // no tree grew
 }
 
 TEST(SolveCli, BadInputIsOneLineError) {

@@ -41,13 +41,35 @@ struct RootContext {
   // v <= r). run(b, nb, beta) is the null-window test to use (team.test, or one search's).
   template <class Run>
   Test move_test(int i, int level, const Run& run) const {
-    const auto [c, gain, again] = root_move(i);
-    if (again) {
-      const Test s = run(c, n - gain, level - gain);
-      return s ? Test(gain + *s) : std::nullopt;
+    return traced(i + 1, level, [&]() -> Test {
+      const auto [c, gain, again] = root_move(i);
+      if (again) {
+        const Test s = run(c, n - gain, level - gain);
+        return s ? Test(gain + *s) : std::nullopt;
+      }
+      const Test s = run(c, n - gain, gain - level + 1);
+      return s ? Test(gain - *s) : std::nullopt;
+    });
+  }
+
+  // test(), the fail-soft bound r on the future margin v of the root (pit 0) or of its move `pit`
+  // (1-based) against level (r >= level: v >= r; else v <= r), handed to opt.on_test when set.
+  template <class Fn>
+  Test traced(int pit, int level, const Fn& test) const {
+    if (!opt.on_test) return test();
+    const Search<B>& s = team.main();  // on_test needs one thread: it does every test's work
+    const std::uint64_t nodes = s.nodes(), expanded = s.expanded();
+    const Test r = test();
+    if (r) {
+      const bool holds = *r >= level;
+      opt.on_test(RootTest{.pit = pit,
+                           .margin = kd + level,
+                           .holds = holds,
+                           .bound = kd + (holds ? round_up(*r, parity) : round_down(*r, parity)),
+                           .nodes = s.nodes() - nodes,
+                           .expanded = s.expanded() - expanded});
     }
-    const Test s = run(c, n - gain, gain - level + 1);
-    return s ? Test(gain - *s) : std::nullopt;
+    return r;
   }
 
   // The null-window test on every thread of the team.

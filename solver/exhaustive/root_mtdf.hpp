@@ -168,8 +168,10 @@ bool root_mtdf(RootContext<B>& c, bool resumed_success) {
   while (ledger.lo() < ledger.hi()) {
     const int beta = c.beta = ledger.test_beta(*guess);
     // Above the guess the test is expected to fail.
-    const Test r = beta > round_up(*guess, c.parity) ? c.team.refute(c.root, c.n, beta)
-                                                     : c.team.test(c.root, c.n, beta);
+    const Test r = c.traced(0, beta, [&] {
+      return beta > round_up(*guess, c.parity) ? c.team.refute(c.root, c.n, beta)
+                                               : c.team.test(c.root, c.n, beta);
+    });
     if (!r) return false;
     ledger.record_test(beta, *r);
     guess = *r;

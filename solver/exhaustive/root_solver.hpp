@@ -120,8 +120,9 @@ class RootSolver {
         ledger_.narrow_root(opt_.resume->lower, opt_.resume->upper);
       start_searches();
       beta_ = beta - kd_;  // what the progress line says is tested
-      const Test r =
-          expect_failure ? team_->refute(root_, n_, beta_) : team_->test(root_, n_, beta_);
+      const Test r = context().traced(0, beta_, [&] {
+        return expect_failure ? team_->refute(root_, n_, beta_) : team_->test(root_, n_, beta_);
+      });
       t.stopped = !r;
       if (r) {
         t.at_least = *r >= beta - kd_;
@@ -198,6 +199,8 @@ class RootSolver {
       if (threads != 1) throw std::invalid_argument("solve: trace_expanded needs one thread");
       team_->main().set_expand_trace(&opt_.trace_expanded);
     }
+    if (opt_.on_test && threads != 1)
+      throw std::invalid_argument("solve: on_test needs one thread");
     std::function<void()> report;
     if (opt_.progress) report = [this] { report_progress(); };
     std::optional<Clock::time_point> deadline;

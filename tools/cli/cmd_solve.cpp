@@ -169,6 +169,9 @@ void add_solve_options(po::options_description& desc, SolveArgs& a,
        "write each position the search expands to FILE, a line each: the mover's pits as "
        "South's (S to move, kalahs empty), a tab, the window's alpha and beta (future margins); "
        "needs --threads 1")
+      ("trace-tests", po::bool_switch(&a.trace_tests),
+       "print each null-window test at the root as it ends (the claim tested, its answer, the "
+       "nodes it took) on stderr, and with --json list them under \"tests\"; needs --threads 1")
       ("at-least", po::value<int>()->notifier([&](int v) { at_least = v; }),
        "prove only that the margin is at least L")
       ("at-most", po::value<int>()->notifier([&](int v) { at_most = v; }),
@@ -257,8 +260,9 @@ bool parse_solve_args(int argc, char** argv, SolveArgs& a) {
   for (const char* o : {"certificate", "book", "store"})
     refuse_unless(vm, o, a.claims.empty(), "does not apply to --at-least/--at-most");
   refuse_unless(vm, "certificate", !a.write_book, "applies to a solve, not to --book");
-  refuse_unless(vm, "trace-expanded", a.threads == 1 && !a.write_book && a.claims.empty(),
-                "applies to a solve on one thread (--threads 1)");
+  for (const char* o : {"trace-expanded", "trace-tests"})
+    refuse_unless(vm, o, a.threads == 1 && !a.write_book && a.claims.empty(),
+                  "applies to a solve on one thread (--threads 1)");
   if (vm.count("store") > 0)  // the former name, once the command line is known to be good
     std::cerr << "kalah solve: --store is now called --book; it does the same\n";
   if (vm.count("untabled") > 0)
@@ -332,6 +336,14 @@ int solve_and_print(const SolveArgs& a, Progress& progress) {
       trace << to_string(p) << '\t' << alpha << '\t' << beta << '\n';
     };
   }
+  std::vector<RootTest> tests;
+  if (a.trace_tests) {
+    opt.on_test = [&tests, &progress](const RootTest& t) {
+      tests.push_back(t);
+      progress.clear_line();
+      std::cerr << "test: " << test_text(t) << "\n" << std::flush;
+    };
+  }
   opt.progress = progress.status_sink();
   opt.cancel = &stop_requested;
   Resumed resumed;
@@ -360,7 +372,8 @@ int solve_and_print(const SolveArgs& a, Progress& progress) {
   progress.clear_line();
   if (trace.is_open() && !trace.flush())
     throw std::runtime_error("cannot write the trace " + a.trace_expanded);
-  if (const int status = print_answer(a, r, setup.use(), writer.get(), resumed.from.has_value()))
+  if (const int status = print_answer(a, r, setup.use(), writer.get(), resumed.from.has_value(),
+                                      a.trace_tests ? &tests : nullptr))
     return status;
   if (!a.certificate.empty() &&
       !write_certificate(a.certificate,

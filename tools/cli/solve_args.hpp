@@ -39,6 +39,7 @@ struct SolveArgs {
   double checkpoint_every = 600;
   std::string certificate;          // empty: none
   std::string trace_expanded;       // empty: none
+  bool trace_tests = false;         // --trace-tests
   std::vector<MarginClaim> claims;  // --at-least, --at-most: empty for a solve
 };
 

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "solver/answers/query.hpp"
+#include "tools/cli/progress.hpp"
 
 namespace kalah::cli {
 namespace {
@@ -55,7 +56,7 @@ std::string TtRange::text() const {
 }
 
 void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUse& db,
-                const SolveCheckpoint* checkpoint) {
+                const SolveCheckpoint* checkpoint, const std::vector<RootTest>* tests) {
   const std::string out = outcome(r);
   nlohmann::ordered_json j;
   j["position"] = to_string(p);
@@ -86,7 +87,30 @@ void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUs
   if (checkpoint != nullptr)
     j["checkpoint"] = {
         {"runs", checkpoint->runs}, {"nodes", checkpoint->nodes}, {"seconds", checkpoint->seconds}};
+  if (tests != nullptr) {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const RootTest& t : *tests)
+      list.push_back({{"pit", t.pit},
+                      {"at_least", t.margin},
+                      {"holds", t.holds},
+                      {"bound", t.bound},
+                      {"nodes", t.nodes},
+                      {"expanded_nodes", t.expanded}});
+    j["tests"] = list;
+  }
   std::cout << j.dump() << "\n";
+}
+
+std::string test_text(const RootTest& t) {
+  const auto signed_text = [](int v) {
+    std::string text = std::to_string(v);
+    if (v > 0) text.insert(text.begin(), '+');
+    return text;
+  };
+  return (t.pit == 0 ? std::string("the root") : "pit " + std::to_string(t.pit)) +
+         ": margin >= " + signed_text(t.margin) + "? " + (t.holds ? "yes" : "no") + ": margin " +
+         (t.holds ? ">= " : "<= ") + signed_text(t.bound) + " (" + with_commas(t.nodes) +
+         (t.nodes == 1 ? " node, " : " nodes, ") + with_commas(t.expanded) + " expanded)";
 }
 
 void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUse& db) {

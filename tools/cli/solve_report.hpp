@@ -36,10 +36,15 @@ struct TtRange {
   std::string text() const;
 };
 
-// A solve's answer: one JSON object (with the checkpoint's totals when given) or the text lines.
+// A solve's answer: one JSON object (with the checkpoint's totals when given, the root's tests
+// when given) or the text lines.
 void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUse& db,
-                const SolveCheckpoint* checkpoint = nullptr);
+                const SolveCheckpoint* checkpoint = nullptr,
+                const std::vector<RootTest>* tests = nullptr);
 void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUse& db);
+// One root test as --trace-tests prints it: "the root: margin >= 8? yes: margin >= 8
+// (18,022,808 nodes, 11,137,020 expanded)", or "pit 3: ..." for a move's.
+std::string test_text(const RootTest& t);
 // --book's report of the book written; keep_path: the file its solved entries were kept in.
 void print_book_report(const SolveArgs& a, const BookReport& b, const TtRange& tt,
                        const Probe& probe, double open_s, const std::string& keep_path);

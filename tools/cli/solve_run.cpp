@@ -58,10 +58,10 @@ Resumed resume_checkpoint(const SolveArgs& a, std::size_t tt_bytes) {
 }
 
 int print_answer(const SolveArgs& a, const SolveResult& r, const DbUse& use,
-                 CheckpointWriter* writer, bool resumed) {
+                 CheckpointWriter* writer, bool resumed, const std::vector<RootTest>* tests) {
   const SolveCheckpoint* final_checkpoint = writer ? &writer->finish(r) : nullptr;
   if (a.json)
-    print_json(a.position, a.rules, r, use, final_checkpoint);
+    print_json(a.position, a.rules, r, use, final_checkpoint, tests);
   else
     print_text(a.position, a.rules, r, use);
   std::cout.flush();

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "solver/exhaustive/solve.hpp"
 #include "solver/exhaustive/solve_tt.hpp"
@@ -53,8 +54,10 @@ inline constexpr int kOutputNotWritten = 3;
 
 // Prints the answer r, then writes the final checkpoint when there is one: the exit status (0, or
 // kOutputNotWritten).
+// With `tests`, the JSON lists them (--trace-tests).
 int print_answer(const SolveArgs& a, const SolveResult& r, const DbUse& use,
-                 CheckpointWriter* writer, bool resumed);
+                 CheckpointWriter* writer, bool resumed,
+                 const std::vector<RootTest>* tests = nullptr);
 
 // Writes the certificate to `path` whole (write_file_whole); false, with a warning on stderr,
 // when it cannot.

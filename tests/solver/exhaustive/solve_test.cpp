@@ -14,6 +14,7 @@
 #include <mutex>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -470,6 +471,32 @@ TEST(Solve, ExpandedNodesAreTheVisitedNodesWhoseMovesWereSearched) {
   const SolveResult over =
       solve(Rules::kWetherell, parse_position("0,0,0,0,0,0,10/1,2,0,0,0,3,9 S"));
   EXPECT_EQ(over.expanded, 0u);
+}
+
+// on_test sees the root's tests: MTD(f)'s first, then each move's; their nodes are the solve's
+// but the PV's; the same answer and nodes as without it; it needs one thread.
+TEST(Solve, OnTestSeesEachRootTestOnOneThread) {
+  const Position p = start_position(4, 3);
+  std::vector<RootTest> tests;
+  SolveOptions opt = small_options();
+  opt.threads = 1;
+  const SolveResult plain = solve(Rules::kKalah, p, opt);
+  opt.on_test = [&tests](const RootTest& t) { tests.push_back(t); };
+  const SolveResult traced = solve(Rules::kKalah, p, opt);
+  EXPECT_EQ(traced.margin, plain.margin);
+  EXPECT_EQ(traced.nodes, plain.nodes);
+  ASSERT_GE(tests.size(), 2u);
+  EXPECT_EQ(tests[0].pit, 0);
+  std::uint64_t nodes = 0;
+  for (const RootTest& t : tests) {
+    nodes += t.nodes;
+    EXPECT_EQ(t.holds, t.bound >= t.margin);
+    EXPECT_LE(t.expanded, t.nodes);
+  }
+  EXPECT_LE(nodes, traced.nodes);
+  EXPECT_GT(nodes, traced.nodes / 2) << "the tests are most of a solve";
+  opt.threads = 2;
+  EXPECT_THROW(solve(Rules::kKalah, p, opt), std::invalid_argument);
 }
 
 }  // namespace

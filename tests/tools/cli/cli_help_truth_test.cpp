@@ -258,4 +258,53 @@ TEST(SolveTraceExpanded, ALineForEachExpandedNodeOnOneThread) {
       "--trace-expanded");
 }
 
+// solve --trace-tests: a line on stderr and a JSON entry for each test at the root, each agreeing
+// with the bounds the answer reports; the answer and the nodes as without it; one thread only.
+TEST(SolveTraceTests, EachRootTestAgreesWithTheAnswerOnOneThread) {
+  for (const char* rules : {"kalah", "kalah-empty-capture", "wetherell"}) {
+    const std::string solve =
+        std::string("solve --pits 4 --stones 3 --no-db --json --threads 1 --rules ") + rules;
+    const Result traced = kalah(solve + " --trace-tests");
+    const Result plain = kalah(solve);
+    ASSERT_EQ(traced.status, 0) << traced.err;
+    const auto with = nlohmann::json::parse(traced.out), without = nlohmann::json::parse(plain.out);
+    EXPECT_EQ(with["margin"], without["margin"]) << rules;
+    EXPECT_EQ(with["nodes"], without["nodes"]) << rules;
+    EXPECT_FALSE(without.contains("tests"));
+    const auto& tests = with["tests"];
+    ASSERT_GE(tests.size(), 2u) << rules;
+    EXPECT_EQ(tests[0]["pit"], 0) << "MTD(f)'s test of the root comes first";
+    std::size_t lines = 0;
+    for (std::size_t at = traced.err.find("test: "); at != std::string::npos;
+         at = traced.err.find("test: ", at + 1))
+      ++lines;
+    EXPECT_EQ(lines, tests.size()) << traced.err;
+    std::uint64_t nodes = 0;
+    std::vector<bool> tested(5, false);
+    const int margin = with["margin"];
+    for (const auto& t : tests) {
+      const int pit = t["pit"], claim = t["at_least"], bound = t["bound"];
+      const bool holds = t["holds"];
+      nodes += t["nodes"].get<std::uint64_t>();
+      EXPECT_EQ(holds, bound >= claim) << t.dump();
+      // The answer's bounds on the position or the move are at least as tight as the test's.
+      int lower = margin, upper = margin;
+      if (pit != 0) {
+        tested[pit] = true;
+        lower = with["moves"][pit - 1]["lower"];
+        upper = with["moves"][pit - 1]["upper"];
+      }
+      if (holds) {
+        EXPECT_GE(lower, bound) << rules << ": " << t.dump();
+      } else {
+        EXPECT_LE(upper, bound) << rules << ": " << t.dump();
+      }
+    }
+    EXPECT_LE(nodes, with["nodes"].get<std::uint64_t>()) << rules;
+    for (const auto& m : with["moves"]) EXPECT_TRUE(tested[m["pit"].get<int>()]) << m.dump();
+  }
+  expect_usage_error("solve --rules kalah --pits 4 --stones 3 --no-db --threads 2 --trace-tests",
+                     "--trace-tests");
+}
+
 }  // namespace

@@ -16,6 +16,12 @@ inline int round_down(int v, int parity) {
   return ((v - parity) & 1) ? v - 1 : v;
 }
 
+// What a fail-soft null-window test against `level` proved of v (of parity `parity`): r >= level
+// proves v >= round_up(r), else v <= round_down(r).
+inline int proven_bound(int r, int level, int parity) {
+  return r >= level ? round_up(r, parity) : round_down(r, parity);
+}
+
 // Proven bounds lower <= v <= upper on the margin v of one root move; every margin of a root has
 // its parity, and so do the bounds.
 struct ProvenBounds {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 
 #include "solver/exhaustive/root_ledger.hpp"
 #include "solver/exhaustive/search_team.hpp"
@@ -60,15 +61,13 @@ struct RootContext {
     const Search<B>& s = team.main();  // on_test needs one thread: it does every test's work
     const std::uint64_t nodes = s.nodes(), expanded = s.expanded();
     const Test r = test();
-    if (r) {
-      const bool holds = *r >= level;
+    if (r)
       opt.on_test(RootTest{.pit = pit,
-                           .margin = kd + level,
-                           .holds = holds,
-                           .bound = kd + (holds ? round_up(*r, parity) : round_down(*r, parity)),
+                           .level = kd + level,
+                           .holds = *r >= level,
+                           .bound = kd + proven_bound(*r, level, parity),
                            .nodes = s.nodes() - nodes,
                            .expanded = s.expanded() - expanded});
-    }
     return r;
   }
 

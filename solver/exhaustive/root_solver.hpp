@@ -126,7 +126,7 @@ class RootSolver {
       t.stopped = !r;
       if (r) {
         t.at_least = *r >= beta - kd_;
-        t.bound = kd_ + (t.at_least ? round_up(*r, parity_) : round_down(*r, parity_));
+        t.bound = kd_ + proven_bound(*r, beta - kd_, parity_);
       }
       const SolveResult counts = finish();
       t.nodes = counts.nodes;

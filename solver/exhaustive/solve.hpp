@@ -24,13 +24,13 @@ struct SolveResult;
 // (docs/SOLVER.md, "The database at the leaves").
 inline constexpr int kTTSkipAboveResident = 4;
 
-// One null-window test at the root (SolveOptions::on_test): the claim "margin >= margin" on the
+// One null-window test at the root (SolveOptions::on_test): the claim "margin >= level" on the
 // root position (pit 0) or on the margin of its move `pit` (1-based), its answer (holds), the
 // bound the test proved (margin >= bound when the claim holds, margin <= bound when not), and the
 // nodes it took, as SolveResult counts them.
 struct RootTest {
   int pit = 0;
-  int margin = 0;
+  int level = 0;
   bool holds = false;
   int bound = 0;
   std::uint64_t nodes = 0;
@@ -120,7 +120,8 @@ struct SolveOptions {
   std::function<void(const Position& p, int alpha, int beta)> trace_expanded;
   // When set (threads must be 1), called after each null-window test at the root, of the root
   // itself or of one of its moves, with its claim, its answer and the nodes it took: the trace of
-  // `kalah solve --trace-tests`, for seeing which tests a proof's nodes go to.
+  // `kalah solve --trace-tests`, for seeing which tests a proof's nodes go to. Not called for a
+  // test the deadline or a cancel stopped, nor for the principal variation's searches.
   std::function<void(const RootTest& t)> on_test;
   // The perfect-order limit (kalah bench solve --perfect-order): a TT that an earlier, finished
   // solve of the same position with the same rules and options filled as its `tt`. At every node

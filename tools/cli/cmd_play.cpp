@@ -16,6 +16,7 @@
 #include "tools/cli/command.hpp"
 #include "tools/cli/db_open.hpp"
 #include "tools/cli/options.hpp"
+#include "tools/cli/progress.hpp"
 
 namespace kalah::cli {
 namespace {
@@ -28,12 +29,6 @@ struct PlayConfig {
   bool exact = false;         // the engine's moves come from the exhaustive solver
   int threads = 1;            // the solver's threads (with exact)
 };
-
-std::string signed_value(int v) {
-  std::string s = v > 0 ? "+" : "";
-  s += std::to_string(v);
-  return s;
-}
 
 // Why the game is over, in words (RULES.md end of game), for a position where game_finished().
 std::string end_reason(Rules rules, const Position& p) {

@@ -262,7 +262,8 @@ bool parse_solve_args(int argc, char** argv, SolveArgs& a) {
   refuse_unless(vm, "certificate", !a.write_book, "applies to a solve, not to --book");
   for (const char* o : {"trace-expanded", "trace-tests"})
     refuse_unless(vm, o, a.threads == 1 && !a.write_book && a.claims.empty(),
-                  "applies to a solve on one thread (--threads 1)");
+                  "applies to a solve on one thread (--threads 1), not to --book, --at-least or "
+                  "--at-most");
   if (vm.count("store") > 0)  // the former name, once the command line is known to be good
     std::cerr << "kalah solve: --store is now called --book; it does the same\n";
   if (vm.count("untabled") > 0)
@@ -340,8 +341,7 @@ int solve_and_print(const SolveArgs& a, Progress& progress) {
   if (a.trace_tests) {
     opt.on_test = [&tests, &progress](const RootTest& t) {
       tests.push_back(t);
-      progress.clear_line();
-      std::cerr << "test: " << test_text(t) << "\n" << std::flush;
+      progress.line("test: " + test_text(t));
     };
   }
   opt.progress = progress.status_sink();
@@ -425,9 +425,10 @@ int solve_distributed(const SolveArgs& a) {
     if (mpi.size() < 2)
       throw InputError("a distributed solve needs 2 or more processes (process 0 coordinates)");
     if (a.write_book) throw InputError("--book does not run distributed");
-    if (!a.claims.empty() || !a.certificate.empty() || !a.trace_expanded.empty())
+    if (!a.claims.empty() || !a.certificate.empty() || !a.trace_expanded.empty() || a.trace_tests)
       throw InputError(
-          "--at-least, --at-most, --certificate and --trace-expanded do not run distributed");
+          "--at-least, --at-most, --certificate, --trace-expanded and --trace-tests do not run "
+          "distributed");
     if (is_over(a.rules, a.position)) throw InputError("the game is over: nothing to solve");
     SolveSetup setup = open_solve(a, nullptr);
     SolveOptions& opt = setup.opt;

@@ -133,11 +133,23 @@ void Progress::status(const std::string& line) {
   line_open_ = true;
 }
 
+void Progress::line(const std::string& text) {
+  std::lock_guard lock(mutex_);
+  clear_open_line();
+  std::cerr << text << "\n" << std::flush;
+}
+
 void Progress::note(const std::string& line) {
   if (!enabled_) return;
   std::lock_guard lock(mutex_);
   clear_open_line();
   std::cerr << line << "\n" << std::flush;
+}
+
+std::string signed_value(int v) {
+  std::string s = v > 0 ? "+" : "";
+  s += std::to_string(v);
+  return s;
 }
 
 }  // namespace kalah::cli

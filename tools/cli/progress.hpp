@@ -25,6 +25,8 @@ class Progress {
   // Ends the current step with a summary line (always printed when enabled).
   void step_done(const std::string& summary);
   void note(const std::string& line);
+  // A line on stderr, also when disabled (a trace the user asked for), below any open line.
+  void line(const std::string& text);
   // A status line that replaces the previous one: redrawn in place on a terminal (cut to its
   // width), a line of its own otherwise. The caller paces it.
   void status(const std::string& line);
@@ -54,6 +56,8 @@ class Progress {
 };
 
 std::string with_commas(std::uint64_t v);
+// v with its sign: "+8", "0", "-2".
+std::string signed_value(int v);
 // "0..4, 6, 8..10": levels (increasing) as runs of consecutive ones.
 std::string level_runs(const std::vector<int>& levels);
 

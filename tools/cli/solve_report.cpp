@@ -91,7 +91,7 @@ void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUs
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const RootTest& t : *tests)
       list.push_back({{"pit", t.pit},
-                      {"at_least", t.margin},
+                      {"level", t.level},
                       {"holds", t.holds},
                       {"bound", t.bound},
                       {"nodes", t.nodes},
@@ -102,14 +102,9 @@ void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUs
 }
 
 std::string test_text(const RootTest& t) {
-  const auto signed_text = [](int v) {
-    std::string text = std::to_string(v);
-    if (v > 0) text.insert(text.begin(), '+');
-    return text;
-  };
   return (t.pit == 0 ? std::string("the root") : "pit " + std::to_string(t.pit)) +
-         ": margin >= " + signed_text(t.margin) + "? " + (t.holds ? "yes" : "no") + ": margin " +
-         (t.holds ? ">= " : "<= ") + signed_text(t.bound) + " (" + with_commas(t.nodes) +
+         ": margin >= " + signed_value(t.level) + "? " + (t.holds ? "yes" : "no") + ": margin " +
+         (t.holds ? ">= " : "<= ") + signed_value(t.bound) + " (" + with_commas(t.nodes) +
          (t.nodes == 1 ? " node, " : " nodes, ") + with_commas(t.expanded) + " expanded)";
 }
 

@@ -42,8 +42,8 @@ void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUs
                 const SolveCheckpoint* checkpoint = nullptr,
                 const std::vector<RootTest>* tests = nullptr);
 void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUse& db);
-// One root test as --trace-tests prints it: "the root: margin >= 8? yes: margin >= 8
-// (18,022,808 nodes, 11,137,020 expanded)", or "pit 3: ..." for a move's.
+// One root test as --trace-tests prints it: "the root: margin >= +8? yes: margin >= +8
+// (18,022,808 nodes, 10,939,700 expanded)", or "pit 3: ..." for a move's.
 std::string test_text(const RootTest& t);
 // --book's report of the book written; keep_path: the file its solved entries were kept in.
 void print_book_report(const SolveArgs& a, const BookReport& b, const TtRange& tt,

@@ -473,30 +473,56 @@ TEST(Solve, ExpandedNodesAreTheVisitedNodesWhoseMovesWereSearched) {
   EXPECT_EQ(over.expanded, 0u);
 }
 
-// on_test sees the root's tests: MTD(f)'s first, then each move's; their nodes are the solve's
-// but the PV's; the same answer and nodes as without it; it needs one thread.
+// on_test sees the root's tests: MTD(f)'s first, then each move's (with every_move, until each
+// is exact); each proves a bound the answer holds; their nodes are the solve's but the PV's; the
+// same answer and nodes as without it; it needs one thread.
 TEST(Solve, OnTestSeesEachRootTestOnOneThread) {
-  const Position p = start_position(4, 3);
-  std::vector<RootTest> tests;
-  SolveOptions opt = small_options();
-  opt.threads = 1;
-  const SolveResult plain = solve(Rules::kKalah, p, opt);
-  opt.on_test = [&tests](const RootTest& t) { tests.push_back(t); };
-  const SolveResult traced = solve(Rules::kKalah, p, opt);
-  EXPECT_EQ(traced.margin, plain.margin);
-  EXPECT_EQ(traced.nodes, plain.nodes);
-  ASSERT_GE(tests.size(), 2u);
-  EXPECT_EQ(tests[0].pit, 0);
-  std::uint64_t nodes = 0;
-  for (const RootTest& t : tests) {
-    nodes += t.nodes;
-    EXPECT_EQ(t.holds, t.bound >= t.margin);
-    EXPECT_LE(t.expanded, t.nodes);
+  const Position p = parse_position("3,0,4,4,1/4,3,0,4,3 N");  // kalahs 1 and 3: kd != 0
+  for (const bool every_move : {false, true}) {
+    std::vector<RootTest> tests;
+    SolveOptions opt = small_options();
+    opt.threads = 1;
+    opt.every_move = every_move;
+    const SolveResult plain = solve(Rules::kKalah, p, opt);
+    opt.on_test = [&tests](const RootTest& t) { tests.push_back(t); };
+    const SolveResult traced = solve(Rules::kKalah, p, opt);
+    ASSERT_TRUE(traced.complete);
+    EXPECT_EQ(traced.margin, plain.margin);
+    EXPECT_EQ(traced.nodes, plain.nodes);
+    ASSERT_GE(tests.size(), 2u);
+    EXPECT_EQ(tests[0].pit, 0);
+    std::uint64_t nodes = 0;
+    bool moves_begun = false;
+    for (const RootTest& t : tests) {
+      nodes += t.nodes;
+      EXPECT_EQ(t.holds, t.bound >= t.level);
+      EXPECT_LE(t.expanded, t.nodes);
+      moves_begun |= t.pit != 0;
+      EXPECT_TRUE(t.pit != 0 || !moves_begun) << "the root's tests come before the moves'";
+      int lower = traced.margin, upper = traced.margin;
+      if (t.pit != 0) {
+        const auto m = std::find_if(traced.moves.begin(), traced.moves.end(),
+                                    [&t](const MoveBound& b) { return b.pit == t.pit; });
+        ASSERT_NE(m, traced.moves.end()) << t.pit;
+        lower = m->lower;
+        upper = m->upper;
+      }
+      // Each test proved a bound the answer's (as tight or tighter) agrees with.
+      if (t.holds) {
+        EXPECT_GE(lower, t.bound) << t.pit;
+      } else {
+        EXPECT_LE(upper, t.bound) << t.pit;
+      }
+    }
+    EXPECT_TRUE(moves_begun);
+    EXPECT_LE(nodes, traced.nodes);
+    EXPECT_GT(nodes, traced.nodes / 2) << "the tests are most of a solve";
+    if (every_move) {
+      for (const MoveBound& m : traced.moves) EXPECT_TRUE(m.exact()) << m.pit;
+    }
+    opt.threads = 2;
+    EXPECT_THROW(solve(Rules::kKalah, p, opt), std::invalid_argument);
   }
-  EXPECT_LE(nodes, traced.nodes);
-  EXPECT_GT(nodes, traced.nodes / 2) << "the tests are most of a solve";
-  opt.threads = 2;
-  EXPECT_THROW(solve(Rules::kKalah, p, opt), std::invalid_argument);
 }
 
 }  // namespace

@@ -20,6 +20,9 @@ namespace kalah {
 //   kRefutationBudgetShare the refutation top's ProofTreeLimits::budget_share (0: a fixed first
 //                          budget): measured to pay on Kalah(6,5) and to cost on the etude's
 //                          positions (docs/NOT-KEPT.md)
+//   kRefuteOtherMoves      on one thread, the tests of the moves after the best one go through
+//                          the refutation top (else depth-first; the best move's climb goes
+//                          through it either way): measured per rule set (docs/PERFORMANCE.md)
 template <class R>
 struct SolveTuning {
   static constexpr bool kOrderByStonesHanded = false;
@@ -27,12 +30,15 @@ struct SolveTuning {
   static constexpr bool kTTSkipAboveResident = false;
   static constexpr bool kDefenceRounds = true;
   static constexpr unsigned kRefutationBudgetShare = 0;
+  static constexpr bool kRefuteOtherMoves = true;
 };
 
 // The extra-turn rule sets (kalah, kalah-empty-capture): the stones handed are a good guide, the
 // tree is lean (a shallow memo), the levels above a resident table cost the TT more than they
 // give, budgeted defence rounds cost more than they save, and the refutation top's leaves get
-// budgets that grow with the test.
+// budgets that grow with the test. The other moves' tests go through the refutation top under
+// `kalah` (where they are its gain on Kalah(6,4)) and not under `kalah-empty-capture` (where
+// they cost on Kalah(6,5)): R::kCaptureOppositeEmpty tells the two apart, it is not the reason.
 template <class R>
 requires std::derived_from<R, ExtraTurnRules<R>>
 struct SolveTuning<R> {
@@ -41,6 +47,7 @@ struct SolveTuning<R> {
   static constexpr bool kTTSkipAboveResident = true;
   static constexpr bool kDefenceRounds = false;
   static constexpr unsigned kRefutationBudgetShare = 1024;
+  static constexpr bool kRefuteOtherMoves = !R::kCaptureOppositeEmpty;
 };
 
 }  // namespace kalah

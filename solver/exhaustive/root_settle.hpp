@@ -104,6 +104,10 @@ bool MoveSettler<B>::run() {
   // The first move is expected to reach the margin proven and no more; the others not to reach it
   // (through the refutation top where SolveTuning's kRefuteOtherMoves says so).
   const auto refute = c_.refuting_on_every_thread();
+  const auto other = [this](const B& b, int nb, int beta) {
+    return SolveTuning<typename B::Rules>::kRefuteOtherMoves ? c_.team.refute(b, nb, beta)
+                                                             : c_.team.test(b, nb, beta);
+  };
   const Test first =
       settle(order[0], c_.ledger.lo(), c_.on_every_thread(), refute, move_phase(order, 0));
   if (!first) return false;
@@ -111,10 +115,7 @@ bool MoveSettler<B>::run() {
   if (c_.team.alone() || order.size() < 3) {
     for (std::size_t k = 1; k < order.size(); ++k) {
       const int level = std::max(c_.ledger.lo(), c_.ledger.top());
-      const Test v = SolveTuning<typename B::Rules>::kRefuteOtherMoves
-                         ? settle(order[k], level, refute, refute, move_phase(order, k))
-                         : settle(order[k], level, c_.on_every_thread(), c_.on_every_thread(),
-                                  move_phase(order, k));
+      const Test v = settle(order[k], level, other, other, move_phase(order, k));
       if (!v) return false;
       c_.ledger.record(order[k], *v);
     }

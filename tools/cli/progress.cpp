@@ -139,11 +139,8 @@ void Progress::line(const std::string& text) {
   std::cerr << text << "\n" << std::flush;
 }
 
-void Progress::note(const std::string& line) {
-  if (!enabled_) return;
-  std::lock_guard lock(mutex_);
-  clear_open_line();
-  std::cerr << line << "\n" << std::flush;
+void Progress::note(const std::string& text) {
+  if (enabled_) line(text);
 }
 
 std::string signed_value(int v) {

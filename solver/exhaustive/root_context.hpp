@@ -59,7 +59,7 @@ struct RootContext {
   Test traced(int pit, int level, const Fn& test) const {
     if (!opt.on_test) return test();
     const Search<B>& s = team.main();  // on_test needs one thread: it does every test's work
-    const std::uint64_t nodes = s.nodes(), expanded = s.expanded();
+    const std::uint64_t nodes = s.nodes(), expanded = s.expanded(), tops = team.top_tests();
     const Test r = test();
     if (r)
       opt.on_test(RootTest{.pit = pit,
@@ -67,7 +67,8 @@ struct RootContext {
                            .holds = *r >= level,
                            .bound = kd + proven_bound(*r, level, parity),
                            .nodes = s.nodes() - nodes,
-                           .expanded = s.expanded() - expanded});
+                           .expanded = s.expanded() - expanded,
+                           .best_first = team.top_tests() != tops});
     return r;
   }
 

@@ -127,21 +127,31 @@ class SearchTeam {
   // The null-window test by search s by itself, through its best-first top when
   // set_one_thread_test() gave one.
   Test test_by(Search<B>& s, const B& b, int nb, int beta) {
-    return one_thread_top_ ? one_thread_top_(s, b, nb, beta) : test_alone(s, b, nb, beta);
+    if (!one_thread_top_) return test_alone(s, b, nb, beta);
+    top_tests_.fetch_add(1, std::memory_order_relaxed);
+    return one_thread_top_(s, b, nb, beta);
   }
 
   // The same test on every thread (through the best-first top when set_test() gave one); the
   // first to finish answers (all answers are proofs, so any will do). stop() is raised once the
   // test is over (answered, or stopped by the deadline, a cancel or a failure: then nullopt).
   Test test(const B& b, int nb, int beta) {
-    return top_ ? top_(b, nb, beta) : test_depth_first(b, nb, beta);
+    if (!top_) return test_depth_first(b, nb, beta);
+    top_tests_.fetch_add(1, std::memory_order_relaxed);
+    return top_(b, nb, beta);
   }
 
   // test() where its caller expects it to fail (b's future below beta): through the refutation
   // top when set_refutation_test() gave one.
   Test refute(const B& b, int nb, int beta) {
-    return refutation_top_ ? refutation_top_(b, nb, beta) : test(b, nb, beta);
+    if (!refutation_top_) return test(b, nb, beta);
+    top_tests_.fetch_add(1, std::memory_order_relaxed);
+    return refutation_top_(b, nb, beta);
   }
+
+  // How many tests have gone through a best-first top (test(), refute() or test_by() with one
+  // set), on any thread.
+  std::uint64_t top_tests() const { return top_tests_.load(std::memory_order_relaxed); }
 
   // test() without the best-first top.
   Test test_depth_first(const B& b, int nb, int beta) {
@@ -222,8 +232,9 @@ class SearchTeam {
   TestFunction refutation_top_;   // set_refutation_test()
   std::vector<std::unique_ptr<Search<B>>> helpers_;
   std::atomic<bool> stop_{false};
-  std::atomic<bool> failed_{false};  // a thread threw: every search stops (on_all_threads)
-  double helper_seconds_ = 0;        // helper_seconds()
+  std::atomic<bool> failed_{false};          // a thread threw: every search stops (on_all_threads)
+  double helper_seconds_ = 0;                // helper_seconds()
+  std::atomic<std::uint64_t> top_tests_{0};  // top_tests()
   std::vector<std::uint64_t> busy_;  // the threads' shared busy marks (Search::set_parallel)
 };
 

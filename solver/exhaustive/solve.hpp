@@ -26,8 +26,9 @@ inline constexpr int kTTSkipAboveResident = 4;
 
 // One null-window test at the root (SolveOptions::on_test): the claim "margin >= level" on the
 // root position (pit 0) or on the margin of its move `pit` (1-based), its answer (holds), the
-// bound the test proved (margin >= bound when the claim holds, margin <= bound when not), and the
-// nodes it took, as SolveResult counts them.
+// bound the test proved (margin >= bound when the claim holds, margin <= bound when not), the
+// nodes it took, as SolveResult counts them, and whether it went through a best-first top
+// (docs/SOLVER.md, "The best-first top") or was searched depth-first.
 struct RootTest {
   int pit = 0;
   int level = 0;
@@ -35,6 +36,7 @@ struct RootTest {
   int bound = 0;
   std::uint64_t nodes = 0;
   std::uint64_t expanded = 0;
+  bool best_first = false;
 };
 
 struct SolveOptions {

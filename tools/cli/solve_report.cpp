@@ -95,7 +95,8 @@ void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUs
                       {"holds", t.holds},
                       {"bound", t.bound},
                       {"nodes", t.nodes},
-                      {"expanded_nodes", t.expanded}});
+                      {"expanded_nodes", t.expanded},
+                      {"best_first", t.best_first}});
     j["tests"] = list;
   }
   std::cout << j.dump() << "\n";
@@ -105,7 +106,8 @@ std::string test_text(const RootTest& t) {
   return (t.pit == 0 ? std::string("the root") : "pit " + std::to_string(t.pit)) +
          ": margin >= " + signed_value(t.level) + "? " + (t.holds ? "yes" : "no") + ": margin " +
          (t.holds ? ">= " : "<= ") + signed_value(t.bound) + " (" + with_commas(t.nodes) +
-         (t.nodes == 1 ? " node, " : " nodes, ") + with_commas(t.expanded) + " expanded)";
+         (t.nodes == 1 ? " node, " : " nodes, ") + with_commas(t.expanded) + " expanded, " +
+         (t.best_first ? "best-first" : "depth-first") + ")";
 }
 
 void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUse& db) {

@@ -474,8 +474,9 @@ TEST(Solve, ExpandedNodesAreTheVisitedNodesWhoseMovesWereSearched) {
 }
 
 // on_test sees the root's tests: MTD(f)'s first, then each move's (with every_move, until each
-// is exact); each proves a bound the answer holds; their nodes are the solve's but the PV's; the
-// same answer and nodes as without it; it needs one thread.
+// is exact, every one through the best-first top); each proves a bound the answer holds; their
+// nodes are the solve's but the PV's; the same answer and nodes as without it; it needs one
+// thread.
 TEST(Solve, OnTestSeesEachRootTestOnOneThread) {
   const Position p = parse_position("3,0,4,4,1/4,3,0,4,3 N");  // kalahs 1 and 3: kd != 0
   for (const bool every_move : {false, true}) {
@@ -497,6 +498,12 @@ TEST(Solve, OnTestSeesEachRootTestOnOneThread) {
       nodes += t.nodes;
       EXPECT_EQ(t.holds, t.bound >= t.level);
       EXPECT_LE(t.expanded, t.nodes);
+      // The analysis on one thread runs every test through its top; a solve its first depth-first.
+      if (every_move) {
+        EXPECT_TRUE(t.best_first) << t.pit << " " << t.level;
+      } else if (&t == &tests[0]) {
+        EXPECT_FALSE(t.best_first) << "MTD(f)'s test at its guess is depth-first";
+      }
       moves_begun |= t.pit != 0;
       EXPECT_TRUE(t.pit != 0 || !moves_begun) << "the root's tests come before the moves'";
       int lower = traced.margin, upper = traced.margin;

@@ -259,8 +259,10 @@ TEST(SolveTraceExpanded, ALineForEachExpandedNodeOnOneThread) {
 }
 
 // solve --trace-tests: a line on stderr and a JSON entry for each test at the root, each agreeing
-// with the bounds the answer reports; the answer and the nodes as without it; one thread only.
+// with the bounds the answer reports and saying whether it went through the best-first top; the
+// answer and the nodes as without it; one thread only.
 TEST(SolveTraceTests, EachRootTestAgreesWithTheAnswerOnOneThread) {
+  int climbs = 0;  // the first move's tests after its first (none when it reaches the root's bound)
   for (const char* rules : {"kalah", "kalah-empty-capture", "wetherell"}) {
     // Kalahs 2 and 1 (a kalah difference the margins count) and an empty pit (no move 3).
     const std::string solve =
@@ -304,7 +306,36 @@ TEST(SolveTraceTests, EachRootTestAgreesWithTheAnswerOnOneThread) {
     }
     EXPECT_LE(nodes, with["nodes"].get<std::uint64_t>()) << rules;
     for (const auto& m : with["moves"]) EXPECT_TRUE(tested[m["pit"].get<int>()]) << m.dump();
+    // The routing docs/SOLVER.md gives ("The best-first top"): the first move settled is tested
+    // depth-first at the margin proven, then climbs through the refutation top; the other moves
+    // go through it too except under kalah-empty-capture (SolveTuning::kRefuteOtherMoves).
+    int first_pit = 0, first_tests = 0;
+    for (const auto& t : tests) {
+      const int pit = t["pit"];
+      if (pit == 0) continue;
+      if (first_pit == 0) first_pit = pit;
+      const bool best_first = t["best_first"];
+      if (pit == first_pit) {
+        EXPECT_EQ(best_first, first_tests++ > 0) << rules << ": " << t.dump();
+        climbs += first_tests > 1;
+      } else {
+        EXPECT_EQ(best_first, std::string(rules) != "kalah-empty-capture")
+            << rules << ": " << t.dump();
+      }
+    }
+    EXPECT_NE(traced.err.find(", depth-first)\n"), std::string::npos) << traced.err;
+    // With --best-first 0 every test is depth-first; with --best-first 16 every test goes
+    // through the top.
+    for (const char* plies : {"0", "16"}) {
+      const Result forced = kalah(solve + " --trace-tests --best-first " + plies);
+      ASSERT_EQ(forced.status, 0) << forced.err;
+      const auto j = nlohmann::json::parse(forced.out);
+      EXPECT_EQ(j["margin"], with["margin"]) << rules;
+      for (const auto& t : j["tests"])
+        EXPECT_EQ(t["best_first"], std::string(plies) == "16") << rules << ": " << t.dump();
+    }
   }
+  EXPECT_GT(climbs, 0) << "no climb was traced";
   expect_usage_error("solve --rules kalah --pits 4 --stones 3 --no-db --threads 2 --trace-tests",
                      "--trace-tests");
 }

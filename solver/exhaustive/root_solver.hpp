@@ -176,23 +176,23 @@ class RootSolver {
           *team_, ProofTreeLimits{.plies = plies, .budget = opt_.best_first_budget});
       team_->set_test([this](const B& b, int nb, int beta) { return top_->test(b, nb, beta); });
     } else if (const int refuting = refutation_best_first_plies(opt_); refuting > 0) {
-      top_ = std::make_unique<ProofTree<B>>(
-          *team_,
-          ProofTreeLimits{.plies = refuting,
-                          .budget = opt_.best_first_budget,
-                          .root_expand_after = kRefutationRootExpandAfter,
-                          .budget_share = SolveTuning<typename B::Rules>::kRefutationBudgetShare});
+      top_ = std::make_unique<ProofTree<B>>(*team_, refutation_limits(refuting));
       team_->set_refutation_test(
           [this](const B& b, int nb, int beta) { return top_->test(b, nb, beta); });
     }
-    if (const int plies = one_thread_best_first_plies(opt_); plies > 0 && threads > 1) {
+    const auto give_own_tops = [this](const ProofTreeLimits& limits) {
       team_->for_each([&](Search<B>& s) {
-        own_tops_.push_back(std::make_unique<ProofTree<B>>(
-            *team_, ProofTreeLimits{.plies = plies, .budget = opt_.best_first_budget}, &s));
+        own_tops_.push_back(std::make_unique<ProofTree<B>>(*team_, limits, &s));
       });
       team_->set_one_thread_test([this](Search<B>& s, const B& b, int nb, int beta) {
         return own_top(s).test(b, nb, beta);
       });
+    };
+    if (const int plies = one_thread_best_first_plies(opt_); plies > 0 && threads > 1) {
+      give_own_tops(ProofTreeLimits{.plies = plies, .budget = opt_.best_first_budget});
+    } else if (const int refuting = refutation_alone_best_first_plies(opt_);
+               refuting > 0 && threads > 1 && SolveTuning<typename B::Rules>::kRefuteOtherMoves) {
+      give_own_tops(refutation_limits(refuting));
     }
     if (move_source_) team_->for_each([this](Search<B>& s) { s.set_move_source(&*move_source_); });
     if (opt_.trace_expanded) {
@@ -208,6 +208,14 @@ class RootSolver {
       deadline = start_ + std::chrono::duration_cast<Clock::duration>(
                               std::chrono::duration<double>(opt_.max_seconds));
     team_->set_limits(deadline, opt_.cancel, report);
+  }
+
+  // The refutation top's limits (refutation_best_first_plies).
+  ProofTreeLimits refutation_limits(int plies) const {
+    return ProofTreeLimits{.plies = plies,
+                           .budget = opt_.best_first_budget,
+                           .root_expand_after = kRefutationRootExpandAfter,
+                           .budget_share = SolveTuning<typename B::Rules>::kRefutationBudgetShare};
   }
 
   // The best-first top of search s's own tests.
@@ -273,7 +281,7 @@ class RootSolver {
   std::unique_ptr<SearchTeam<B>> team_;  // from start_searches()
   // The best-first top, with best_first_plies or refutation_best_first_plies.
   std::unique_ptr<ProofTree<B>> top_;
-  // Each search's own top (one_thread_best_first_plies).
+  // Each search's own top (one_thread_best_first_plies, refutation_alone_best_first_plies).
   std::vector<std::unique_ptr<ProofTree<B>>> own_tops_;
   SolveResult res_;
 };

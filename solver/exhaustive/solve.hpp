@@ -214,6 +214,15 @@ inline int refutation_best_first_plies(const SolveOptions& opt) {
   if (opt.best_first_plies >= 0) return 0;  // every test as --best-first says
   return !opt.every_move && opt.threads <= 1 ? kRefutationBestFirstPlies : 0;
 }
+// On several threads (best_first_plies -1 without every_move), the refutation top's plies in the
+// tests one thread runs by itself: the moves after the first, settled one a thread, each thread
+// with a top of its own, under the rule sets whose other moves go through the refutation top on
+// one thread (SolveTuning's kRefuteOtherMoves). The tests all threads search together stay
+// depth-first: their shared tree's threads mostly repeat each other's leaves.
+inline int refutation_alone_best_first_plies(const SolveOptions& opt) {
+  if (opt.best_first_plies >= 0) return 0;
+  return !opt.every_move && opt.threads > 1 ? kRefutationBestFirstPlies : 0;
+}
 
 // The TT a solve of p needs (`kalah solve --tt-mb 0`): sized from the stones in
 // pits beyond the oracle's levels (oracle_stones; -1: no oracle): 64 MiB up to 24, doubled for

@@ -20,9 +20,11 @@ namespace kalah {
 //   kRefutationBudgetShare the refutation top's ProofTreeLimits::budget_share (0: a fixed first
 //                          budget): measured to pay on Kalah(6,5) and to cost on the etude's
 //                          positions (docs/NOT-KEPT.md)
-//   kRefuteOtherMoves      on one thread, the tests of the moves after the best one go through
-//                          the refutation top (else depth-first; the best move's climb goes
-//                          through it either way): measured per rule set (docs/PERFORMANCE.md)
+//   kRefuteOtherMoves      the tests of the moves after the best one go through the refutation
+//                          top (on one thread the solve's; on several, settled one a thread,
+//                          each thread's own), else depth-first (on one thread the best move's
+//                          climb goes through it either way): measured per rule set
+//                          (docs/PERFORMANCE.md)
 template <class R>
 struct SolveTuning {
   static constexpr bool kOrderByStonesHanded = false;

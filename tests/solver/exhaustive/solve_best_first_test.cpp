@@ -1,6 +1,7 @@
 // The solver's best-first top (SolveOptions::best_first_plies): the answers of the depth-first
 // search, on one thread and two, stopped, in single tests, and with a tree that outgrows its room;
-// the every-move analysis keeps one by default, and a solve on one thread a refutation top.
+// the every-move analysis keeps one by default, and a solve a refutation top (on several threads,
+// each thread its own in the moves it settles alone).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -106,6 +107,45 @@ TEST(BestFirst, TheRefutationTopGivesTheMinimaxAnswers) {
   SolveOptions told = small_options();
   told.best_first_plies = 8;
   EXPECT_EQ(refutation_best_first_plies(told), 0);
+}
+
+// On two threads a solve settles the moves after the first one a thread, each thread through a
+// refutation top of its own (refutation_alone_best_first_plies) under the rule sets whose other
+// moves go through the top on one thread (SolveTuning's kRefuteOtherMoves: not
+// kalah-empty-capture); with small budgets its trees grow, and the answers are the minimax's.
+TEST(BestFirst, TwoThreadsRefuteTheOtherMovesEachThroughItsOwnTop) {
+  std::mt19937_64 rng(2028);
+  for (Rules rules : kAllRules) {
+    ReferenceMinimax naive(rules);
+    int grown = 0, topped = 0;
+    for (int trial = 0; trial < 24; ++trial) {
+      const Position p = random_position(rules, 3, 4, rng);
+      SolveOptions opt = small_options();
+      opt.threads = 2;
+      ASSERT_EQ(refutation_best_first_plies(opt), 0);
+      ASSERT_EQ(refutation_alone_best_first_plies(opt), kRefutationBestFirstPlies);
+      opt.best_first_budget = 1;  // the root grows a tree after 256 nodes
+      const SolveResult r = solve(rules, p, opt);
+      check_result(rules, p, r, naive);
+      grown += r.top_nodes > 1;
+      topped += r.top_nodes > 0;
+    }
+    if (rules == Rules::kKalahEmptyCapture) {
+      EXPECT_EQ(topped, 0) << "kalah-empty-capture's other moves stay depth-first";
+    } else {
+      EXPECT_GT(grown, 0) << rules_name(rules) << ": no thread's refutation grew a tree";
+    }
+  }
+  SolveOptions one = small_options();
+  EXPECT_EQ(refutation_alone_best_first_plies(one), 0);
+  SolveOptions every = small_options();
+  every.threads = 2;
+  every.every_move = true;
+  EXPECT_EQ(refutation_alone_best_first_plies(every), 0);
+  SolveOptions told = every;
+  told.every_move = false;
+  told.best_first_plies = 0;
+  EXPECT_EQ(refutation_alone_best_first_plies(told), 0);
 }
 
 // A cancelled solve stops inside the tree with bounds that hold (the depth-first solve's margin).

@@ -172,8 +172,7 @@ class RootSolver {
     team_ =
         std::make_unique<SearchTeam<B>>(threads, tt_, opt_.oracle, memo_.get(), resident, tt_skip);
     if (const int plies = best_first_plies(opt_); plies > 0) {
-      top_ = std::make_unique<ProofTree<B>>(
-          *team_, ProofTreeLimits{.plies = plies, .budget = opt_.best_first_budget});
+      top_ = std::make_unique<ProofTree<B>>(*team_, plain_limits(plies));
       team_->set_test([this](const B& b, int nb, int beta) { return top_->test(b, nb, beta); });
     } else if (const int refuting = refutation_best_first_plies(opt_); refuting > 0) {
       top_ = std::make_unique<ProofTree<B>>(*team_, refutation_limits(refuting));
@@ -189,9 +188,9 @@ class RootSolver {
       });
     };
     if (const int plies = one_thread_best_first_plies(opt_); plies > 0 && threads > 1) {
-      give_own_tops(ProofTreeLimits{.plies = plies, .budget = opt_.best_first_budget});
+      give_own_tops(plain_limits(plies));
     } else if (const int refuting = refutation_alone_best_first_plies(opt_);
-               refuting > 0 && threads > 1 && SolveTuning<typename B::Rules>::kRefuteOtherMoves) {
+               refuting > 0 && SolveTuning<typename B::Rules>::kRefuteOtherMoves) {
       give_own_tops(refutation_limits(refuting));
     }
     if (move_source_) team_->for_each([this](Search<B>& s) { s.set_move_source(&*move_source_); });
@@ -210,7 +209,11 @@ class RootSolver {
     team_->set_limits(deadline, opt_.cancel, report);
   }
 
-  // The refutation top's limits (refutation_best_first_plies).
+  // A top's limits with best_first_plies or one_thread_best_first_plies.
+  ProofTreeLimits plain_limits(int plies) const {
+    return ProofTreeLimits{.plies = plies, .budget = opt_.best_first_budget};
+  }
+  // The refutation top's limits (refutation_best_first_plies, refutation_alone_best_first_plies).
   ProofTreeLimits refutation_limits(int plies) const {
     return ProofTreeLimits{.plies = plies,
                            .budget = opt_.best_first_budget,

@@ -28,7 +28,8 @@ inline constexpr int kTTSkipAboveResident = 4;
 // root position (pit 0) or on the margin of its move `pit` (1-based), its answer (holds), the
 // bound the test proved (margin >= bound when the claim holds, margin <= bound when not), the
 // nodes it took, as SolveResult counts them, and whether it went through a best-first top
-// (docs/SOLVER.md, "The best-first top") or was searched depth-first.
+// (docs/SOLVER.md, "The best-first top"; a top may settle it by budgeted depth-first searches of
+// its root without growing a tree) or was searched depth-first.
 struct RootTest {
   int pit = 0;
   int level = 0;
@@ -95,8 +96,9 @@ struct SolveOptions {
   // search at its leaves within node budgets (best_first_budget for a leaf's first search, each
   // later one twice its last; with several threads, each thread's). 0: every test depth-first.
   // -1: with every_move, kAnalysisBestFirstPlies in the tests one thread runs by itself (every
-  // test on one thread; on several, each thread's tests of a root move of its own); without it, on
-  // one thread, kRefutationBestFirstPlies in the tests expected to fail; else 0.
+  // test on one thread; on several, each thread's tests of a root move of its own); without it,
+  // kRefutationBestFirstPlies in the tests expected to fail: on one thread those of the whole
+  // team, on several those a thread runs by itself (refutation_alone_best_first_plies).
   // Values are exact either way; node counts differ.
   int best_first_plies = -1;
   std::uint64_t best_first_budget = 4096;
@@ -216,9 +218,10 @@ inline int refutation_best_first_plies(const SolveOptions& opt) {
 }
 // On several threads (best_first_plies -1 without every_move), the refutation top's plies in the
 // tests one thread runs by itself: the moves after the first, settled one a thread, each thread
-// with a top of its own, under the rule sets whose other moves go through the refutation top on
-// one thread (SolveTuning's kRefuteOtherMoves). The tests all threads search together stay
-// depth-first: their shared tree's threads mostly repeat each other's leaves.
+// with a top of its own. The solve keeps those tops only under the rule sets whose other moves go
+// through the refutation top on one thread (SolveTuning's kRefuteOtherMoves). The tests all
+// threads search together stay depth-first: their shared tree's threads mostly repeat each
+// other's leaves.
 inline int refutation_alone_best_first_plies(const SolveOptions& opt) {
   if (opt.best_first_plies >= 0) return 0;
   return !opt.every_move && opt.threads > 1 ? kRefutationBestFirstPlies : 0;

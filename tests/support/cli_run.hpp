@@ -74,4 +74,13 @@ inline int count_lines(const std::string& s) {
   return n;
 }
 
+// How many times `part` (not empty) occurs in text, not overlapping.
+inline int count_occurrences(const std::string& text, const std::string& part) {
+  int n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos;
+       at = text.find(part, at + part.size()))
+    ++n;
+  return n;
+}
+
 }  // namespace kalah::test

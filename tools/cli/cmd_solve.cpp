@@ -154,10 +154,11 @@ void add_solve_options(po::options_description& desc, SolveArgs& a,
       ("best-first", po::value(&a.best_first)->default_value(a.best_first),
        "each null-window test keeps the nodes within PLIES moves of its root as a tree searched "
        "best first by proof numbers, depth-first below within node budgets (0: depth-first "
-       "throughout; -1: on one thread, a 16-ply top in the tests expected to fail, the others "
-       "depth-first; on several, such a top of each thread's own in the tests of the moves after "
-       "the first, which the threads settle one a thread (not under kalah-empty-capture), the "
-       "others depth-first); the value is the same, the nodes and time differ")
+       "throughout; -1: on one thread, a 16-ply top in the tests expected to fail (under "
+       "kalah-empty-capture, of the moves' tests only the best move's), the others depth-first; "
+       "on several, such a top of each thread's own in the tests of the moves after the first "
+       "when the threads settle them one a thread (not under kalah-empty-capture), the others "
+       "depth-first); the value is the same, the nodes and time differ")
       ("best-first-budget", po::value(&a.best_first_budget)->default_value(a.best_first_budget),
        "the nodes a best-first leaf's first depth-first search may spend (each thread), each "
        "later search of it twice its last")

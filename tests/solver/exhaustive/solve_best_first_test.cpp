@@ -115,22 +115,24 @@ TEST(BestFirst, TheRefutationTopGivesTheMinimaxAnswers) {
 // kalah-empty-capture); with small budgets its trees grow, and the answers are the minimax's.
 TEST(BestFirst, TwoThreadsRefuteTheOtherMovesEachThroughItsOwnTop) {
   std::mt19937_64 rng(2028);
+  SolveOptions opt = small_options();
+  opt.threads = 2;
+  ASSERT_EQ(refutation_best_first_plies(opt), 0);
+  ASSERT_EQ(refutation_alone_best_first_plies(opt), kRefutationBestFirstPlies);
+  opt.best_first_budget = 1;  // the root grows a tree after 256 nodes
   for (Rules rules : kAllRules) {
     ReferenceMinimax naive(rules);
-    int grown = 0, topped = 0;
+    int grown = 0, topped = 0, shared_out = 0;
     for (int trial = 0; trial < 24; ++trial) {
       const Position p = random_position(rules, 3, 4, rng);
-      SolveOptions opt = small_options();
-      opt.threads = 2;
-      ASSERT_EQ(refutation_best_first_plies(opt), 0);
-      ASSERT_EQ(refutation_alone_best_first_plies(opt), kRefutationBestFirstPlies);
-      opt.best_first_budget = 1;  // the root grows a tree after 256 nodes
       const SolveResult r = solve(rules, p, opt);
       check_result(rules, p, r, naive);
       grown += r.top_nodes > 1;
       topped += r.top_nodes > 0;
+      shared_out += !is_over(rules, p) && r.moves.size() >= 3;  // the moves one a thread
     }
     if (rules == Rules::kKalahEmptyCapture) {
+      EXPECT_GT(shared_out, 0) << "no position shared its moves out one a thread";
       EXPECT_EQ(topped, 0) << "kalah-empty-capture's other moves stay depth-first";
     } else {
       EXPECT_GT(grown, 0) << rules_name(rules) << ": no thread's refutation grew a tree";

@@ -21,6 +21,7 @@ namespace {
 
 using kalah::test::contains;
 using kalah::test::count_lines;
+using kalah::test::count_occurrences;
 using Result = kalah::test::CliResult;
 
 std::string temp_path(const std::string& what) {
@@ -323,7 +324,12 @@ TEST(SolveTraceTests, EachRootTestAgreesWithTheAnswerOnOneThread) {
             << rules << ": " << t.dump();
       }
     }
-    EXPECT_NE(traced.err.find(", depth-first)\n"), std::string::npos) << traced.err;
+    // The text says the same: a line for each test, ending in how it was searched.
+    int best_first_lines = 0;
+    for (const auto& t : tests) best_first_lines += t["best_first"].get<bool>();
+    EXPECT_EQ(count_occurrences(traced.err, " expanded, best-first)\n"), best_first_lines);
+    EXPECT_EQ(count_occurrences(traced.err, " expanded, depth-first)\n"),
+              int(tests.size()) - best_first_lines);
     // With --best-first 0 every test is depth-first; with --best-first 16 every test goes
     // through the top.
     for (const char* plies : {"0", "16"}) {

@@ -77,9 +77,7 @@ inline int count_lines(const std::string& s) {
 // How many times `part` (not empty) occurs in text, not overlapping.
 inline int count_occurrences(const std::string& text, const std::string& part) {
   int n = 0;
-  for (std::size_t at = text.find(part); at != std::string::npos;
-       at = text.find(part, at + part.size()))
-    ++n;
+  for (std::size_t at = 0; (at = text.find(part, at)) != std::string::npos; at += part.size()) ++n;
   return n;
 }
 

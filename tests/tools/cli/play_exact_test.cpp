@@ -37,12 +37,6 @@ std::vector<std::pair<char, int>> exact_values(const std::string& out) {
   return v;
 }
 
-int count(const std::string& text, const std::string& part) {
-  int n = 0;
-  for (std::size_t at = 0; (at = text.find(part, at)) != std::string::npos; at += part.size()) ++n;
-  return n;
-}
-
 // The solver's margin of a start position, from `kalah solve --json`.
 int solved_margin(const std::string& rules, int pits, int stones) {
   const CliResult r =
@@ -63,7 +57,7 @@ TEST(PlayExact, EverySelfPlayedMoveIsValuedAndTheGameEndsAsProven) {
     ASSERT_FALSE(values.empty()) << r.out;
     // Every engine move carries its exact value, and South's value never changes along perfect
     // play (a mover's margin is its opponent's, negated, unless the mover moves again).
-    EXPECT_EQ(int(values.size()), count(r.out, " plays ")) << r.out;
+    EXPECT_EQ(int(values.size()), count_occurrences(r.out, " plays ")) << r.out;
     const int proven = solved_margin(rules, 4, 3);
     for (const auto& [side, v] : values) EXPECT_EQ(side == 'S' ? v : -v, proven) << r.out;
     EXPECT_TRUE(contains(r.out, "as proven.")) << r.out;
@@ -112,7 +106,7 @@ TEST(PlayExact, EveryLineValuesEveryMove) {
       }
     }
   }
-  EXPECT_EQ(lines, count(r.out, " plays ")) << r.out;
+  EXPECT_EQ(lines, count_occurrences(r.out, " plays ")) << r.out;
 }
 
 TEST(PlayExact, AGameDecidedEarlyHasTheProvenOutcome) {

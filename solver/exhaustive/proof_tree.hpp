@@ -32,6 +32,14 @@ struct ProofTreeLimits {
   std::size_t max_nodes = std::size_t(1) << 18;
 };
 
+// What a best-first top's trees held, summed over the tests that ended (ProofTree::counts()).
+struct TreeCounts {
+  std::uint64_t nodes = 0;              // the nodes the trees made
+  std::uint64_t repeated = 0;           // of them, a position an earlier node of its tree held
+  std::uint64_t expanded = 0;           // the nodes the trees expanded (gave children)
+  std::uint64_t repeated_expanded = 0;  // of them, a position expanded earlier in its tree
+};
+
 // The test "future of root >= t" as a tree whose nodes each test their own future against the
 // threshold that decides the root's: a node is proven when its proven bounds [lo, hi] reach its
 // threshold, disproven when they stay below it. Its proof number estimates the leaves whose proof
@@ -62,7 +70,7 @@ class ProofTree {
     if (!evaluate(0)) return std::nullopt;
     while (!settled(nodes_[0])) {
       if (nodes_.size() + B::kMaxM > limits_.max_nodes) {  // the rest depth-first
-        peak_ = std::max(peak_, nodes_.size());
+        count_tree();
         return alone_ != nullptr ? SearchTeam<B>::test_alone(*alone_, root, n, beta)
                                  : team_.test_depth_first(root, n, beta);
       }
@@ -75,7 +83,7 @@ class ProofTree {
       }
       update_ancestors(x);
     }
-    peak_ = std::max(peak_, nodes_.size());
+    count_tree();
     store_bounds();
     const Node& r = nodes_[0];
     return r.lo >= beta ? r.lo : r.hi;
@@ -87,6 +95,10 @@ class ProofTree {
   // The most nodes any test's tree held, and their bytes.
   std::size_t peak_nodes() const { return peak_; }
   std::size_t peak_bytes() const { return peak_ * sizeof(Node); }
+  // Over every test that ended: the nodes its tree made, and how many of them held a position
+  // another node of the same tree held (the top's transpositions), of all nodes and of those
+  // expanded.
+  const TreeCounts& counts() const { return counts_; }
 
  private:
   static constexpr std::uint32_t kInfinity = std::numeric_limits<std::uint32_t>::max();
@@ -270,6 +282,24 @@ class ProofTree {
     }
   }
 
+  // Adds this test's tree to peak_ and counts_.
+  void count_tree() {
+    peak_ = std::max(peak_, nodes_.size());
+    std::vector<std::uint64_t> all, expanded;
+    for (const Node& x : nodes_) {
+      all.push_back(x.b.key());
+      if (x.kids != 0) expanded.push_back(x.b.key());
+    }
+    const auto repeats = [](std::vector<std::uint64_t>& keys) {
+      std::sort(keys.begin(), keys.end());
+      return std::uint64_t(keys.end() - std::unique(keys.begin(), keys.end()));
+    };
+    counts_.nodes += all.size();
+    counts_.expanded += expanded.size();
+    counts_.repeated += repeats(all);
+    counts_.repeated_expanded += repeats(expanded);
+  }
+
   // The bounds the tree proved of its interior nodes, into the TT for the tests after this one.
   void store_bounds() {
     for (std::size_t x = 0; x < nodes_.size(); ++x) {
@@ -294,6 +324,7 @@ class ProofTree {
   std::vector<Node> nodes_;
   std::uint64_t start_nodes_ = 0;  // search().nodes() when the test began
   std::size_t peak_ = 0;
+  TreeCounts counts_;
 };
 
 }  // namespace kalah::solve_detail

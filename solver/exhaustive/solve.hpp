@@ -170,6 +170,11 @@ struct SolveResult {
   // With best_first_plies: the most nodes a test's tree held, and their bytes.
   std::uint64_t top_nodes = 0;
   std::uint64_t top_bytes = 0;
+  // With a best-first top, summed over its tests: the nodes its trees made and those they
+  // expanded, and of each how many held a position that an earlier node of the same tree held (a
+  // transposition within a tree: the tree keeps both, the TT shares what their searches proved).
+  std::uint64_t top_made = 0, top_repeated = 0;
+  std::uint64_t top_expanded = 0, top_repeated_expanded = 0;
   double seconds = 0;
   // Thread-seconds the threads beyond the first spent waiting while the solve ran (threads - 1
   // times seconds, less the time they searched): phases one thread works alone (the principal

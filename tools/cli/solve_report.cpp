@@ -81,6 +81,10 @@ void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUs
   j["expanded_nodes"] = r.expanded;
   j["tt_cutoffs"] = r.tt_cutoffs;
   j["best_first_nodes"] = r.top_nodes;
+  j["best_first_tree"] = {{"nodes", r.top_made},
+                          {"repeated", r.top_repeated},
+                          {"expanded", r.top_expanded},
+                          {"repeated_expanded", r.top_repeated_expanded}};
   j["seconds"] = r.seconds;
   j["nodes_per_second"] = std::llround(r.seconds > 0 ? r.nodes / r.seconds : 0.0);
   j["idle_thread_seconds"] = r.idle_seconds;
@@ -139,7 +143,10 @@ void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUs
   std::cout << line;
   if (r.top_nodes > 1)  // a tree grew (a top whose tests all settled at its root holds 1 node)
     std::cout << "best-first: at most " << r.top_nodes << " tree nodes in a test ("
-              << (r.top_bytes + (1 << 20) - 1) / (1 << 20) << " MiB)\n";
+              << (r.top_bytes + (1 << 20) - 1) / (1 << 20) << " MiB); in all tests " << r.top_made
+              << " made, " << r.top_repeated << " a position already in their tree; "
+              << r.top_expanded << " expanded, " << r.top_repeated_expanded
+              << " already expanded\n";
 }
 
 void print_book_report(const SolveArgs& a, const BookReport& b, const TtRange& tt,

@@ -1,9 +1,10 @@
 // The solver's best-first top (SolveOptions::best_first_plies): the answers of the depth-first
 // search, on one thread and two, stopped, in single tests, and with a tree that outgrows its room;
-// the every-move analysis keeps one by default, and a solve a refutation top (on several threads,
-// each thread its own in the moves it settles alone).
+// what the trees count; the every-move analysis keeps one by default, and a solve a refutation top
+// (on several threads, each thread its own in the moves it settles alone).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <random>
@@ -61,6 +62,9 @@ TEST(BestFirst, TopGivesTheMinimaxAnswers) {
         }
       grown += r.top_nodes > 1;
       EXPECT_EQ(r.top_bytes == 0, r.top_nodes == 0);
+      EXPECT_GE(r.top_made, r.top_nodes);  // the sum over tests of trees, the largest one
+      EXPECT_LT(r.top_expanded, std::max<std::uint64_t>(r.top_made, 1));
+      EXPECT_LE(r.top_repeated_expanded, std::min(r.top_repeated, r.top_expanded));
       if (opt.threads == 1) nodes_differ += nodes_differ_from_depth_first(rules, p, opt, r);
     }
     EXPECT_GT(grown, 0) << rules_name(rules) << ": no test grew a tree";
@@ -248,6 +252,47 @@ TEST(BestFirst, TreeAtItsLimitFinishesDepthFirst) {
     reached += tree.peak_nodes() + B::kMaxM > limits.max_nodes;
   }
   EXPECT_GT(reached, 0) << "no tree reached its limit";
+}
+
+// What a tree counts (ProofTree::counts()): each test adds its tree's nodes, the expanded ones
+// among them, and the nodes whose position an earlier node of the same tree held; a root never
+// repeats one, a position expanded twice also repeats among all nodes, and deep trees on small
+// boards hold such transpositions.
+TEST(BestFirst, TreeCountsItsNodesAndTranspositions) {
+  using B = solve_detail::SolveBoard<KalahRules, ByteArrayBoard<>>;
+  ReferenceMinimax naive(Rules::kKalah);
+  std::mt19937_64 rng(12);
+  std::uint64_t repeated = 0, repeated_expanded = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    const Position p = random_position(Rules::kKalah, 3, 4, rng);
+    if (is_over(Rules::kKalah, p)) continue;
+    Position pits = p;
+    pits.own_kalah() = pits.opp_kalah() = 0;
+    const int future = naive.margin(pits);
+    solve_detail::SolveTT tt(1 << 16);
+    solve_detail::SearchTeam<B> team(1, solve_detail::TTView(tt, trial + 1), nullptr, nullptr,
+                                     nullptr, 0);
+    const solve_detail::ProofTreeLimits limits{.plies = 12, .budget = 1, .expand_after = 1};
+    solve_detail::ProofTree<B> tree(team, limits);
+    std::uint64_t tests = 0;
+    for (int beta = future - 2; beta <= future + 2; beta += 2) {
+      const solve_detail::TreeCounts before = tree.counts();
+      ASSERT_TRUE(tree.test(B(p), p.pit_stones(), beta).has_value());
+      ++tests;
+      const solve_detail::TreeCounts& after = tree.counts();
+      EXPECT_GE(after.nodes, before.nodes + 1) << to_string(p);
+      EXPECT_LE(after.nodes, before.nodes + limits.max_nodes) << to_string(p);
+    }
+    const solve_detail::TreeCounts& c = tree.counts();
+    EXPECT_GE(c.nodes, tree.peak_nodes()) << to_string(p);
+    EXPECT_LE(c.repeated + tests, c.nodes) << to_string(p);
+    EXPECT_LE(c.expanded + tests, c.nodes) << to_string(p);  // every tree has a leaf
+    EXPECT_LE(c.repeated_expanded, std::min(c.repeated, c.expanded)) << to_string(p);
+    repeated += c.repeated;
+    repeated_expanded += c.repeated_expanded;
+  }
+  EXPECT_GT(repeated, 0u) << "no tree held a position twice";
+  EXPECT_GT(repeated_expanded, 0u) << "no tree expanded a position twice";
 }
 
 // A root searched depth-first longer before its tree grows (root_expand_after), and first budgets

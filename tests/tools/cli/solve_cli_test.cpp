@@ -170,8 +170,15 @@ TEST(SolveCli, BestFirstGivesTheSameAnswer) {
       EXPECT_EQ(a.at(field), b.at(field)) << field;
     EXPECT_GT(b.at("best_first_nodes").get<long long>(), 1);
     EXPECT_NE(a.at("nodes"), b.at("nodes"));
+    const auto& tree = b.at("best_first_tree");
+    EXPECT_GE(tree.at("nodes").get<long long>(), b.at("best_first_nodes").get<long long>());
+    EXPECT_LT(tree.at("expanded").get<long long>(), tree.at("nodes").get<long long>());
+    EXPECT_LE(tree.at("repeated").get<long long>(), tree.at("nodes").get<long long>());
+    EXPECT_LE(tree.at("repeated_expanded").get<long long>(), tree.at("repeated").get<long long>());
   }
+  EXPECT_EQ(a.at("best_first_tree").at("nodes"), 0);
   EXPECT_NE(text.out.find("best-first: at most "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find(" a position already in their tree; "), std::string::npos) << text.out;
   ASSERT_EQ(flat.status, 0) << flat.err;
   EXPECT_EQ(flat.out.find("best-first:"), std::string::npos) << flat.out;  // no tree grew
 }

@@ -55,6 +55,13 @@ std::string TtRange::text() const {
   return t + " MiB";
 }
 
+nlohmann::ordered_json best_first_tree_json(const SolveResult& r) {
+  return {{"nodes", r.top_made},
+          {"repeated", r.top_repeated},
+          {"expanded", r.top_expanded},
+          {"repeated_expanded", r.top_repeated_expanded}};
+}
+
 void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUse& db,
                 const SolveCheckpoint* checkpoint, const std::vector<RootTest>* tests) {
   const std::string out = outcome(r);
@@ -81,10 +88,7 @@ void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUs
   j["expanded_nodes"] = r.expanded;
   j["tt_cutoffs"] = r.tt_cutoffs;
   j["best_first_nodes"] = r.top_nodes;
-  j["best_first_tree"] = {{"nodes", r.top_made},
-                          {"repeated", r.top_repeated},
-                          {"expanded", r.top_expanded},
-                          {"repeated_expanded", r.top_repeated_expanded}};
+  j["best_first_tree"] = best_first_tree_json(r);
   j["seconds"] = r.seconds;
   j["nodes_per_second"] = std::llround(r.seconds > 0 ? r.nodes / r.seconds : 0.0);
   j["idle_thread_seconds"] = r.idle_seconds;

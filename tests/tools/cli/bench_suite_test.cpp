@@ -34,7 +34,8 @@ TEST(BenchSuite, ListsEveryWorkloadAndTheTableItNeeds) {
 }
 
 // The small boards on one and two threads: the one-thread solves repeat their counts exactly, the
-// kinds of nodes add up to no more than all of them, the signature is their sum.
+// kinds of nodes add up to no more than all of them, the signature is their sum; each run says
+// what its best-first trees held.
 TEST(BenchSuite, NodesByKindInTextAndJson) {
   const std::string json = fresh_path("suite_json"), again = fresh_path("suite_again");
   const auto r = run_cli("KALAH bench suite --threads 1,2 --json " + json + kSmall);
@@ -54,6 +55,10 @@ TEST(BenchSuite, NodesByKindInTextAndJson) {
       EXPECT_EQ(hits, 0u) << "no table";
       EXPECT_LT(expanded + cutoffs + hits, nodes);
       EXPECT_EQ(run["margin"], w["runs"][0]["margin"]);
+      const Json& tree = run["best_first_tree"];  // what the tops held, if any grew
+      EXPECT_LE(tree["repeated"].get<std::uint64_t>(), tree["nodes"].get<std::uint64_t>());
+      EXPECT_LE(tree["repeated_expanded"].get<std::uint64_t>(),
+                tree["expanded"].get<std::uint64_t>());
       if (run["threads"] == 1) one_thread += nodes;
     }
   }

@@ -24,6 +24,7 @@
 #include "tools/cli/bench/bench.hpp"
 #include "tools/cli/options.hpp"
 #include "tools/cli/progress.hpp"
+#include "tools/cli/solve_report.hpp"
 
 namespace kalah::cli {
 namespace {
@@ -207,9 +208,14 @@ struct Run {
 
 Json run_json(const Run& run) {
   const SolveResult& r = run.r;
-  return {{"threads", run.threads}, {"margin", r.margin},          {"nodes", r.nodes},
-          {"expanded", r.expanded}, {"table_hits", r.oracle_hits}, {"tt_cutoffs", r.tt_cutoffs},
-          {"seconds", r.seconds}};
+  return {{"threads", run.threads},
+          {"margin", r.margin},
+          {"nodes", r.nodes},
+          {"expanded", r.expanded},
+          {"table_hits", r.oracle_hits},
+          {"tt_cutoffs", r.tt_cutoffs},
+          {"seconds", r.seconds},
+          {"best_first_tree", best_first_tree_json(r)}};
 }
 
 // The tables the workloads use: one probe at a time, in memory, its book left out.

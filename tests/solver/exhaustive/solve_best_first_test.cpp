@@ -39,6 +39,12 @@ bool nodes_differ_from_depth_first(Rules rules, const Position& p, const SolveOp
   return depth_first.nodes != r.nodes;
 }
 
+// p's future: its margin with both kalahs emptied, what a tree's test of p's board decides.
+int future_of(ReferenceMinimax& naive, Position p) {
+  p.own_kalah() = p.opp_kalah() = 0;
+  return naive.margin(p);
+}
+
 // Small budgets make the tree grow: its answers are the minimax's, every move's too, with or
 // without an oracle, on one thread or two.
 TEST(BestFirst, TopGivesTheMinimaxAnswers) {
@@ -235,9 +241,7 @@ TEST(BestFirst, TreeAtItsLimitFinishesDepthFirst) {
   for (int trial = 0; trial < 12; ++trial) {
     const Position p = random_position(Rules::kKalah, 3, 3, rng);
     if (is_over(Rules::kKalah, p)) continue;
-    Position pits = p;
-    pits.own_kalah() = pits.opp_kalah() = 0;
-    const int future = naive.margin(pits);
+    const int future = future_of(naive, p);
     solve_detail::SearchTeam<B> team(1, solve_detail::TTView(tt, trial + 1), nullptr, nullptr,
                                      nullptr, 0);
     const solve_detail::ProofTreeLimits limits{.plies = 6, .budget = 2, .max_nodes = 20};
@@ -266,9 +270,7 @@ TEST(BestFirst, TreeCountsItsNodesAndTranspositions) {
   for (int trial = 0; trial < 12; ++trial) {
     const Position p = random_position(Rules::kKalah, 3, 4, rng);
     if (is_over(Rules::kKalah, p)) continue;
-    Position pits = p;
-    pits.own_kalah() = pits.opp_kalah() = 0;
-    const int future = naive.margin(pits);
+    const int future = future_of(naive, p);
     solve_detail::SolveTT tt(1 << 16);
     solve_detail::SearchTeam<B> team(1, solve_detail::TTView(tt, trial + 1), nullptr, nullptr,
                                      nullptr, 0);
@@ -306,9 +308,7 @@ TEST(BestFirst, GrowingBudgetsKeepTheAnswers) {
   for (int trial = 0; trial < 24; ++trial) {
     const Position p = random_position(Rules::kKalah, 3, 4, rng);
     if (is_over(Rules::kKalah, p)) continue;
-    Position pits = p;
-    pits.own_kalah() = pits.opp_kalah() = 0;
-    const int future = naive.margin(pits);
+    const int future = future_of(naive, p);
     const int beta = future + 2 * int(trial % 2);  // succeeds, then fails
     const solve_detail::ProofTreeLimits limits{.plies = 8,
                                                .budget = 1,

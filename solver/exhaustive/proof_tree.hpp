@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "solver/exhaustive/search_team.hpp"
+#include "solver/exhaustive/solve.hpp"
 
 namespace kalah::solve_detail {
 
@@ -30,14 +31,6 @@ struct ProofTreeLimits {
   // Beyond this many nodes (80 bytes each on the 6-pit boards: 20 MiB) the test's root is searched
   // depth-first to the end.
   std::size_t max_nodes = std::size_t(1) << 18;
-};
-
-// What a best-first top's trees held, summed over the tests that ended (ProofTree::counts()).
-struct TreeCounts {
-  std::uint64_t nodes = 0;              // the nodes the trees made
-  std::uint64_t repeated = 0;           // of them, a position an earlier node of its tree held
-  std::uint64_t expanded = 0;           // the nodes the trees expanded (gave children)
-  std::uint64_t repeated_expanded = 0;  // of them, a position expanded earlier in its tree
 };
 
 // The test "future of root >= t" as a tree whose nodes each test their own future against the
@@ -95,9 +88,7 @@ class ProofTree {
   // The most nodes any test's tree held, and their bytes.
   std::size_t peak_nodes() const { return peak_; }
   std::size_t peak_bytes() const { return peak_ * sizeof(Node); }
-  // Over every test that ended: the nodes its tree made, and how many of them held a position
-  // another node of the same tree held (the top's transpositions), of all nodes and of those
-  // expanded.
+  // What the tree held over every test that ended.
   const TreeCounts& counts() const { return counts_; }
 
  private:

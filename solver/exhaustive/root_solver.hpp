@@ -258,10 +258,7 @@ class RootSolver {
     const auto count_top = [this](const ProofTree<B>& top) {
       res_.top_nodes = std::max<std::uint64_t>(res_.top_nodes, top.peak_nodes());
       res_.top_bytes = std::max<std::uint64_t>(res_.top_bytes, top.peak_bytes());
-      res_.top_made += top.counts().nodes;
-      res_.top_repeated += top.counts().repeated;
-      res_.top_expanded += top.counts().expanded;
-      res_.top_repeated_expanded += top.counts().repeated_expanded;
+      res_.top_tree += top.counts();
     };
     if (top_) count_top(*top_);
     for (const auto& top : own_tops_) count_top(*top);

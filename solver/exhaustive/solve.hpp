@@ -143,6 +143,23 @@ struct MoveBound {
   bool operator==(const MoveBound&) const = default;
 };
 
+// What a solve's best-first tops held, summed over the tests that ended (SolveResult::top_tree).
+// A position reached twice within a test's tree is two nodes (a transposition within the tree;
+// the TT shares what their searches proved).
+struct TreeCounts {
+  std::uint64_t nodes = 0;              // the nodes the trees made
+  std::uint64_t repeated = 0;           // of them, a position an earlier node of its tree held
+  std::uint64_t expanded = 0;           // the nodes the trees expanded (gave children)
+  std::uint64_t repeated_expanded = 0;  // of them, a position expanded earlier in its tree
+  TreeCounts& operator+=(const TreeCounts& o) {
+    nodes += o.nodes;
+    repeated += o.repeated;
+    expanded += o.expanded;
+    repeated_expanded += o.repeated_expanded;
+    return *this;
+  }
+};
+
 struct SolveResult {
   // True when margin, best_moves, pv and every move's margin (unless not asked for) are all
   // proven. When false, only lower/upper and moves hold (the time ran out, or the solve was
@@ -170,11 +187,7 @@ struct SolveResult {
   // With best_first_plies: the most nodes a test's tree held, and their bytes.
   std::uint64_t top_nodes = 0;
   std::uint64_t top_bytes = 0;
-  // With a best-first top, summed over its tests: the nodes its trees made and those they
-  // expanded, and of each how many held a position that an earlier node of the same tree held (a
-  // transposition within a tree: the tree keeps both, the TT shares what their searches proved).
-  std::uint64_t top_made = 0, top_repeated = 0;
-  std::uint64_t top_expanded = 0, top_repeated_expanded = 0;
+  TreeCounts top_tree;  // with a best-first top
   double seconds = 0;
   // Thread-seconds the threads beyond the first spent waiting while the solve ran (threads - 1
   // times seconds, less the time they searched): phases one thread works alone (the principal

@@ -56,10 +56,11 @@ std::string TtRange::text() const {
 }
 
 nlohmann::ordered_json best_first_tree_json(const SolveResult& r) {
-  return {{"nodes", r.top_made},
-          {"repeated", r.top_repeated},
-          {"expanded", r.top_expanded},
-          {"repeated_expanded", r.top_repeated_expanded}};
+  const TreeCounts& t = r.top_tree;
+  return {{"nodes", t.nodes},
+          {"repeated", t.repeated},
+          {"expanded", t.expanded},
+          {"repeated_expanded", t.repeated_expanded}};
 }
 
 void print_json(const Position& p, Rules rules, const SolveResult& r, const DbUse& db,
@@ -147,10 +148,10 @@ void print_text(const Position& p, Rules rules, const SolveResult& r, const DbUs
   std::cout << line;
   if (r.top_nodes > 1)  // a tree grew (a top whose tests all settled at its root holds 1 node)
     std::cout << "best-first: at most " << r.top_nodes << " tree nodes in a test ("
-              << (r.top_bytes + (1 << 20) - 1) / (1 << 20) << " MiB); in all tests " << r.top_made
-              << " made, " << r.top_repeated << " a position already in their tree; "
-              << r.top_expanded << " expanded, " << r.top_repeated_expanded
-              << " already expanded\n";
+              << (r.top_bytes + (1 << 20) - 1) / (1 << 20) << " MiB); in all tests "
+              << r.top_tree.nodes << " made, " << r.top_tree.repeated
+              << " a position already in their tree; " << r.top_tree.expanded << " expanded, "
+              << r.top_tree.repeated_expanded << " already expanded\n";
 }
 
 void print_book_report(const SolveArgs& a, const BookReport& b, const TtRange& tt,

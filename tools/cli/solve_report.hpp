@@ -36,8 +36,7 @@ struct TtRange {
   std::string text() const;
 };
 
-// What a solve's best-first tops held, summed over its tests (SolveResult::top_made and the
-// rest): {nodes, repeated, expanded, repeated_expanded}.
+// SolveResult::top_tree as {nodes, repeated, expanded, repeated_expanded}.
 nlohmann::ordered_json best_first_tree_json(const SolveResult& r);
 
 // A solve's answer: one JSON object (with the checkpoint's totals when given, the root's tests

@@ -68,9 +68,10 @@ TEST(BestFirst, TopGivesTheMinimaxAnswers) {
         }
       grown += r.top_nodes > 1;
       EXPECT_EQ(r.top_bytes == 0, r.top_nodes == 0);
-      EXPECT_GE(r.top_made, r.top_nodes);  // the sum over tests of trees, the largest one
-      EXPECT_LT(r.top_expanded, std::max<std::uint64_t>(r.top_made, 1));
-      EXPECT_LE(r.top_repeated_expanded, std::min(r.top_repeated, r.top_expanded));
+      const TreeCounts& tree = r.top_tree;
+      EXPECT_GE(tree.nodes, r.top_nodes);  // the sum over tests of trees, the largest one
+      EXPECT_LT(tree.expanded, std::max<std::uint64_t>(tree.nodes, 1));
+      EXPECT_LE(tree.repeated_expanded, std::min(tree.repeated, tree.expanded));
       if (opt.threads == 1) nodes_differ += nodes_differ_from_depth_first(rules, p, opt, r);
     }
     EXPECT_GT(grown, 0) << rules_name(rules) << ": no test grew a tree";
@@ -278,14 +279,14 @@ TEST(BestFirst, TreeCountsItsNodesAndTranspositions) {
     solve_detail::ProofTree<B> tree(team, limits);
     std::uint64_t tests = 0;
     for (int beta = future - 2; beta <= future + 2; beta += 2) {
-      const solve_detail::TreeCounts before = tree.counts();
+      const TreeCounts before = tree.counts();
       ASSERT_TRUE(tree.test(B(p), p.pit_stones(), beta).has_value());
       ++tests;
-      const solve_detail::TreeCounts& after = tree.counts();
+      const TreeCounts& after = tree.counts();
       EXPECT_GE(after.nodes, before.nodes + 1) << to_string(p);
       EXPECT_LE(after.nodes, before.nodes + limits.max_nodes) << to_string(p);
     }
-    const solve_detail::TreeCounts& c = tree.counts();
+    const TreeCounts& c = tree.counts();
     EXPECT_GE(c.nodes, tree.peak_nodes()) << to_string(p);
     EXPECT_LE(c.repeated + tests, c.nodes) << to_string(p);
     EXPECT_LE(c.expanded + tests, c.nodes) << to_string(p);  // every tree has a leaf

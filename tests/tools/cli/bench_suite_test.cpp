@@ -55,6 +55,7 @@ TEST(BenchSuite, NodesByKindInTextAndJson) {
       EXPECT_EQ(hits, 0u) << "no table";
       EXPECT_LT(expanded + cutoffs + hits, nodes);
       EXPECT_EQ(run["margin"], w["runs"][0]["margin"]);
+      ASSERT_TRUE(run.contains("best_first_tree"));
       const Json& tree = run["best_first_tree"];  // what the tops held, if any grew
       EXPECT_LE(tree["repeated"].get<std::uint64_t>(), tree["nodes"].get<std::uint64_t>());
       EXPECT_LE(tree["repeated_expanded"].get<std::uint64_t>(),
